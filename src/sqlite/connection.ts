@@ -1,0 +1,310 @@
+/**
+ * `Connection`: one SQLite database connection. Thin and synchronous; rows are arrays.
+ *
+ * `prepare/query/run/exec` are the binding's own API and never open transactions by themselves.
+ * `execute/executescript/commit/rollback/create_*` follow Python's `sqlite3` for plugin code:
+ * `execute()` of INSERT/UPDATE/DELETE/REPLACE opens a transaction first when none is active,
+ * which then stays open until `commit()`.
+ *
+ * @module
+ */
+
+import { SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, SQLITE_INTERRUPT } from "./constants.ts";
+import { Cursor } from "./cursor.ts";
+import { check, errorFor, SqliteError } from "./errors.ts";
+import { cString, readCString, sqlite } from "./ffi.ts";
+import {
+  type AggregateClass,
+  type CollationFunction,
+  type ScalarFunction,
+  UserFunctions,
+} from "./functions.ts";
+import { type OpenOptions, openTarget } from "./open_uri.ts";
+import { type ConnectionState, Statement } from "./statement.ts";
+import type { BindParams, SqlValue } from "./values.ts";
+
+export type { OpenOptions } from "./open_uri.ts";
+
+/** Rows of `Connection.query()`; `truncated` when more rows existed than `maxRows`. */
+export interface QueryResult {
+  columns: string[];
+  rows: SqlValue[][];
+  truncated: boolean;
+}
+
+/** Outcome of `Connection.run()`. */
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+
+const DML = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:insert|update|delete|replace)\b/i;
+
+function toNumberIfSafe(value: bigint): number | bigint {
+  return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+}
+
+/** An open SQLite connection. Create with {@link Connection.open}. */
+export class Connection {
+  #state: ConnectionState;
+  #functions: UserFunctions;
+  #progress: Deno.UnsafeCallback<{ parameters: ["pointer"]; result: "i32" }> | undefined;
+  #deadline = Infinity;
+  /** The URI passed to `sqlite3_open_v2`. */
+  readonly uri: string;
+
+  private constructor(db: Deno.PointerValue, uri: string) {
+    this.#state = { db, open: true };
+    this.#functions = new UserFunctions(db);
+    this.uri = uri;
+  }
+
+  /**
+   * Opens `path`. Modes: read-write creating the file (default), `mode: "rw"`, read-only
+   * (`mode: "ro"`, optionally `nolock`), `immutable`, a private in-memory database (`memory` or
+   * the path `:memory:`), or a named shared in-memory database (`memoryName`, alive while any
+   * connection to it is open). Throws SqliteError.
+   */
+  static open(path: string, options: OpenOptions = {}): Connection {
+    const lib = sqlite();
+    const { uri, flags } = openTarget(path, options);
+    const out = new BigUint64Array(1);
+    const rc = lib.sqlite3_open_v2(cString(uri), out, flags, null);
+    const db = Deno.UnsafePointer.create(out[0]);
+    if (rc !== 0) {
+      const error = errorFor(db, rc);
+      if (db !== null) lib.sqlite3_close_v2(db);
+      throw error;
+    }
+    lib.sqlite3_extended_result_codes(db, 1);
+    return new Connection(db, uri);
+  }
+
+  /** The `sqlite3*` address, so another thread can call `sqlite3_interrupt` on it. */
+  get pointerValue(): bigint {
+    return BigInt(Deno.UnsafePointer.value(this.#state.db));
+  }
+
+  /** False after `close()`. */
+  get isOpen(): boolean {
+    return this.#state.open;
+  }
+
+  /** True while a transaction is open (`!sqlite3_get_autocommit`). */
+  get inTransaction(): boolean {
+    return sqlite().sqlite3_get_autocommit(this.#db()) === 0;
+  }
+
+  /** Rows changed by the most recent INSERT/UPDATE/DELETE. */
+  get changes(): number {
+    return sqlite().sqlite3_changes(this.#db());
+  }
+
+  /** Rows changed since the connection opened. */
+  get totalChanges(): number {
+    return sqlite().sqlite3_total_changes(this.#db());
+  }
+
+  /** Rowid of the most recent successful INSERT (a bigint beyond ±2^53). */
+  get lastInsertRowid(): number | bigint {
+    return toNumberIfSafe(sqlite().sqlite3_last_insert_rowid(this.#db()));
+  }
+
+  /** Compiles the first statement of `sql`. Empty or comment-only SQL gives a no-row statement. */
+  prepare(sql: string): Statement {
+    const db = this.#db();
+    const lib = sqlite();
+    const text = cString(sql);
+    const statementOut = new BigUint64Array(1);
+    const tailOut = new BigUint64Array(1);
+    const rc = lib.sqlite3_prepare_v3(db, text, text.byteLength, 0, statementOut, tailOut);
+    if (rc !== 0) throw errorFor(db, rc);
+    // The tail points into `text`, which is NUL-terminated, so it reads as a C string.
+    const tailPointer = Deno.UnsafePointer.create(tailOut[0]);
+    const tail = tailPointer === null ? "" : Deno.UnsafePointerView.getCString(tailPointer);
+    return new Statement(this.#state, Deno.UnsafePointer.create(statementOut[0]), tail);
+  }
+
+  /** Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true). */
+  query(sql: string, params?: BindParams, options: { maxRows?: number } = {}): QueryResult {
+    const statement = this.prepare(sql);
+    try {
+      statement.bind(params);
+      const maxRows = options.maxRows ?? Infinity;
+      const rows = statement.all(maxRows);
+      const truncated = rows.length >= maxRows && statement.step();
+      return { columns: statement.columns(), rows, truncated };
+    } finally {
+      statement.finalize();
+    }
+  }
+
+  /** Runs one statement to completion, discarding rows. */
+  run(sql: string, params?: BindParams): RunResult {
+    const statement = this.prepare(sql);
+    try {
+      statement.bind(params);
+      while (statement.step()) { /* drain */ }
+    } finally {
+      statement.finalize();
+    }
+    return { changes: this.changes, lastInsertRowid: this.lastInsertRowid };
+  }
+
+  /** Runs a script of any number of `;`-separated statements (no parameters). */
+  exec(script: string): void {
+    const db = this.#db();
+    const rc = sqlite().sqlite3_exec(db, cString(script), null, null, null);
+    if (rc !== 0) throw errorFor(db, rc);
+  }
+
+  /**
+   * Interrupts any statement still running `ms` milliseconds from now (SqliteError code 9,
+   * "interrupted"); `null` removes the limit. Checked every 1000 VM opcodes, every opcode for
+   * limits of 20 ms or less.
+   */
+  setDeadline(ms: number | null): void {
+    const lib = sqlite();
+    const db = this.#db();
+    if (ms === null) {
+      this.#deadline = Infinity;
+      lib.sqlite3_progress_handler(db, 0, null, null);
+      return;
+    }
+    this.#deadline = performance.now() + ms;
+    this.#progress ??= new Deno.UnsafeCallback(
+      { parameters: ["pointer"], result: "i32" } as const,
+      () => performance.now() > this.#deadline ? 1 : 0,
+    );
+    lib.sqlite3_progress_handler(db, ms <= 20 ? 1 : 1000, this.#progress.pointer, null);
+  }
+
+  /** Makes the running statement (if any) fail with "interrupted". */
+  interrupt(): void {
+    sqlite().sqlite3_interrupt(this.#db());
+  }
+
+  /** Python sqlite3: registers a scalar SQL function. */
+  create_function(
+    name: string,
+    numArgs: number,
+    fn: ScalarFunction,
+    options: { deterministic?: boolean } = {},
+  ): void {
+    this.#db();
+    this.#functions.createFunction(name, numArgs, fn, options);
+  }
+
+  /** Python sqlite3: registers an aggregate; each group gets `new AggregateClass()`. */
+  create_aggregate(name: string, numArgs: number, aggregateClass: AggregateClass): void {
+    this.#db();
+    this.#functions.createAggregate(name, numArgs, aggregateClass);
+  }
+
+  /** Python sqlite3: registers a collation usable as `COLLATE name`. */
+  create_collation(name: string, compare: CollationFunction): void {
+    this.#db();
+    this.#functions.createCollation(name, compare);
+  }
+
+  /**
+   * Python sqlite3's `execute`: runs one statement and returns a {@link Cursor}. Opens a
+   * transaction before INSERT/UPDATE/DELETE/REPLACE when none is active (commit it with
+   * `commit()`).
+   */
+  execute(sql: string, params?: BindParams): Cursor {
+    const isDml = DML.test(sql);
+    const statement = this.prepare(sql);
+    try {
+      if (/[^\s;]/.test(statement.tail) && this.#hasMoreStatements(statement.tail)) {
+        throw new SqliteError("You can only execute one statement at a time.", 1);
+      }
+      if (isDml && !this.inTransaction) this.exec("BEGIN");
+      statement.bind(params);
+      const rows = statement.all();
+      return new Cursor({
+        rows,
+        columns: statement.columns(),
+        rowcount: isDml ? this.changes : -1,
+        lastrowid: this.lastInsertRowid,
+      });
+    } finally {
+      statement.finalize();
+    }
+  }
+
+  #hasMoreStatements(tail: string): boolean {
+    const next = this.prepare(tail);
+    const more = next.pointer !== null;
+    next.finalize();
+    return more;
+  }
+
+  /** Python sqlite3's `executescript`: commits any open transaction, then runs the script. */
+  executescript(script: string): void {
+    this.commit();
+    this.exec(script);
+  }
+
+  /** Commits the open transaction, if any. */
+  commit(): void {
+    if (this.inTransaction) this.exec("COMMIT");
+  }
+
+  /** Rolls back the open transaction, if any. */
+  rollback(): void {
+    if (this.inTransaction) this.exec("ROLLBACK");
+  }
+
+  /** Loads a SQLite extension library (C API only; the SQL `load_extension()` stays off). */
+  loadExtension(path: string, entry?: string): void {
+    const db = this.#db();
+    const lib = sqlite();
+    if (!lib.sqlite3_load_extension) {
+      throw new SqliteError("This SQLite library was built without extension loading", 1);
+    }
+    check(db, lib.sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, null));
+    const errorOut = new BigUint64Array(1);
+    const rc = lib.sqlite3_load_extension(
+      db,
+      cString(path),
+      entry === undefined ? null : cString(entry),
+      new Uint8Array(errorOut.buffer),
+    );
+    if (rc === 0) return;
+    const errorPointer = Deno.UnsafePointer.create(errorOut[0]);
+    const detail = readCString(errorPointer);
+    if (errorPointer !== null) lib.sqlite3_free(errorPointer);
+    throw new SqliteError(
+      `Could not load SQLite extension ${path}: ${detail ?? readCString(lib.sqlite3_errmsg(db))}`,
+      rc,
+    );
+  }
+
+  /** Closes the connection and frees its callbacks. Safe to call twice. */
+  close(): void {
+    if (!this.#state.open) return;
+    this.#state.open = false;
+    const lib = sqlite();
+    // close_v2 defers the real close until leftover statements are finalized.
+    lib.sqlite3_close_v2(this.#state.db);
+    this.#functions.close();
+    this.#progress?.close();
+    this.#progress = undefined;
+  }
+
+  /** `using conn = Connection.open(...)` closes at the end of the block. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #db(): Deno.PointerValue {
+    if (!this.#state.open) throw new Error("Connection is closed");
+    return this.#state.db;
+  }
+}
+
+/** True when `error` is SQLite's "interrupted" (deadline or `interrupt()`). */
+export function isInterrupted(error: unknown): boolean {
+  return error instanceof SqliteError && error.code === SQLITE_INTERRUPT;
+}

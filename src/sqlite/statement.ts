@@ -1,0 +1,177 @@
+/**
+ * `Statement`: one prepared SQL statement. Rows are arrays, read with the fast paths described in
+ * values.ts.
+ *
+ * @module
+ */
+
+import { SQLITE_DONE, SQLITE_ROW } from "./constants.ts";
+import { errorFor } from "./errors.ts";
+import { readCString, sqlite } from "./ffi.ts";
+import {
+  type BindParams,
+  type BindValue,
+  bindValue,
+  parameterName,
+  readColumn,
+  type SqlValue,
+} from "./values.ts";
+
+/** What a statement needs to know about its connection. */
+export interface ConnectionState {
+  /** The `sqlite3*` handle. */
+  readonly db: Deno.PointerValue;
+  /** False once the connection is closed. */
+  open: boolean;
+}
+
+// Safety net for statements the caller forgets to finalize. The connection is closed with
+// sqlite3_close_v2, which keeps it alive as a zombie until its last statement is finalized, so a
+// late finalize from here is always safe.
+const leakedStatements = new FinalizationRegistry<Deno.PointerValue>((pointer) => {
+  sqlite().sqlite3_finalize(pointer);
+});
+
+/** A prepared statement. `prepare()` of empty SQL gives a statement that returns no rows. */
+export class Statement {
+  #state: ConnectionState;
+  #pointer: Deno.PointerValue;
+  #columnCount: number;
+  #parameterCount: number;
+  #parameterNames: (string | null)[] | undefined;
+  #finalized = false;
+  /** SQL text left over after the first statement (only whitespace/comments for one statement). */
+  readonly tail: string;
+
+  /** Wraps a `sqlite3_stmt*`; use `Connection.prepare()` rather than calling this. */
+  constructor(state: ConnectionState, pointer: Deno.PointerValue, tail = "") {
+    this.#state = state;
+    this.#pointer = pointer;
+    this.tail = tail;
+    const lib = sqlite();
+    this.#columnCount = pointer === null ? 0 : lib.sqlite3_column_count(pointer);
+    this.#parameterCount = pointer === null ? 0 : lib.sqlite3_bind_parameter_count(pointer);
+    if (pointer !== null) leakedStatements.register(this, pointer, this);
+  }
+
+  /** The raw `sqlite3_stmt*` (null for empty SQL). */
+  get pointer(): Deno.PointerValue {
+    return this.#pointer;
+  }
+
+  /** True when the statement does not write to the database. */
+  get readonly(): boolean {
+    return this.#pointer === null || sqlite().sqlite3_stmt_readonly(this.#pointer) !== 0;
+  }
+
+  /** Number of bind parameters (the largest `?NNN` index). */
+  get parameterCount(): number {
+    return this.#parameterCount;
+  }
+
+  /** Result column names. */
+  columns(): string[] {
+    const lib = sqlite();
+    const names: string[] = [];
+    for (let i = 0; i < this.#columnCount; i++) {
+      names.push(readCString(lib.sqlite3_column_name(this.#pointer, i)) ?? "");
+    }
+    return names;
+  }
+
+  /** Declared types of the result columns (null for expressions). */
+  declaredTypes(): (string | null)[] {
+    const lib = sqlite();
+    const types: (string | null)[] = [];
+    for (let i = 0; i < this.#columnCount; i++) {
+      types.push(readCString(lib.sqlite3_column_decltype(this.#pointer, i)));
+    }
+    return types;
+  }
+
+  /**
+   * Resets the statement and binds `params`: an array binds by position (`?`, `?NNN`), an object
+   * by name without prefix; parameters without a value bind NULL.
+   */
+  bind(params?: BindParams): this {
+    this.#assertUsable();
+    if (this.#pointer === null) return this;
+    const lib = sqlite();
+    lib.sqlite3_reset(this.#pointer);
+    lib.sqlite3_clear_bindings(this.#pointer);
+    if (params === undefined || params === null) return this;
+    if (Array.isArray(params)) {
+      const count = Math.min(params.length, this.#parameterCount);
+      for (let i = 0; i < count; i++) this.#bindOne(i + 1, params[i]);
+    } else {
+      const names = this.#names();
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        if (name !== null && Object.hasOwn(params, name)) this.#bindOne(i + 1, params[name]);
+      }
+    }
+    return this;
+  }
+
+  #bindOne(index: number, value: BindValue): void {
+    const rc = bindValue(this.#pointer, index, value);
+    if (rc !== 0) throw errorFor(this.#state.db, rc);
+  }
+
+  #names(): (string | null)[] {
+    if (this.#parameterNames) return this.#parameterNames;
+    const names: (string | null)[] = [];
+    for (let i = 1; i <= this.#parameterCount; i++) names.push(parameterName(this.#pointer, i));
+    return (this.#parameterNames = names);
+  }
+
+  /** Advances to the next row; false when done. Throws SqliteError (and resets) on failure. */
+  step(): boolean {
+    this.#assertUsable();
+    if (this.#pointer === null) return false;
+    const rc = sqlite().sqlite3_step(this.#pointer);
+    if (rc === SQLITE_ROW) return true;
+    if (rc === SQLITE_DONE) return false;
+    const error = errorFor(this.#state.db, rc);
+    sqlite().sqlite3_reset(this.#pointer);
+    throw error;
+  }
+
+  /** The current row as an array. */
+  values(): SqlValue[] {
+    const row = new Array<SqlValue>(this.#columnCount);
+    for (let i = 0; i < this.#columnCount; i++) row[i] = readColumn(this.#pointer, i);
+    return row;
+  }
+
+  /** Steps through the remaining rows (at most `maxRows`) and returns them. */
+  all(maxRows = Infinity): SqlValue[][] {
+    const rows: SqlValue[][] = [];
+    while (rows.length < maxRows && this.step()) rows.push(this.values());
+    return rows;
+  }
+
+  /** Resets the statement so it can run again (bindings are kept). */
+  reset(): void {
+    if (this.#pointer !== null && !this.#finalized) sqlite().sqlite3_reset(this.#pointer);
+  }
+
+  /** Frees the statement. Safe to call twice. */
+  finalize(): void {
+    if (this.#finalized) return;
+    this.#finalized = true;
+    if (this.#pointer === null) return;
+    leakedStatements.unregister(this);
+    sqlite().sqlite3_finalize(this.#pointer);
+  }
+
+  /** `using stmt = conn.prepare(...)` finalizes at the end of the block. */
+  [Symbol.dispose](): void {
+    this.finalize();
+  }
+
+  #assertUsable(): void {
+    if (this.#finalized) throw new Error("Statement is finalized");
+    if (!this.#state.open) throw new Error("Connection is closed");
+  }
+}
