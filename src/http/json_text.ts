@@ -1,0 +1,65 @@
+/**
+ * JSON text for API responses. Unlike JSON.stringify it writes bigint as exact JSON numbers (SQLite
+ * integers beyond ±2^53), BLOBs as `{"$base64": true, "encoded": "..."}`, and NaN/±Infinity as null.
+ */
+import { encodeBase64 } from "./base64.ts";
+
+/** Options for {@link json_text}. */
+export interface JsonTextOptions {
+  /** Spaces (or a string) per nesting level; omitted or 0 gives compact output. */
+  indent?: number | string;
+}
+
+/** Serialise `value` to JSON text. Undefined and functions are skipped in objects, null in arrays. */
+export function json_text(value: unknown, options: JsonTextOptions = {}): string {
+  const unit = typeof options.indent === "number"
+    ? " ".repeat(options.indent)
+    : options.indent ?? "";
+  return write(value, unit, "") ?? "null";
+}
+
+/** camelCase alias for internal callers. */
+export const jsonText: typeof json_text = json_text;
+
+function write(value: unknown, unit: string, indent: string): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+    case "undefined":
+    case "function":
+    case "symbol":
+      return undefined;
+  }
+  if (value === null) return "null";
+  if (value instanceof Uint8Array) {
+    return write({ $base64: true, encoded: encodeBase64(value) }, unit, indent);
+  }
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+    return write(value.valueOf(), unit, indent);
+  }
+  const withToJson = value as { toJSON?: (key: string) => unknown };
+  if (typeof withToJson.toJSON === "function") return write(withToJson.toJSON(""), unit, indent);
+  if (value instanceof Map) return write(Object.fromEntries(value), unit, indent);
+  if (value instanceof Set) return write([...value], unit, indent);
+  const inner = indent + unit;
+  const [open, sep, close] = unit ? [`\n${inner}`, `,\n${inner}`, `\n${indent}`] : ["", ",", ""];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((item) => write(item, unit, inner) ?? "null");
+    return `[${open}${items.join(sep)}${close}]`;
+  }
+  const colon = unit ? ": " : ":";
+  const members: string[] = [];
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const text = write(item, unit, inner);
+    if (text !== undefined) members.push(JSON.stringify(key) + colon + text);
+  }
+  if (members.length === 0) return "{}";
+  return `{${open}${members.join(sep)}${close}}`;
+}

@@ -1,0 +1,226 @@
+/**
+ * The spec's Request object: a thin, lazily computed view over a web `Request`.
+ */
+import { parseCookies } from "./cookies.ts";
+import { PayloadTooLarge } from "./errors.ts";
+import { MultiParams } from "./multi_params.ts";
+
+/** An actor: a dictionary with at least `id`, or null for anonymous. */
+export type Actor = Record<string, unknown>;
+
+/** The ASGI-like scope dictionary. */
+export interface Scope {
+  type: "http";
+  http_version: string;
+  method: string;
+  scheme: string;
+  path: string;
+  raw_path: Uint8Array;
+  query_string: Uint8Array;
+  headers?: [string, string][];
+  url_route: { kwargs: Record<string, string> };
+  [key: string]: unknown;
+}
+
+/** Options of the Request constructor. */
+export interface RequestOptions {
+  url_vars?: Record<string, string>;
+  actor?: Actor | null;
+  /** Overrides the scheme of the URL (e.g. behind a TLS-terminating proxy). */
+  scheme?: string;
+  /** Upper limit for `post_body()`; null means none. */
+  max_post_body_bytes?: number | null;
+}
+
+/** Options of {@link Request.fake}. */
+export interface FakeRequestOptions {
+  method?: string;
+  scheme?: string;
+  url_vars?: Record<string, string>;
+}
+
+const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+
+/** An incoming HTTP request, with the spec's property names. */
+export class Request {
+  /** The underlying web Request. */
+  readonly raw: globalThis.Request;
+  /** Named groups from the route's regular expression. */
+  url_vars: Record<string, string>;
+  /** The authenticated actor, or null. */
+  actor: Actor | null;
+  /** Limit applied by `post_body()`; null means unlimited. */
+  max_post_body_bytes: number | null;
+  #url: URL;
+  #scheme: string;
+  #scope?: Scope;
+  #headers?: Record<string, string>;
+  #cookies?: Record<string, string>;
+  #args?: MultiParams;
+  #body?: Promise<Uint8Array>;
+
+  constructor(webRequest: globalThis.Request, options: RequestOptions = {}) {
+    this.raw = webRequest;
+    this.#url = new URL(webRequest.url);
+    this.#scheme = options.scheme ?? this.#url.protocol.slice(0, -1);
+    this.url_vars = options.url_vars ?? {};
+    this.actor = options.actor ?? null;
+    this.max_post_body_bytes = options.max_post_body_bytes ?? null;
+  }
+
+  /** A request for tests: `Request.fake("/db/table?_size=1", { method: "POST" })`. */
+  static fake(pathWithQuery: string, options: FakeRequestOptions = {}): Request {
+    const { method = "GET", scheme = "http", url_vars = {} } = options;
+    const request = new Request(
+      new globalThis.Request(`${scheme}://localhost${pathWithQuery}`, { method }),
+      { url_vars, scheme },
+    );
+    const q = pathWithQuery.indexOf("?");
+    const path = q === -1 ? pathWithQuery : pathWithQuery.slice(0, q);
+    request.#scope = {
+      http_version: "1.1",
+      method,
+      path,
+      query_string: latin1(q === -1 ? "" : pathWithQuery.slice(q + 1)),
+      raw_path: latin1(path),
+      scheme,
+      type: "http",
+      url_route: { kwargs: url_vars },
+    };
+    return request;
+  }
+
+  /** The ASGI-like scope, built on first use. */
+  get scope(): Scope {
+    if (!this.#scope) {
+      this.#scope = {
+        type: "http",
+        http_version: "1.1",
+        method: this.method,
+        scheme: this.scheme,
+        path: safeDecodePath(this.path),
+        raw_path: latin1(this.path),
+        query_string: latin1(this.query_string),
+        headers: Object.entries(this.headers),
+        url_route: { kwargs: this.url_vars },
+      };
+    }
+    return this.#scope;
+  }
+
+  /** HTTP method, uppercase. */
+  get method(): string {
+    return this.raw.method;
+  }
+
+  /** The full URL, with the effective scheme. */
+  get url(): string {
+    const protocol = this.#scheme + ":";
+    if (protocol === this.#url.protocol) return this.#url.href;
+    const url = new URL(this.#url.href);
+    url.protocol = protocol;
+    return url.href;
+  }
+
+  /** `http` or `https`. */
+  get scheme(): string {
+    return this.#scheme;
+  }
+
+  /** Header names lowercased; repeated headers joined with ", ". */
+  get headers(): Record<string, string> {
+    if (!this.#headers) {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of this.raw.headers) {
+        headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+      }
+      this.#headers = headers;
+    }
+    return this.#headers;
+  }
+
+  /** Cookies from the `Cookie` header. */
+  get cookies(): Record<string, string> {
+    return this.#cookies ??= parseCookies(this.headers["cookie"]);
+  }
+
+  /** The Host header, else the URL's host, else `localhost`. */
+  get host(): string {
+    return this.headers["host"] || this.#url.host || "localhost";
+  }
+
+  /** The path without the query string, still percent-encoded as received. */
+  get path(): string {
+    return this.#url.pathname;
+  }
+
+  /** Path plus `?query` when there is a query string. */
+  get full_path(): string {
+    const qs = this.query_string;
+    return qs ? `${this.path}?${qs}` : this.path;
+  }
+
+  /** The query string without `?`. */
+  get query_string(): string {
+    return this.#url.search.slice(1);
+  }
+
+  /** Parsed query parameters. */
+  get args(): MultiParams {
+    return this.#args ??= new MultiParams(this.query_string);
+  }
+
+  /**
+   * The raw body, read once and cached. Throws PayloadTooLarge (413) above `limit` (default: the
+   * `max_post_body_bytes` property).
+   */
+  post_body(limit: number | null = this.max_post_body_bytes): Promise<Uint8Array> {
+    return this.#body ??= readBody(this.raw, limit);
+  }
+
+  /** A form-urlencoded body as an object of each field's first value. */
+  async post_vars(): Promise<Record<string, string>> {
+    const form = await this.post_multi();
+    const vars: Record<string, string> = {};
+    for (const key of form.keys()) vars[key] = form.get(key)!;
+    return vars;
+  }
+
+  /** A form-urlencoded body with every value of repeated fields. */
+  async post_multi(): Promise<MultiParams> {
+    return new MultiParams(new TextDecoder().decode(await this.post_body()));
+  }
+
+  /** Shown by console.log / Deno.inspect. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `<Request ${this.method} ${this.url}>`;
+  }
+}
+
+function safeDecodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+async function readBody(raw: globalThis.Request, limit: number | null): Promise<Uint8Array> {
+  if (!raw.body) return new Uint8Array();
+  const declared = Number(raw.headers.get("content-length") ?? NaN);
+  if (limit !== null && declared > limit) throw new PayloadTooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of raw.body) {
+    size += chunk.length;
+    if (limit !== null && size > limit) throw new PayloadTooLarge();
+    chunks.push(chunk);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}

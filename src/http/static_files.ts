@@ -1,0 +1,142 @@
+/**
+ * Static file serving for `/-/static/`, `/-/static-plugins/<name>/` and `--static` mounts:
+ * confined to a root directory, with ETag / Last-Modified revalidation, HEAD and single byte ranges.
+ */
+import { contentTypeFor } from "./mime.ts";
+import { Response } from "./response.ts";
+import { byteRange } from "./byte_range.ts";
+
+/** What serveFile needs from a request (our Request or a web Request). */
+export interface StaticRequestLike {
+  method: string;
+  headers: Record<string, string> | Headers;
+}
+
+/** Options of {@link serveFile}. */
+export interface ServeFileOptions {
+  /** Value of the Cache-Control header, if any. */
+  cacheControl?: string | null;
+}
+
+/**
+ * Serve `relativePath` (the URL path below the mount, still percent-encoded) from `root`. Anything
+ * that is not a regular file inside `root` (after resolving symlinks) is a 404.
+ */
+export async function serveFile(
+  root: string,
+  relativePath: string,
+  request: StaticRequestLike,
+  options: ServeFileOptions = {},
+): Promise<Response> {
+  const file = await locate(root, relativePath);
+  if (!file) return notFound();
+  const { path, info } = file;
+  const etag = `W/"${info.size.toString(16)}-${(info.mtime?.getTime() ?? 0).toString(16)}"`;
+  const headers: Record<string, string> = { "ETag": etag, "Accept-Ranges": "bytes" };
+  if (info.mtime) headers["Last-Modified"] = info.mtime.toUTCString();
+  if (options.cacheControl) headers["Cache-Control"] = options.cacheControl;
+  const contentType = contentTypeFor(path);
+
+  if (notModified(request, etag, info.mtime)) {
+    return new Response(null, { status: 304, headers, content_type: null });
+  }
+  const range = byteRange(header(request, "range"), info.size, header(request, "if-range"), etag);
+  if (range === "unsatisfiable") {
+    headers["Content-Range"] = `bytes */${info.size}`;
+    return new Response("", { status: 416, headers });
+  }
+  const [start, end] = range ?? [0, info.size - 1];
+  const length = Math.max(0, end - start + 1);
+  headers["Content-Length"] = String(length);
+  if (range) headers["Content-Range"] = `bytes ${start}-${end}/${info.size}`;
+  const status = range ? 206 : 200;
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status, headers, content_type: contentType });
+  }
+  const body = await openSlice(path, start, length);
+  return new Response(body, { status, headers, content_type: contentType });
+}
+
+async function locate(root: string, relativePath: string) {
+  const relative = safeRelativePath(relativePath);
+  if (relative === null) return null;
+  try {
+    const realRoot = await Deno.realPath(root);
+    const realFile = await Deno.realPath(`${realRoot}/${relative}`);
+    if (!realFile.startsWith(realRoot.endsWith("/") ? realRoot : realRoot + "/")) return null;
+    const info = await Deno.stat(realFile);
+    return info.isFile ? { path: realFile, info } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Decode the URL path once and refuse anything that could leave the root: `..` or `.` segments
+ * (also when percent-encoded), absolute paths, backslashes, NUL and empty segments.
+ */
+export function safeRelativePath(urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (!decoded || decoded.startsWith("/") || /[\\\0]/.test(decoded)) return null;
+  const segments = decoded.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) return null;
+  return segments.join("/");
+}
+
+function header(request: StaticRequestLike, name: string): string | null {
+  const headers = request.headers;
+  if (headers instanceof Headers) return headers.get(name);
+  return headers[name] ?? null;
+}
+
+function notModified(request: StaticRequestLike, etag: string, mtime: Date | null): boolean {
+  const ifNoneMatch = header(request, "if-none-match");
+  if (ifNoneMatch !== null) {
+    const weak = (tag: string) => tag.trim().replace(/^W\//, "");
+    return ifNoneMatch.trim() === "*" ||
+      ifNoneMatch.split(",").some((tag) => weak(tag) === weak(etag));
+  }
+  const ifModifiedSince = header(request, "if-modified-since");
+  if (ifModifiedSince && mtime) {
+    const since = Date.parse(ifModifiedSince);
+    // HTTP dates have whole seconds; compare at that precision.
+    return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+  }
+  return false;
+}
+
+/** A stream of `length` bytes of the file from `start`, closing the file when done or cancelled. */
+async function openSlice(
+  path: string,
+  start: number,
+  length: number,
+): Promise<ReadableStream<Uint8Array>> {
+  const file = await Deno.open(path, { read: true });
+  if (start > 0) await file.seek(start, Deno.SeekMode.Start);
+  let remaining = length;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const buffer = new Uint8Array(Math.min(64 * 1024, remaining));
+      const read = remaining > 0 ? await file.read(buffer) : null;
+      if (read === null || read === 0) {
+        file.close();
+        controller.close();
+        return;
+      }
+      remaining -= read;
+      controller.enqueue(buffer.subarray(0, read));
+    },
+    cancel() {
+      file.close();
+    },
+  });
+}
+
+function notFound(): Response {
+  return new Response("Not found", { status: 404 });
+}

@@ -1,0 +1,80 @@
+/**
+ * Tilde encoding for database, table and row key names in URLs (SPEC "Naming rules").
+ *
+ * Percent-encoding with `~` instead of `%`: proxies and frameworks often decode `%2F` before the
+ * application sees it, while `~2F` survives untouched.
+ */
+
+const SAFE_BYTE = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") {
+  SAFE_BYTE[c.charCodeAt(0)] = 1;
+}
+const SPACE = 0x20;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Encode `s`: every UTF-8 byte outside `A-Z a-z 0-9 _ -` becomes `~XX` (uppercase hex) and a space
+ * becomes `+`.
+ *
+ * @example tilde_encode("foo/bar.csv") === "foo~2Fbar~2Ecsv"
+ */
+export function tilde_encode(s: string): string {
+  let out = "";
+  for (const byte of utf8.encode(s)) {
+    if (SAFE_BYTE[byte]) out += String.fromCharCode(byte);
+    else if (byte === SPACE) out += "+";
+    else out += "~" + byte.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return out;
+}
+
+/**
+ * Decode a tilde-encoded string: `~XX` becomes the byte, `+` a space. A literal `%` is kept as is
+ * (so `%2F` is never decoded by accident) and malformed `~` sequences stay literal.
+ */
+export function tilde_decode(s: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "~" && isHexPair(s, i + 1)) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c === "+") {
+      bytes.push(SPACE);
+    } else {
+      const code = s.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      bytes.push(...utf8.encode(String.fromCodePoint(code)));
+    }
+  }
+  return utf8Decoder.decode(new Uint8Array(bytes));
+}
+
+function isHexPair(s: string, at: number): boolean {
+  return /^[0-9A-Fa-f]{2}$/.test(s.slice(at, at + 2));
+}
+
+/** A row as views see it: an object or a Results row answering `row["column"]`. */
+export type RowLike = Record<string, unknown> | { [column: string]: unknown };
+
+/**
+ * The URL path segment for a row: its primary key values (or `rowid` when `useRowid`), each
+ * tilde-encoded, joined with commas. A value given as `{ value, label }` (an expanded foreign key)
+ * contributes its `value`.
+ */
+export function pathFromRowPks(row: RowLike, pks: string[], useRowid: boolean): string {
+  const columns = useRowid ? ["rowid"] : pks;
+  return columns.map((column) => {
+    let value = (row as Record<string, unknown>)[column];
+    if (value !== null && typeof value === "object" && "value" in value) {
+      value = (value as { value: unknown }).value;
+    }
+    return tilde_encode(value === null || value === undefined ? "None" : String(value));
+  }).join(",");
+}
+
+/** Split a row path (`1,a~2Cb`) into its decoded primary key values (`["1", "a,b"]`). */
+export function splitRowPath(path: string): string[] {
+  return path.split(",").map(tilde_decode);
+}

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { isMethodMismatch, Router } from "../../src/http/router.ts";
+
+function routes() {
+  const router = new Router<string>();
+  router.add(["GET"], /^\/-\/versions(?:\.(?<format>\w+))?$/, "versions", { name: "versions" });
+  router.add(["POST"], "/-/logout", "logout");
+  router.add(["GET"], /^\/(?<database>[^/.]+)(?:\.(?<format>\w+))?$/, "database");
+  router.add(["GET", "POST"], /^\/(?<database>[^/.]+)\/(?<table>[^/.]+)$/, "table");
+  return router;
+}
+
+Deno.test("first matching route wins, in insertion order", () => {
+  const found = routes().match("GET", "/-/versions.json");
+  assert.ok(found && !isMethodMismatch(found));
+  assert.equal(found.view, "versions");
+  assert.deepEqual(found.url_vars, { format: "json" });
+  assert.equal(found.route.name, "versions");
+});
+
+Deno.test("unmatched optional groups are left out of url_vars", () => {
+  const found = routes().match("GET", "/fixtures");
+  assert.ok(found && !isMethodMismatch(found));
+  assert.equal(found.view, "database");
+  assert.deepEqual(found.url_vars, { database: "fixtures" });
+});
+
+Deno.test("groups keep percent- and tilde-encoding", () => {
+  const found = routes().match("GET", "/db/a~2Fb%20c");
+  assert.ok(found && !isMethodMismatch(found));
+  assert.deepEqual(found.url_vars, { database: "db", table: "a~2Fb%20c" });
+});
+
+Deno.test("HEAD matches GET routes", () => {
+  const found = routes().match("HEAD", "/fixtures.json");
+  assert.ok(found && !isMethodMismatch(found));
+  assert.equal(found.view, "database");
+});
+
+Deno.test("a path matched with the wrong method reports the allowed methods", () => {
+  assert.deepEqual(routes().match("GET", "/-/logout"), { allowedMethods: ["POST"] });
+  const mismatch = routes().match("DELETE", "/db/t");
+  assert.ok(isMethodMismatch(mismatch));
+  assert.deepEqual(mismatch.allowedMethods.sort(), ["GET", "HEAD", "POST"]);
+});
+
+Deno.test("the same path registered for another method still matches after a mismatch", () => {
+  const router = new Router<string>()
+    .add(["POST"], "/-/thing", "post-thing")
+    .add(["GET"], "/(?<database>[^/]+)/(?<table>[^/]+)", "table")
+    .add(["GET"], "/-/thing", "get-thing");
+  const found = router.match("GET", "/-/thing");
+  assert.ok(found && !isMethodMismatch(found));
+  assert.equal(found.view, "get-thing");
+});
+
+Deno.test("no match at all is null", () => {
+  assert.equal(routes().match("GET", "/a/b/c/d"), null);
+});
+
+Deno.test("prepend puts plugin routes first", () => {
+  const router = routes();
+  router.prepend("*", "/(?P<database>special)", "plugin");
+  const found = router.match("PUT", "/special");
+  assert.ok(found && !isMethodMismatch(found));
+  assert.equal(found.view, "plugin");
+  assert.deepEqual(found.url_vars, { database: "special" });
+  assert.equal(router.routes[0].view, "plugin");
+});
+
+Deno.test("string patterns are anchored at both ends", () => {
+  const router = new Router<string>().add(["GET"], "/hello", "hello");
+  assert.equal(router.match("GET", "/hello/extra"), null);
+  assert.equal(router.match("GET", "/x/hello"), null);
+  assert.ok(router.match("GET", "/hello"));
+});
