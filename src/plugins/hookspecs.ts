@@ -1,0 +1,313 @@
+/**
+ * Every plugin hook, typed, in the order of SPEC "Events".
+ *
+ * A hook implementation is a named export of a plugin module. It receives **one object** holding
+ * all the hook's parameters and destructures the subset it needs:
+ *
+ * ```ts
+ * export function render_cell({ value, column }: HookArgs<"render_cell">) {
+ *   return column === "url" ? new Markup(`<a href="${value}">link</a>`) : null;
+ * }
+ * ```
+ *
+ * The objects passed in (`svc`, `request`, `conn`, ...) are described here by small structural
+ * interfaces, so that this file imports nothing and no module cycle can start here; the real
+ * classes (`Service`, `Request`, `Response`, `Connection`) satisfy them.
+ *
+ * @module
+ */
+
+/** A hook may return a value, a promise, or a function returning either (resolved recursively). */
+export type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
+
+/** An actor: a plain object, with at least an `id` by convention. */
+export type Actor = Record<string, unknown>;
+
+/** A permission resource: a database name, a `[database, table]` pair, or none. */
+export type Resource = string | [string, string] | null;
+
+/** What hooks may rely on in the service instance (`svc`). */
+export interface Service {
+  /** Configuration of a plugin from metadata; null when not configured. */
+  plugin_config(plugin_name: string, ...options: unknown[]): unknown;
+  /** A configured setting value. */
+  setting(key: string): unknown;
+}
+
+/** What hooks may rely on in an incoming request. */
+export interface Request {
+  readonly method: string;
+  readonly path: string;
+  /** Named groups of the matched route, still tilde-encoded as in the URL. */
+  url_vars: Record<string, string>;
+  actor: Actor | null;
+}
+
+/** What hooks may rely on in a response they return. */
+export interface Response {
+  status: number;
+}
+
+/** A value SQLite hands to or takes from a user-defined function. */
+export type SqlValue = null | number | bigint | string | Uint8Array;
+
+/** A SQLite connection as `prepare_connection` sees it (Python sqlite3 method names). */
+export interface Connection {
+  create_function(
+    name: string,
+    num_args: number,
+    fn: (...args: SqlValue[]) => unknown,
+    options?: { deterministic?: boolean },
+  ): void;
+  create_aggregate(
+    name: string,
+    num_args: number,
+    aggregate: new () => { step(...args: SqlValue[]): unknown; finalize(): unknown },
+  ): void;
+  create_collation(name: string, compare: (a: string, b: string) => number): void;
+  execute(sql: string, params?: unknown): unknown;
+}
+
+/** The nunjucks Environment, as far as `prepare_jinja2_environment` needs it. */
+export interface TemplateEnvironment {
+  addFilter(name: string, filter: (...args: never[]) => unknown, async?: boolean): unknown;
+  addGlobal(name: string, value: unknown): unknown;
+}
+
+/** A commander `Command`, as far as `register_commands` / `publish_subcommand` need it. */
+export interface Command {
+  command(nameAndArgs: string): Command;
+}
+
+/** A fetch-style request handler, the unit `asgi_wrapper` wraps. */
+export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
+
+/** Parameters shared by the page hooks (`extra_template_vars`, `extra_css_urls`, ...). */
+export interface PageHookArgs {
+  template: string;
+  database: string | null;
+  table: string | null;
+  columns: string[] | null;
+  /** `index`, `database`, `table`, `row`, `query`, ... */
+  view_name: string;
+  request: Request | null;
+  svc: Service;
+}
+
+/** An asset URL as a string or `{url, sri, module}`. */
+export type AssetUrl = string | { url: string; sri?: string; module?: boolean };
+
+/** One output format added by `register_output_renderer`. */
+export interface OutputRenderer {
+  extension: string;
+  render(args: Record<string, unknown>): Lazy<Response | Record<string, unknown> | null>;
+  can_render?(args: Record<string, unknown>): Lazy<boolean>;
+}
+
+/** A route view: receives `{svc, request, scope, send, receive}`, returns a Response. */
+export type RouteView = (args: {
+  svc: Service;
+  request: Request;
+  scope?: unknown;
+  send?: unknown;
+  receive?: unknown;
+}) => Lazy<Response | null | undefined | void>;
+
+/** A menu item returned by `table_actions` / `database_actions`. */
+export interface MenuLink {
+  href: string;
+  label: string;
+}
+
+/** The fields of the spec's FilterArguments object. */
+export interface FilterArguments {
+  where_clauses?: string[];
+  params?: Record<string, unknown>;
+  human_descriptions?: string[];
+  extra_context?: Record<string, unknown>;
+}
+
+/** Every plugin hook. Implementations are named exports of a plugin module. */
+export interface Hooks {
+  /** A connection was opened: register SQL functions, aggregates, collations. Synchronous. */
+  prepare_connection(args: { conn: Connection; database: string; svc: Service }): void;
+  /** The template environment was created: add filters, globals, extensions. */
+  prepare_jinja2_environment(args: { env: TemplateEnvironment; svc: Service }): Lazy<void>;
+  /** A page is rendered: an object merged into the template context. */
+  extra_template_vars(args: PageHookArgs): Lazy<Record<string, unknown> | null | undefined>;
+  /** A page is rendered: extra stylesheet URLs. */
+  extra_css_urls(args: PageHookArgs): Lazy<AssetUrl[] | null | undefined>;
+  /** A page is rendered: extra script URLs (plugin static paths allowed). */
+  extra_js_urls(args: PageHookArgs): Lazy<AssetUrl[] | null | undefined>;
+  /** A page is rendered: JavaScript (or `{module, script}`) placed at the end of `<body>`. */
+  extra_body_script(
+    args: PageHookArgs,
+  ): Lazy<string | { module?: boolean; script: string } | null | undefined>;
+  /** The `publish` command group is built: add a provider subcommand. */
+  publish_subcommand(args: { publish: Command }): void;
+  /** An HTML table cell is rendered: a string or Markup replaces it. First non-null wins. */
+  render_cell(args: {
+    row: unknown;
+    value: unknown;
+    column: string;
+    table: string | null;
+    database: string;
+    svc: Service;
+    request: Request | null;
+  }): Lazy<string | object | null | undefined>;
+  /** Start-up: one output format or a list of them. */
+  register_output_renderer(args: { svc: Service }): OutputRenderer | OutputRenderer[] | null;
+  /** Start-up: `[pattern, view]` pairs; patterns are strings or RegExps with named groups. */
+  register_routes(args: { svc: Service }): [string | RegExp, RouteView][] | null | undefined;
+  /** Command-line start: add commands to the root command (installed plugins only). */
+  register_commands(args: { cli: Command }): void;
+  /** Start-up: Facet classes (design unstable). */
+  register_facet_classes(args: Record<string, never>): (new (...args: never[]) => unknown)[];
+  /** Start-up: Permission objects (or plain objects of the same fields). */
+  register_permissions(args: { svc: Service }): unknown[] | null | undefined;
+  /** The application is assembled: a function wrapping the fetch-style handler. */
+  asgi_wrapper(args: { svc: Service }): ((handler: FetchHandler) => FetchHandler) | null;
+  /** The server first starts; throwing aborts start-up. */
+  startup(args: { svc: Service }): Lazy<void>;
+  /** Canned queries are listed for a database: name → definition (or SQL string). */
+  canned_queries(args: {
+    svc: Service;
+    database: string;
+    actor: Actor | null;
+  }): Lazy<Record<string, unknown> | null | undefined>;
+  /** Each request: the actor, or null. First non-null actor wins. */
+  actor_from_request(args: { svc: Service; request: Request }): Lazy<Actor | null | undefined>;
+  /** Actor ids need resolving: id → actor. First non-null answer wins. */
+  actors_from_ids(args: {
+    svc: Service;
+    actor_ids: (string | number)[];
+  }): Lazy<Record<string, Actor> | null | undefined>;
+  /** Table page query building: extra where clauses, params and descriptions. */
+  filters_from_request(args: {
+    request: Request;
+    database: string;
+    table: string;
+    svc: Service;
+  }): Lazy<FilterArguments | null | undefined>;
+  /** A permission check: true allows, false denies, null has no opinion. */
+  permission_allowed(args: {
+    svc: Service;
+    actor: Actor | null;
+    action: string;
+    resource: Resource;
+  }): Lazy<boolean | null | undefined>;
+  /** Start-up: `[prefix, (key, request) => value]` pairs; unknown keys throw a KeyError. */
+  register_magic_parameters(args: {
+    svc: Service;
+  }): [string, (key: string, request: Request) => unknown][] | null | undefined;
+  /** A 403 is about to be returned: a Response replaces it. First non-null wins. */
+  forbidden(args: {
+    svc: Service;
+    request: Request;
+    message: string;
+  }): Lazy<Response | null | undefined>;
+  /** An unexpected error: a Response replaces the error page. First non-null wins. */
+  handle_exception(args: {
+    svc: Service;
+    request: Request;
+    exception: unknown;
+  }): Lazy<Response | null | undefined>;
+  /** Table page rendered: `{href, label}` menu items. */
+  table_actions(args: {
+    svc: Service;
+    actor: Actor | null;
+    database: string;
+    table: string;
+    request: Request | null;
+  }): Lazy<MenuLink[] | null | undefined>;
+  /** Database page rendered: `{href, label}` menu items. */
+  database_actions(args: {
+    svc: Service;
+    actor: Actor | null;
+    database: string;
+    request: Request | null;
+  }): Lazy<MenuLink[] | null | undefined>;
+  /** Each incoming request: true skips CSRF protection for it. */
+  skip_csrf(args: {
+    svc: Service;
+    scope: Record<string, unknown>;
+    request?: Request;
+  }): Lazy<boolean | null | undefined>;
+  /** Metadata requested: a metadata-shaped object; the local file wins. Synchronous. */
+  get_metadata(args: {
+    svc: Service;
+    actor: Actor | null;
+    key: string | null;
+    database: string | null;
+    table: string | null;
+  }): Record<string, unknown> | null | undefined;
+  /** Not in SPEC "Events" (Datasette's `menu_links`): items for the navigation menu. */
+  menu_links(args: {
+    svc: Service;
+    actor: Actor | null;
+    request: Request | null;
+  }): Lazy<MenuLink[] | null | undefined>;
+}
+
+/** The name of a hook. */
+export type HookName = keyof Hooks;
+
+/** The one argument object a hook receives. */
+export type HookArgs<N extends HookName> = Parameters<Hooks[N]>[0];
+
+/** Every hook name, in SPEC order (the extra `menu_links` last). */
+export const HOOK_NAMES: readonly HookName[] = [
+  "prepare_connection",
+  "prepare_jinja2_environment",
+  "extra_template_vars",
+  "extra_css_urls",
+  "extra_js_urls",
+  "extra_body_script",
+  "publish_subcommand",
+  "render_cell",
+  "register_output_renderer",
+  "register_routes",
+  "register_commands",
+  "register_facet_classes",
+  "register_permissions",
+  "asgi_wrapper",
+  "startup",
+  "canned_queries",
+  "actor_from_request",
+  "actors_from_ids",
+  "filters_from_request",
+  "permission_allowed",
+  "register_magic_parameters",
+  "forbidden",
+  "handle_exception",
+  "table_actions",
+  "database_actions",
+  "skip_csrf",
+  "get_metadata",
+  "menu_links",
+];
+
+/** True when `name` is a hook name. */
+export function isHookName(name: string): name is HookName {
+  return HOOK_SET.has(name);
+}
+
+const HOOK_SET: ReadonlySet<string> = new Set(HOOK_NAMES);
+
+/** Hooks where only the first non-null result is used. */
+export const FIRST_RESULT: ReadonlySet<HookName> = new Set<HookName>([
+  "actors_from_ids",
+  "render_cell",
+  "actor_from_request",
+  "forbidden",
+  "handle_exception",
+]);
+
+/** Hooks that must answer synchronously (called with `PluginRegistry.callSync`). */
+export const SYNC_ONLY: ReadonlySet<HookName> = new Set<HookName>([
+  "prepare_connection",
+  "get_metadata",
+]);
+
+/** Hooks whose result is itself a function, so the registry must not call it to resolve it. */
+export const FUNCTION_RESULT: ReadonlySet<HookName> = new Set<HookName>(["asgi_wrapper"]);

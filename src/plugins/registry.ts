@@ -1,0 +1,204 @@
+/**
+ * The plugin registry: which modules implement which hooks, and how hooks are called.
+ *
+ * **Call order** (pluggy's, which Datasette plugins expect):
+ * 1. implementations marked `tryfirst`, then unmarked ones, then those marked `trylast`;
+ * 2. within each group, the plugin registered **last is called first**.
+ *
+ * The built-in default plugins are registered before any user plugin, so user plugins run before
+ * the defaults, and a `trylast` default (such as the default `forbidden`) runs after everything.
+ * `--plugins-dir` files are registered next (sorted by file name), then installed plugins
+ * (`--plugin`, `VITRINE_PLUGINS`, the config `plugins` list) in that order.
+ *
+ * **Results** may be a value, a promise, or a function returning either; they are resolved
+ * recursively (a function returning a promise of a function is fine). `null` and `undefined`
+ * mean "no answer" and are dropped. `asgi_wrapper` results are functions by contract and are only
+ * awaited, never called.
+ *
+ * @module
+ */
+
+import { FUNCTION_RESULT, type HookArgs, type HookName, isHookName } from "./hookspecs.ts";
+import { hookimplOptions } from "./hookimpl.ts";
+import { PluginError, type PluginInfo, type PluginListing, pluginListing } from "./plugin_info.ts";
+
+interface Impl {
+  plugin: PluginInfo;
+  hook: HookName;
+  fn: (args: unknown) => unknown;
+  /** 0 tryfirst, 1 normal, 2 trylast. */
+  rank: number;
+  /** Registration sequence number; larger is more recent. */
+  seq: number;
+}
+
+/** Options for `call` / `callFirst` / `callSync`. */
+export interface CallOptions {
+  /** Only call implementations of plugins this returns true for. */
+  filter?: (plugin: PluginInfo) => boolean;
+}
+
+/** Export names that look like hooks: lower snake_case with at least one underscore. */
+const HOOK_LIKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+
+/** Deep enough for any honest chain of functions and promises; stops a self-returning loop. */
+const MAX_RESOLVE_DEPTH = 32;
+
+/** Holds every plugin and calls hook implementations in the documented order. */
+export class PluginRegistry {
+  #plugins = new Map<string, PluginInfo>();
+  #impls = new Map<HookName, Impl[]>();
+  #seq = 0;
+
+  /**
+   * Registers a plugin module's hook implementations. Exported functions named as hooks (or
+   * marked with `hookimpl({ specname })`) are implementations; an exported function whose name
+   * looks like a hook but is not one throws `PluginError`; other exports are ignored.
+   */
+  register(module: Record<string, unknown>, info: PluginInfo): void {
+    if (this.#plugins.has(info.name)) {
+      throw new PluginError(
+        info.name,
+        `Cannot load plugin "${info.name}": a plugin with that name is already registered`,
+      );
+    }
+    const impls: Impl[] = [];
+    for (const [exportName, value] of Object.entries(module)) {
+      if (typeof value !== "function") continue;
+      const options = hookimplOptions(value);
+      const hook = options?.specname ?? exportName;
+      if (!isHookName(hook)) {
+        if (options || HOOK_LIKE.test(exportName)) {
+          throw new PluginError(
+            info.name,
+            `Cannot load plugin "${info.name}": unknown hook "${hook}"`,
+          );
+        }
+        continue;
+      }
+      const rank = options?.tryfirst ? 0 : options?.trylast ? 2 : 1;
+      impls.push({ plugin: info, hook, fn: value as Impl["fn"], rank, seq: ++this.#seq });
+    }
+    this.#plugins.set(info.name, { ...info });
+    for (const impl of impls) {
+      const list = this.#impls.get(impl.hook) ?? [];
+      list.push(impl);
+      list.sort((a, b) => a.rank - b.rank || b.seq - a.seq);
+      this.#impls.set(impl.hook, list);
+    }
+  }
+
+  /** Removes a plugin and its implementations; returns false when it was not registered. */
+  unregister(name: string): boolean {
+    if (!this.#plugins.delete(name)) return false;
+    for (const [hook, list] of this.#impls) {
+      const kept = list.filter((impl) => impl.plugin.name !== name);
+      if (kept.length) this.#impls.set(hook, kept);
+      else this.#impls.delete(hook);
+    }
+    return true;
+  }
+
+  /** True when at least one plugin implements `name`. */
+  hasImpl(name: HookName): boolean {
+    return (this.#impls.get(name)?.length ?? 0) > 0;
+  }
+
+  /** Facts about one registered plugin. */
+  get(name: string): PluginInfo | undefined {
+    const info = this.#plugins.get(name);
+    return info ? { ...info } : undefined;
+  }
+
+  /** Every registered plugin, in registration order. */
+  list(): PluginInfo[] {
+    return [...this.#plugins.values()].map((info) => ({ ...info }));
+  }
+
+  /** Template directories bundled by plugins, most recently registered first (call order). */
+  templateDirs(): string[] {
+    return this.list().reverse().flatMap((info) => info.templatesDir ? [info.templatesDir] : []);
+  }
+
+  /** The `/-/plugins` listing, sorted by name; built-in plugins only with `includeBuiltin`. */
+  plugins({ includeBuiltin = false }: { includeBuiltin?: boolean } = {}): PluginListing[] {
+    const hooksByPlugin = new Map<string, string[]>();
+    for (const list of this.#impls.values()) {
+      for (const impl of list) {
+        const hooks = hooksByPlugin.get(impl.plugin.name) ?? [];
+        hooks.push(impl.hook);
+        hooksByPlugin.set(impl.plugin.name, hooks);
+      }
+    }
+    return [...this.#plugins.values()]
+      .filter((info) => includeBuiltin || !info.builtin)
+      .map((info) => pluginListing(info, hooksByPlugin.get(info.name) ?? []))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Calls every implementation in order; returns the non-null results, each resolved. */
+  async call<N extends HookName>(
+    name: N,
+    args: HookArgs<N>,
+    options: CallOptions = {},
+  ): Promise<unknown[]> {
+    const results: unknown[] = [];
+    for (const impl of this.#ordered(name, options)) {
+      const value = await this.#resolve(name, impl.fn(args));
+      if (value !== null && value !== undefined) results.push(value);
+    }
+    return results;
+  }
+
+  /** Calls implementations in order until one answers non-null; returns it, or null. */
+  async callFirst<N extends HookName>(
+    name: N,
+    args: HookArgs<N>,
+    options: CallOptions = {},
+  ): Promise<unknown> {
+    for (const impl of this.#ordered(name, options)) {
+      const value = await this.#resolve(name, impl.fn(args));
+      if (value !== null && value !== undefined) return value;
+    }
+    return null;
+  }
+
+  /**
+   * Calls a synchronous hook (`prepare_connection`, `get_metadata`); returns the non-null results.
+   * A promise result is a programmer error: it is rejected with the plugin's name.
+   */
+  callSync<N extends HookName>(name: N, args: HookArgs<N>, options: CallOptions = {}): unknown[] {
+    const results: unknown[] = [];
+    for (const impl of this.#ordered(name, options)) {
+      const value = impl.fn(args);
+      if (isThenable(value)) {
+        value.then(undefined, () => {}); // the result is unusable; avoid an unhandled rejection
+        throw new TypeError(
+          `Plugin "${impl.plugin.name}": hook "${name}" must be synchronous but returned a Promise`,
+        );
+      }
+      if (value !== null && value !== undefined) results.push(value);
+    }
+    return results;
+  }
+
+  #ordered(name: HookName, { filter }: CallOptions): Impl[] {
+    const list = this.#impls.get(name) ?? [];
+    return filter ? list.filter((impl) => filter(impl.plugin)) : [...list];
+  }
+
+  async #resolve(name: HookName, value: unknown): Promise<unknown> {
+    const callable = !FUNCTION_RESULT.has(name);
+    for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
+      if (callable && typeof value === "function") value = value();
+      else if (isThenable(value)) value = await value;
+      else return value;
+    }
+    throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null &&
+    typeof (value as { then?: unknown }).then === "function";
+}
