@@ -1,0 +1,49 @@
+/**
+ * Command-line entry: `vitrine [serve] FILES…` (serve is the default command), `inspect`,
+ * `plugins`, `create-token`, `publish <provider>`, plus commands added by installed plugins
+ * (`VITRINE_PLUGINS`) through `register_commands`.
+ */
+import { Command, CommanderError } from "commander";
+import { joinMultiValueOptions } from "./argv.ts";
+import { addServeCommand } from "./serve.ts";
+import { addInspectCommand } from "./inspect.ts";
+import { addPluginsCommand } from "./plugins_command.ts";
+import { addCreateTokenCommand } from "./create_token.ts";
+import { addPublishCommand } from "./publish.ts";
+import { installedPluginRegistry } from "./installed_plugins.ts";
+import { VERSION } from "../version.ts";
+import { CliExit } from "./exit.ts";
+
+/** Runs the CLI with `args` (without the program name); resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const program = new Command("vitrine")
+    .description("Publish SQLite databases as a website and a JSON API")
+    .version(VERSION, "--version")
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => console.error(text.trimEnd()) });
+  let registry;
+  try {
+    registry = await installedPluginRegistry();
+  } catch (error) {
+    console.error(`Error: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  }
+  addServeCommand(program);
+  addInspectCommand(program);
+  addPluginsCommand(program);
+  addCreateTokenCommand(program);
+  await addPublishCommand(program, registry);
+  await registry.call("register_commands", { cli: program });
+  try {
+    await program.parseAsync(joinMultiValueOptions(args), { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CliExit) {
+      if (error.message) console.error(error.message);
+      return error.code;
+    }
+    console.error(`Error: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  }
+}

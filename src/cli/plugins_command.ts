@@ -1,0 +1,20 @@
+/** `vitrine plugins`: the installed plugins as JSON. */
+import type { Command } from "commander";
+import { Service } from "../service.ts";
+
+/** Adds the `plugins` command. */
+export function addPluginsCommand(program: Command): void {
+  program.command("plugins")
+    .description("List the installed plugins as JSON")
+    .option("--all", "include Vitrine's built-in default plugins")
+    .option("--plugins-dir <dir>", "also load the plugins in this directory")
+    .action(async (flags: { all?: boolean; pluginsDir?: string }) => {
+      const svc = new Service({ plugins_dir: flags.pluginsDir ?? null });
+      try {
+        await svc.invoke_startup();
+        console.log(JSON.stringify(svc.pm.plugins({ includeBuiltin: !!flags.all }), null, 2));
+      } finally {
+        await svc.close();
+      }
+    });
+}

@@ -1,0 +1,43 @@
+/**
+ * `vitrine publish <provider>`: a command group that plugins fill through `publish_subcommand`.
+ * `addCommonPublishOptions()` gives every provider the same common options.
+ */
+import type { Command } from "commander";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import { collect } from "./argv.ts";
+
+/** Adds the spec's common publish options to a provider's command. */
+export function addCommonPublishOptions(command: Command): Command {
+  return command
+    .argument("<files...>", "database files to publish")
+    .option("-m, --metadata <file>", "metadata file")
+    .option("--extra-options <options>", "extra options passed to `vitrine serve`")
+    .option("--branch <branch>", "install Vitrine from this branch")
+    .option("--template-dir <dir>", "templates to include")
+    .option("--plugins-dir <dir>", "plugins to include")
+    .option("--static <mount:dir>", "static directories to include", collect, [])
+    .option("--install <plugin>", "plugin specifiers to install", collect, [])
+    .option("--plugin-secret <plugin name value...>", "secrets for plugins", collect, [])
+    .option("--version-note <note>", "version note for /-/versions")
+    .option("--secret <secret>", "secret for signed cookies")
+    .option("--title <title>", "title for metadata")
+    .option("--license <license>", "license label")
+    .option("--license_url <url>", "license URL")
+    .option("--source <source>", "source label")
+    .option("--source_url <url>", "source URL")
+    .option("--about <about>", "about label")
+    .option("--about_url <url>", "about URL");
+}
+
+/** Adds the `publish` group and lets plugins add providers to it. */
+export async function addPublishCommand(program: Command, registry: PluginRegistry): Promise<void> {
+  const publish = program.command("publish")
+    .description("Publish databases to a hosting provider (providers come from plugins)");
+  await registry.call("publish_subcommand", { publish });
+  if (publish.commands.length === 0) {
+    publish.addHelpText(
+      "after",
+      "\nNo publish providers are installed. A plugin adds one with the publish_subcommand hook.",
+    );
+  }
+}

@@ -1,0 +1,163 @@
+/** `vitrine serve FILES…` (the default command): options → Service → Deno.serve. */
+import type { Command } from "commander";
+import { Service, type ServiceOptions } from "../service.ts";
+import { serve } from "../http/server.ts";
+import { loadMetadataFile } from "../config/metadata.ts";
+import { loadConfigDir } from "../config/config_dir.ts";
+import { collect, splitJoined } from "./argv.ts";
+import { CliExit } from "./exit.ts";
+
+/** The options commander parses for `serve`. */
+export interface ServeFlags {
+  immutable: string[];
+  host: string;
+  port: string;
+  metadata?: string;
+  templateDir?: string;
+  pluginsDir?: string;
+  plugin: string[];
+  static: string[];
+  memory?: boolean;
+  crossdb?: boolean;
+  internal?: string;
+  setting: string[];
+  secret?: string;
+  root?: boolean;
+  cors?: boolean;
+  nolock?: boolean;
+  loadExtension: string[];
+  inspectFile?: string;
+  get?: string;
+  versionNote?: string;
+}
+
+/** Adds the default `serve` command to `program`. */
+export function addServeCommand(program: Command): void {
+  program.command("serve", { isDefault: true })
+    .description("Serve SQLite database files (the default command)")
+    .argument("[files...]", "database files to serve read-write (or one configuration directory)")
+    .option("-i, --immutable <file>", "database file to serve as immutable", collect, [])
+    .option("-h, --host <host>", "host to listen on (0.0.0.0 for every interface)", "127.0.0.1")
+    .option("-p, --port <port>", "port to listen on (0 picks a free one)", "8001")
+    .option("-m, --metadata <file>", "metadata and configuration file (JSON or YAML)")
+    .option("--template-dir <dir>", "directory of templates that override the defaults")
+    .option("--plugins-dir <dir>", "directory of plugin modules (.ts/.js)")
+    .option("--plugin <specifier>", "plugin module: path, http(s) URL or npm: spec", collect, [])
+    .option("--static <mount:dir>", "serve a directory of static files at /mount/", collect, [])
+    .option("--memory", "attach an in-memory database named _memory")
+    .option("--crossdb", "allow cross-database queries from /_memory")
+    .option("--internal <file>", "keep the internal database in this file")
+    .option("-s, --setting <name value>", "a setting, e.g. -s default_page_size 50", collect, [])
+    .option("--secret <secret>", "secret for signed cookies and tokens (or VITRINE_SECRET)")
+    .option("--root", "print a one-time URL that signs you in as the root actor")
+    .option("--cors", "send CORS headers so other sites can read the JSON API")
+    .option("--nolock", "open read-only files with nolock=1")
+    .option("--load-extension <path>", "SQLite extension to load (path[:entrypoint])", collect, [])
+    .option("--inspect-file <file>", "counts from `vitrine inspect`, for immutable files")
+    .option("--get <path>", "print the response to this path and exit, without serving")
+    .option("--version-note <note>", "note shown next to the version on /-/versions")
+    .action(async (files: string[], flags: ServeFlags) => {
+      const options = await serviceOptionsFrom(files, flags);
+      const svc = new Service(options);
+      if (flags.get) return await printPath(svc, flags.get);
+      try {
+        await svc.invoke_startup();
+      } catch (error) {
+        throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+      }
+      const server = await serve(svc, {
+        host: flags.host,
+        port: Number(flags.port),
+        onListen: (url) => {
+          console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
+          if (svc.rootToken) {
+            console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
+          }
+        },
+      });
+      await server.finished;
+    });
+}
+
+/** Turns CLI flags into the Service's options, validating as it goes. */
+export async function serviceOptionsFrom(files: string[], flags: ServeFlags): Promise<ServiceOptions> {
+  let options: ServiceOptions = {};
+  if (files.length === 1 && isDirectory(files[0])) {
+    const dir = await loadConfigDir(files[0]);
+    options = {
+      ...dir,
+      metadata: dir.metadata ?? undefined,
+      static_mounts: dir.static_mounts.map(({ mount, dir }) => [mount, dir]),
+    };
+    files = [];
+  }
+  for (const file of [...files, ...flags.immutable]) {
+    if (!isFile(file)) throw new CliExit(1, `Error: database file not found: ${file}`);
+  }
+  const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
+  for (const joined of flags.setting) {
+    const [name, value] = splitJoined(joined);
+    if (value === undefined) throw new CliExit(1, `Error: --setting needs a name and a value`);
+    settings[name] = value;
+  }
+  const static_mounts = (options.static_mounts ?? []).concat(flags.static.map(parseMount));
+  return {
+    ...options,
+    files: [...(options.files ?? []), ...files],
+    immutables: [...(options.immutables ?? []), ...flags.immutable],
+    metadata: flags.metadata ? await loadMetadataFile(flags.metadata) : options.metadata,
+    template_dir: flags.templateDir ?? options.template_dir ?? null,
+    plugins_dir: flags.pluginsDir ?? options.plugins_dir ?? null,
+    plugins: [...(options.plugins ?? []), ...flags.plugin],
+    static_mounts,
+    memory: flags.memory,
+    crossdb: flags.crossdb,
+    internal: flags.internal ?? null,
+    settings,
+    secret: flags.secret,
+    root: flags.root,
+    cors: flags.cors,
+    nolock: flags.nolock,
+    load_extensions: flags.loadExtension.length
+      ? flags.loadExtension
+      : (Deno.env.get("VITRINE_LOAD_EXTENSION")?.split(",").filter(Boolean) ?? []),
+    inspect_data: flags.inspectFile
+      ? JSON.parse(await Deno.readTextFile(flags.inspectFile))
+      : options.inspect_data ?? null,
+    version_note: flags.versionNote ?? null,
+  };
+}
+
+function parseMount(value: string): [string, string] {
+  const colon = value.indexOf(":");
+  if (colon < 1) throw new CliExit(1, `Error: --static expects mount:directory, got "${value}"`);
+  const [mount, dir] = [value.slice(0, colon), value.slice(colon + 1)];
+  if (!isDirectory(dir)) throw new CliExit(1, `Error: --static directory not found: ${dir}`);
+  return [mount, dir];
+}
+
+async function printPath(svc: Service, path: string): Promise<void> {
+  try {
+    const response = await svc.client.get(path);
+    console.log(response.text);
+    if (response.status >= 400) throw new CliExit(1);
+  } finally {
+    await svc.close();
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Configuration-directory mode: `vitrine serve mydir/` where the directory holds databases,
+ * `metadata.json|yml|yaml`, `settings.json`, `templates/`, `plugins/`, `static/` and
+ * optionally `inspect-data.json`. Produces plain options for the CLI.
+ */
+import { join } from "node:path";
+import { loadMetadataFile, type MetadataDict } from "./metadata.ts";
+import { parseSettingValue, SettingsError } from "./settings.ts";
+
+/** What a configuration directory contributes to `serve`. */
+export interface ConfigDirOptions {
+  config_dir: string;
+  /** Database files opened mutable. */
+  files: string[];
+  /** Database files opened immutable (all of them when `inspect-data.json` exists). */
+  immutables: string[];
+  metadata: MetadataDict | null;
+  metadata_path: string | null;
+  /** Raw values from `settings.json`, already validated against the settings table. */
+  settings: Record<string, unknown>;
+  template_dir: string | null;
+  plugins_dir: string | null;
+  /** `static/` is served at `/static/`. */
+  static_mounts: { mount: string; dir: string }[];
+  /** Parsed `inspect-data.json` (`{name: {hash, size, file, tables}}`), or null. */
+  inspect_data: Record<string, unknown> | null;
+}
+
+const DATABASE_EXTENSIONS = [".db", ".sqlite", ".sqlite3"];
+const METADATA_NAMES = ["metadata.json", "metadata.yml", "metadata.yaml"];
+
+/** True when `path` is a directory (so the CLI should use configuration-directory mode). */
+export async function isConfigDir(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Read a configuration directory into CLI options; malformed files throw with their path. */
+export async function loadConfigDir(dir: string): Promise<ConfigDirOptions> {
+  const entries = new Map<string, Deno.DirEntry>();
+  for await (const entry of Deno.readDir(dir)) entries.set(entry.name, entry);
+  const isFile = (name: string) => entries.get(name)?.isFile === true;
+  const isDir = (name: string) => entries.get(name)?.isDirectory === true;
+
+  const databases = [...entries.values()]
+    .filter((e) => e.isFile && DATABASE_EXTENSIONS.some((ext) => e.name.endsWith(ext)))
+    .map((e) => join(dir, e.name))
+    .sort();
+
+  const inspect_data = isFile("inspect-data.json")
+    ? await readJsonObject(join(dir, "inspect-data.json"))
+    : null;
+
+  const metadataName = METADATA_NAMES.find(isFile) ?? null;
+  const metadata_path = metadataName ? join(dir, metadataName) : null;
+  const metadata = metadata_path ? await loadMetadataFile(metadata_path) : null;
+
+  const settings = isFile("settings.json")
+    ? validateSettings(await readJsonObject(join(dir, "settings.json")), join(dir, "settings.json"))
+    : {};
+
+  return {
+    config_dir: dir,
+    files: inspect_data ? [] : databases,
+    immutables: inspect_data ? databases : [],
+    metadata,
+    metadata_path,
+    settings,
+    template_dir: isDir("templates") ? join(dir, "templates") : null,
+    plugins_dir: isDir("plugins") ? join(dir, "plugins") : null,
+    static_mounts: isDir("static") ? [{ mount: "static", dir: join(dir, "static") }] : [],
+    inspect_data,
+  };
+}
+
+async function readJsonObject(path: string): Promise<Record<string, unknown>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await Deno.readTextFile(path));
+  } catch (error) {
+    throw new Error(`Cannot read "${path}": ${(error as Error).message}`, { cause: error });
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`Cannot read "${path}": expected a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function validateSettings(raw: Record<string, unknown>, path: string): Record<string, unknown> {
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      parseSettingValue(name, value);
+    } catch (error) {
+      throw new SettingsError(`${path}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return raw;
+}

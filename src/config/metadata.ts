@@ -1,0 +1,209 @@
+/**
+ * Metadata: the instance/database/table/canned-query configuration read from a JSON or YAML
+ * file (`-m metadata.yml`), merged with `get_metadata` hook results.
+ */
+import YAML from "yaml";
+import { resolvePluginConfig } from "./plugin_config.ts";
+
+/** A parsed metadata document (nested plain objects). */
+export type MetadataDict = Record<string, unknown>;
+
+/** A canned query definition, normalised: always has `name` and `sql`. */
+export interface CannedQuery {
+  name: string;
+  sql: string;
+  title?: string;
+  description?: string;
+  description_html?: string;
+  params?: string[];
+  hide_sql?: boolean;
+  fragment?: string;
+  write?: boolean;
+  allow?: unknown;
+  on_success_message?: string;
+  on_success_message_sql?: string;
+  on_success_redirect?: string;
+  on_error_message?: string;
+  on_error_redirect?: string;
+  [key: string]: unknown;
+}
+
+/** Footer and header fields a page shows, resolved from the most specific level. */
+export interface DisplayMetadata {
+  title?: string;
+  description?: string;
+  description_html?: string;
+  license?: string;
+  license_url?: string;
+  source?: string;
+  source_url?: string;
+  about?: string;
+  about_url?: string;
+}
+
+/** The metadata text is neither valid JSON nor valid YAML (or not a mapping). */
+export class BadMetadataError extends Error {
+  override name = "BadMetadataError";
+}
+
+/** Parse metadata text that may be JSON or YAML; returns a nested object. */
+export function parse_metadata(text: string): MetadataDict {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    try {
+      parsed = YAML.parse(text);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      throw new BadMetadataError(`Metadata is not valid JSON or YAML: ${detail}`, {
+        cause: error,
+      });
+    }
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (!isPlainObject(parsed)) {
+    throw new BadMetadataError("Metadata must be a JSON or YAML object (a mapping of keys)");
+  }
+  return parsed;
+}
+
+/** Read and parse a metadata file; errors name the file. */
+export async function loadMetadataFile(path: string): Promise<MetadataDict> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new BadMetadataError(`Cannot read metadata file "${path}"`, { cause: error });
+  }
+  try {
+    return parse_metadata(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new BadMetadataError(`Cannot load metadata file "${path}": ${message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** True for `{...}` objects (not arrays, null, class instances like Date). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Deep-merge two metadata objects; `override` wins on conflicts. Objects merge key by key,
+ * anything else (lists included) is replaced. Used so local metadata beats `get_metadata` hooks.
+ */
+export function merge(base: MetadataDict, override: MetadataDict): MetadataDict {
+  const result: MetadataDict = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    const existing = result[key];
+    result[key] = isPlainObject(existing) && isPlainObject(value) ? merge(existing, value) : value;
+  }
+  return result;
+}
+
+const DISPLAY_PAIRS = [
+  ["title"],
+  ["description", "description_html"],
+  ["license", "license_url"],
+  ["source", "source_url"],
+  ["about", "about_url"],
+] as const;
+
+/** Read access to merged metadata. All lookups return `{}` rather than undefined. */
+export class Metadata {
+  readonly data: MetadataDict;
+
+  constructor(data: MetadataDict = {}) {
+    this.data = data;
+  }
+
+  /** Top-level keys (title, license, plugins, extra_css_urls, ...). */
+  instance(): MetadataDict {
+    return this.data;
+  }
+
+  /** `databases.<name>`, or `{}`. */
+  database(name: string): MetadataDict {
+    return objectAt(objectAt(this.data, "databases"), name);
+  }
+
+  /** `databases.<db>.tables.<table>` (hidden, label_column, sort, facets, fts_table, ...). */
+  table(database: string, table: string): MetadataDict {
+    return objectAt(objectAt(this.database(database), "tables"), table);
+  }
+
+  /** All canned queries of a database, in definition order. */
+  queries(database: string): Record<string, CannedQuery> {
+    const raw = objectAt(this.database(database), "queries");
+    const result: Record<string, CannedQuery> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      const query = normaliseQuery(name, value);
+      if (query) result[name] = query;
+    }
+    return result;
+  }
+
+  /** One canned query (a string value means `{sql: value}`), or null. */
+  query(database: string, name: string): CannedQuery | null {
+    const raw = objectAt(this.database(database), "queries");
+    return Object.hasOwn(raw, name) ? normaliseQuery(name, raw[name]) : null;
+  }
+
+  /**
+   * Plugin configuration: table → database → instance `plugins.<name>`, the most specific
+   * present level wins; `{"$env": "VAR"}` and `{"$file": "path"}` resolved. Null when absent.
+   */
+  plugin_config(
+    name: string,
+    { database, table }: { database?: string | null; table?: string | null } = {},
+  ): unknown {
+    const levels: MetadataDict[] = [];
+    if (database && table) levels.push(this.table(database, table));
+    if (database) levels.push(this.database(database));
+    levels.push(this.data);
+    for (const level of levels) {
+      const plugins = objectAt(level, "plugins");
+      if (Object.hasOwn(plugins, name)) return resolvePluginConfig(plugins[name]);
+    }
+    return null;
+  }
+
+  /**
+   * Display fields for a page, each group (e.g. license + license_url) taken together from the
+   * most specific level that sets any of it, so a table's licence never pairs with the
+   * instance's licence URL.
+   */
+  display(database?: string | null, table?: string | null): DisplayMetadata {
+    const levels: MetadataDict[] = [];
+    if (database && table) levels.push(this.table(database, table));
+    if (database) levels.push(this.database(database));
+    levels.push(this.data);
+    const result: Record<string, string> = {};
+    for (const group of DISPLAY_PAIRS) {
+      const level = levels.find((l) => group.some((key) => typeof l[key] === "string"));
+      if (!level) continue;
+      for (const key of group) {
+        if (typeof level[key] === "string") result[key] = level[key] as string;
+      }
+    }
+    return result;
+  }
+}
+
+function objectAt(source: MetadataDict, key: string): MetadataDict {
+  const value = source[key];
+  return isPlainObject(value) ? value : {};
+}
+
+function normaliseQuery(name: string, value: unknown): CannedQuery | null {
+  if (typeof value === "string") return { name, sql: value };
+  if (isPlainObject(value) && typeof value.sql === "string") {
+    return { ...value, name, sql: value.sql };
+  }
+  return null;
+}

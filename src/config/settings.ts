@@ -1,0 +1,152 @@
+/**
+ * The configuration settings of API-DETAILS §8 (`--setting name value`, `/-/settings.json`):
+ * one table of `{name, default, type, help}` and a typed `Settings` holder.
+ */
+
+/** The value kinds a setting can hold; raw CLI strings are parsed per kind. */
+export type SettingType = "int" | "bool" | "string";
+
+/** A setting value once parsed. */
+export type SettingValue = number | boolean | string;
+
+/** One row of the settings table. */
+export interface SettingDefinition {
+  name: string;
+  default: SettingValue;
+  type: SettingType;
+  help: string;
+}
+
+function def(name: string, value: SettingValue, help: string): SettingDefinition {
+  const type: SettingType = typeof value === "number"
+    ? "int"
+    : typeof value === "boolean"
+    ? "bool"
+    : "string";
+  return { name, default: value, type, help };
+}
+
+/**
+ * Every setting, in the order `/-/settings.json` lists them (the reference order of
+ * examples/45-settings.json, then the settings that response does not have).
+ */
+export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
+  def("default_page_size", 100, "Default page size for the table view"),
+  def("max_returned_rows", 1000, "Maximum rows that can be returned from a table or custom query"),
+  def("max_insert_rows", 100, "Maximum rows that can be inserted at a time using the bulk insert API"),
+  def("num_sql_threads", 3, "Number of read workers for SQL queries (0 runs them on the main thread)"),
+  def("sql_time_limit_ms", 1000, "Time limit for a SQL query in milliseconds"),
+  def("default_facet_size", 30, "Number of values to return for requested facets"),
+  def("facet_time_limit_ms", 200, "Time limit for calculating a requested facet"),
+  def("facet_suggest_time_limit_ms", 50, "Time limit for calculating a suggested facet"),
+  def("allow_facet", true, "Allow users to specify columns to facet using ?_facet= parameter"),
+  def("allow_download", true, "Allow users to download the original SQLite database files"),
+  def("allow_signed_tokens", true, "Allow users to create and use signed API tokens"),
+  def("default_allow_sql", true, "Allow anyone to run arbitrary SQL queries"),
+  def(
+    "max_signed_tokens_ttl",
+    0,
+    "Maximum allowed expiry time for signed API tokens in seconds (0 means no limit)",
+  ),
+  def("suggest_facets", true, "Calculate and display suggested facets"),
+  def("default_cache_ttl", 5, "Default HTTP cache TTL (used in Cache-Control: max-age= header)"),
+  def("cache_size_kb", 0, "SQLite cache size in KB (0 == use SQLite default)"),
+  def("allow_csv_stream", true, "Allow .csv?_stream=1 to download all rows (ignoring pagination)"),
+  def("max_csv_mb", 100, "Maximum size allowed for CSV export in MB - set 0 to disable this limit"),
+  def(
+    "truncate_cells_html",
+    2048,
+    "Truncate cells longer than this in HTML table view - set 0 to disable",
+  ),
+  def("force_https_urls", false, "Force URLs in API output to always use https:// protocol"),
+  def("template_debug", false, "Allow display of template debug information with ?_context=1"),
+  def("trace_debug", false, "Allow display of SQL trace debug information with ?_trace=1"),
+  def("base_url", "/", "Path prefix for all generated URLs, for example /vitrine/"),
+  def(
+    "max_post_body_bytes",
+    2097152,
+    "Maximum size of a POST body held in memory, in bytes (0 means no limit)",
+  ),
+];
+
+const DEFINITIONS = new Map(DEFAULT_SETTINGS.map((d) => [d.name, d]));
+
+/** An unknown setting name or a value of the wrong type. */
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+const TRUE_WORDS = new Set(["on", "true", "1"]);
+const FALSE_WORDS = new Set(["off", "false", "0"]);
+
+/** Parse one raw value (a CLI string or an already-typed value) for the named setting. */
+export function parseSettingValue(name: string, raw: unknown): SettingValue {
+  const definition = DEFINITIONS.get(name);
+  if (!definition) {
+    throw new SettingsError(
+      `Unknown setting "${name}"; known settings: ${[...DEFINITIONS.keys()].join(", ")}`,
+    );
+  }
+  switch (definition.type) {
+    case "bool":
+      return parseBool(name, raw);
+    case "int":
+      return parseInt(name, raw);
+    default:
+      if (typeof raw === "string") return raw;
+      throw new SettingsError(`Setting "${name}" must be a string, got ${JSON.stringify(raw)}`);
+  }
+}
+
+function parseBool(name: string, raw: unknown): boolean {
+  if (typeof raw === "boolean") return raw;
+  if (raw === 0 || raw === 1) return raw === 1;
+  const word = typeof raw === "string" ? raw.trim().toLowerCase() : null;
+  if (word !== null && TRUE_WORDS.has(word)) return true;
+  if (word !== null && FALSE_WORDS.has(word)) return false;
+  throw new SettingsError(
+    `Setting "${name}" must be on/off, true/false or 1/0, got ${JSON.stringify(raw)}`,
+  );
+}
+
+function parseInt(name: string, raw: unknown): number {
+  if (typeof raw === "number" && Number.isSafeInteger(raw)) return raw;
+  if (typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw)) {
+    const value = Number(raw.trim());
+    if (Number.isSafeInteger(value)) return value;
+  }
+  throw new SettingsError(`Setting "${name}" must be an integer, got ${JSON.stringify(raw)}`);
+}
+
+/** The configured settings: defaults overridden by `--setting`, `settings.json` or code. */
+export class Settings {
+  #values = new Map<string, SettingValue>();
+
+  /** Start from the defaults, then apply `overrides` (raw strings or typed values). */
+  constructor(overrides: Record<string, unknown> = {}) {
+    for (const d of DEFAULT_SETTINGS) this.#values.set(d.name, d.default);
+    for (const [name, value] of Object.entries(overrides)) this.set(name, value);
+  }
+
+  /** The value of a setting; unknown names throw `SettingsError`. */
+  get(name: string): SettingValue {
+    const value = this.#values.get(name);
+    if (value === undefined) throw new SettingsError(`Unknown setting "${name}"`);
+    return value;
+  }
+
+  /** Set a setting from a raw string (as typed on the command line) or a typed value. */
+  set(name: string, raw: unknown): void {
+    this.#values.set(name, parseSettingValue(name, raw));
+  }
+
+  /** True for a name in the settings table. */
+  has(name: string): boolean {
+    return this.#values.has(name);
+  }
+
+  /** The flat `{setting: value}` object of `/-/settings.json`, in table order. */
+  toJSON(): Record<string, SettingValue> {
+    return Object.fromEntries(this.#values);
+  }
+}

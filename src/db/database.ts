@@ -1,0 +1,494 @@
+/**
+ * `Database`: the spec's database object. Reads go to the shared worker pool (or the main thread
+ * when `num_sql_threads` is 0 or the database is a private `:memory:` one); writes and
+ * `execute_fn` run on the main thread, writes through one connection and a FIFO queue.
+ *
+ * @module
+ */
+
+import { Connection } from "../sqlite/connection.ts";
+import type { Cursor } from "../sqlite/cursor.ts";
+import type { BindParams } from "../sqlite/values.ts";
+import { traceClock, traceSql } from "../util/trace.ts";
+import {
+  DatabaseNotMutable,
+  isInterruptError,
+  QueryInterrupted,
+  WriteLockError,
+} from "./errors.ts";
+import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
+import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.ts";
+import * as introspect from "./introspect.ts";
+import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introspect_detect.ts";
+import { type ReadRequest, type ReadResult, runRead } from "./read_query.ts";
+import {
+  attachUri,
+  isPrivateMemory,
+  MAX_ATTACHED,
+  openReadConnection,
+  type ReadSource,
+  type ReadTarget,
+  targetKey,
+} from "./read_target.ts";
+import { Results, type Row } from "./results.ts";
+import { writeMany, writeOne, type WriteResult, writeScript } from "./write_ops.ts";
+import { WriteQueue } from "./write_queue.ts";
+
+/** Constructor options (the spec's keyword arguments, plus Vitrine's extras). */
+export interface DatabaseOptions {
+  /** Database file; omit for memory databases. */
+  path?: string | null;
+  /** Writable through `execute_write*` (default true). False opens reads with `immutable=1`. */
+  is_mutable?: boolean;
+  /** A private in-memory database (only this process's main thread can see it). */
+  is_memory?: boolean;
+  /** A named in-memory database shared by every connection (and worker) of the process. */
+  memory_name?: string | null;
+  /** `"ro"` refuses writes even for a mutable file (reads always use `mode=ro`). */
+  mode?: "ro" | "rw" | "rwc" | null;
+  /** Add `nolock=1` to read-only file opens (`--nolock`). */
+  nolock?: boolean;
+  /** Name; defaults to the file stem, the memory name, or `_memory`. */
+  name?: string;
+  /** URL path segment; defaults to the name. */
+  route?: string;
+  /**
+   * Cross-database queries (`--crossdb`): returns the databases to ATTACH, by name, to this
+   * database's read connections (at most ten; private memory databases are skipped). Called per
+   * query, so databases added later are picked up.
+   */
+  crossdb_attach?: () => Database[];
+}
+
+/** Options of `execute`. */
+export interface ExecuteOptions {
+  /** Cut the rows at the page size and report `truncated` (default true). */
+  truncate?: boolean;
+  /** Milliseconds; only ever lowers `sql_time_limit_ms`. */
+  custom_time_limit?: number | null;
+  /** Row cap when truncating; defaults to `max_returned_rows`. */
+  page_size?: number | null;
+  /** Print failing SQL to stderr as well as throwing (default true). */
+  log_sql_errors?: boolean;
+  /** Aborting cancels the query (it then fails with `QueryInterrupted`). */
+  signal?: AbortSignal;
+}
+
+/** `block: false` queues the write and returns a task id instead of waiting. */
+export interface WriteOptions {
+  block?: boolean;
+}
+
+type Blocked<T> = Promise<T>;
+
+/** A database served by Vitrine. */
+export class Database {
+  /** Name (the key in `svc.databases`). */
+  name: string;
+  /** URL path segment. */
+  route: string;
+  /** File path, or null for memory databases. */
+  readonly path: string | null;
+  /** True when writes are allowed. */
+  readonly is_mutable: boolean;
+  /** True for in-memory databases (private or named). */
+  readonly is_memory: boolean;
+  /** Name of the shared in-memory database, or null. */
+  readonly memory_name: string | null;
+  #host: DatabaseHost;
+  #ownHost: StandaloneHost | null = null;
+  #options: DatabaseOptions;
+  #queue: WriteQueue;
+  #writeConn: Connection | null = null;
+  #keepAlive: Connection | null = null;
+  #reader: { key: string; conn: Connection } | null = null;
+  #attachedKey = "[]";
+  #hash: string | null | undefined;
+  #closed = false;
+
+  /** `host` is the owning service; `undefined` gives the database its own standalone host. */
+  constructor(host: DatabaseHost | undefined, options: DatabaseOptions = {}) {
+    if (host === undefined) host = this.#ownHost = standaloneHost();
+    this.#host = host;
+    this.#options = options;
+    this.path = options.path ?? null;
+    this.memory_name = options.memory_name ?? null;
+    this.is_memory = Boolean(options.is_memory) || this.memory_name !== null || this.path === null;
+    this.is_mutable = options.is_mutable ?? true;
+    this.name = options.name ??
+      (this.memory_name ?? (this.path !== null ? fileStem(this.path) : "_memory"));
+    this.route = options.route ?? this.name;
+    this.#queue = new WriteQueue(`database "${this.name}"`);
+    if (this.memory_name !== null) {
+      // A named memory database lives only while a connection to it is open.
+      this.#keepAlive = Connection.open("", { memoryName: this.memory_name });
+    }
+  }
+
+  /** SHA-256 hex of the file for immutable databases (computed once), else null. */
+  get hash(): string | null {
+    if (this.#hash === undefined) {
+      this.#hash = !this.is_mutable && !this.is_memory && this.path !== null
+        ? sha256File(this.path)
+        : null;
+    }
+    return this.#hash;
+  }
+
+  /** File size in bytes; 0 for memory databases. */
+  get size(): number {
+    return this.is_memory || this.path === null ? 0 : fileSize(this.path);
+  }
+
+  /** File modification time in nanoseconds (exact, a bigint); null for memory databases. */
+  get mtime_ns(): bigint | null {
+    return this.is_memory || this.path === null ? null : fileMtimeNs(this.path);
+  }
+
+  /** How worker connections open this database (without ATTACHes). */
+  readSource(): ReadSource {
+    return {
+      name: this.name,
+      path: this.is_memory ? null : this.path,
+      immutable: !this.is_mutable,
+      memoryName: this.memory_name,
+      nolock: this.#options.nolock,
+    };
+  }
+
+  #readTarget(): ReadTarget {
+    const others = this.#options.crossdb_attach?.() ?? [];
+    const attach = others.filter((db) => db !== this)
+      .map((db) => db.readSource())
+      .filter((source) => !isPrivateMemory(source))
+      .slice(0, MAX_ATTACHED);
+    return { ...this.readSource(), attach };
+  }
+
+  #setting(key: string): number {
+    return Number(this.#host.setting(key) ?? 0);
+  }
+
+  /** Runs a read query; see the spec's `execute`. Throws `QueryInterrupted` on overrun. */
+  async execute(
+    sql: string,
+    params?: BindParams | null,
+    options: ExecuteOptions = {},
+  ): Promise<Results> {
+    const { truncate = true, custom_time_limit, page_size, log_sql_errors = true } = options;
+    let timeLimitMs = this.#setting("sql_time_limit_ms");
+    if (custom_time_limit && custom_time_limit < timeLimitMs) timeLimitMs = custom_time_limit;
+    const cap = page_size ?? this.#setting("max_returned_rows");
+    const request: ReadRequest = {
+      sql,
+      params: params ?? null,
+      maxRows: truncate && cap > 0 ? cap : null,
+      timeLimitMs,
+    };
+    const start = traceClock();
+    try {
+      const result = await this.#read(request, options.signal);
+      return new Results(result.rows, result.columns, result.truncated);
+    } catch (error) {
+      if (isInterruptError(error)) throw new QueryInterrupted(sql, params);
+      if (log_sql_errors) {
+        const message = error instanceof Error ? error.message : String(error);
+        console.error(`SQL error in database "${this.name}": ${message}\n  sql: ${sql}`);
+      }
+      throw error;
+    } finally {
+      traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
+    }
+  }
+
+  #read(request: ReadRequest, signal?: AbortSignal): Promise<ReadResult> {
+    const pool = this.#host.readPool();
+    if (pool.size === 0 || this.#isPrivateMemory()) {
+      // Synchronous on this thread; the deadline still stops runaway queries.
+      return Promise.resolve().then(() => runRead(this.#mainConnection(), request));
+    }
+    return pool.run(this.#readTarget(), request, signal);
+  }
+
+  #isPrivateMemory(): boolean {
+    return isPrivateMemory(this.readSource());
+  }
+
+  /** Runs `fn(conn)` on a main-thread read connection and returns its result. */
+  async execute_fn<T>(fn: (conn: Connection) => T | Promise<T>): Promise<T> {
+    return await fn(this.#mainConnection());
+  }
+
+  /**
+   * The main-thread read connection (the write connection for private memory databases, which
+   * no second connection can see), reopened when the set of ATTACHed databases changes.
+   */
+  #mainConnection(): Connection {
+    this.#assertOpen();
+    const target = this.#readTarget();
+    if (this.#isPrivateMemory()) {
+      const conn = this.#openWriteConnection();
+      this.#syncAttachments(conn, target.attach);
+      return conn;
+    }
+    const key = targetKey(target);
+    if (this.#reader?.key === key) return this.#reader.conn;
+    this.#reader?.conn.close();
+    this.#reader = null;
+    const conn = openReadConnection(target);
+    this.#prepare(conn);
+    this.#reader = { key, conn };
+    return conn;
+  }
+
+  #syncAttachments(conn: Connection, attach: ReadSource[]): void {
+    const key = JSON.stringify(attach);
+    if (key === this.#attachedKey) return;
+    for (const old of JSON.parse(this.#attachedKey) as ReadSource[]) {
+      conn.run("DETACH DATABASE ?", [old.name]);
+    }
+    for (const source of attach) {
+      conn.run("ATTACH DATABASE ? AS ?", [attachUri(source), source.name]);
+    }
+    this.#attachedKey = key;
+  }
+
+  #prepare(conn: Connection): void {
+    const cacheKb = this.#setting("cache_size_kb");
+    if (cacheKb > 0) conn.exec(`PRAGMA cache_size = -${Math.floor(cacheKb)}`);
+    this.#host.prepareConnection(conn, this.name);
+  }
+
+  #openWriteConnection(): Connection {
+    this.#assertOpen();
+    if (this.#writeConn) return this.#writeConn;
+    let conn: Connection;
+    if (this.memory_name !== null) conn = Connection.open("", { memoryName: this.memory_name });
+    else if (this.#isPrivateMemory()) conn = Connection.open(":memory:");
+    else conn = Connection.open(this.path!, { mode: "rwc" });
+    try {
+      conn.exec("PRAGMA busy_timeout = 5000");
+      this.#prepare(conn);
+    } catch (error) {
+      conn.close();
+      throw error;
+    }
+    this.#writeConn = conn;
+    return conn;
+  }
+
+  /** Runs `task` with exclusive use of the write connection, in arrival order. */
+  #write<T>(task: (conn: Connection) => T, block: boolean): Promise<Awaited<T> | string> {
+    if (!this.is_mutable || this.#options.mode === "ro") {
+      return Promise.reject(new DatabaseNotMutable(this.name));
+    }
+    const run = async (): Promise<Awaited<T>> => {
+      const conn = this.#openWriteConnection();
+      if (conn.inTransaction) {
+        // The previous execute_write_fn did not commit: report it, then clean up.
+        conn.rollback();
+        throw new WriteLockError();
+      }
+      return await task(conn);
+    };
+    if (!block) return Promise.resolve(this.#queue.enqueue(run));
+    return this.#queue.run(run);
+  }
+
+  #traced<T>(sql: string, params: unknown, body: () => T): T {
+    const start = traceClock();
+    try {
+      return body();
+    } finally {
+      traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
+    }
+  }
+
+  /** Runs one writing statement in a transaction; returns the cursor (or a task id). */
+  execute_write(sql: string, params?: BindParams | null): Blocked<Cursor>;
+  execute_write(
+    sql: string,
+    params: BindParams | null | undefined,
+    options: { block: false },
+  ): Blocked<string>;
+  execute_write(
+    sql: string,
+    params?: BindParams | null,
+    options?: WriteOptions,
+  ): Blocked<Cursor | string>;
+  execute_write(
+    sql: string,
+    params?: BindParams | null,
+    { block = true }: WriteOptions = {},
+  ): Blocked<Cursor | string> {
+    return this.#write(
+      (conn) => this.#traced(sql, params, () => writeOne(conn, sql, params ?? undefined)),
+      block,
+    );
+  }
+
+  /** Runs a script of `;`-separated statements, atomically where possible. */
+  execute_write_script(sql: string): Blocked<WriteResult>;
+  execute_write_script(sql: string, options: { block: false }): Blocked<string>;
+  execute_write_script(sql: string, options?: WriteOptions): Blocked<WriteResult | string>;
+  execute_write_script(
+    sql: string,
+    { block = true }: WriteOptions = {},
+  ): Blocked<WriteResult | string> {
+    return this.#write((conn) => this.#traced(sql, null, () => writeScript(conn, sql)), block);
+  }
+
+  /** Runs `sql` once per parameter set, in one transaction. */
+  execute_write_many(sql: string, params_seq: Iterable<BindParams>): Blocked<WriteResult>;
+  execute_write_many(
+    sql: string,
+    params_seq: Iterable<BindParams>,
+    options: { block: false },
+  ): Blocked<string>;
+  execute_write_many(
+    sql: string,
+    params_seq: Iterable<BindParams>,
+    options?: WriteOptions,
+  ): Blocked<WriteResult | string>;
+  execute_write_many(
+    sql: string,
+    params_seq: Iterable<BindParams>,
+    { block = true }: WriteOptions = {},
+  ): Blocked<WriteResult | string> {
+    const list = [...params_seq];
+    return this.#write(
+      (conn) => this.#traced(sql, list, () => writeMany(conn, sql, list)),
+      block,
+    );
+  }
+
+  /**
+   * Runs `fn(conn)` with exclusive write access; `fn` must commit itself (`conn.commit()`).
+   * If it leaves a transaction open, the next write fails with "database table is locked".
+   * An exception from `fn` rolls back and propagates (or is logged with `block: false`).
+   */
+  execute_write_fn<T>(fn: (conn: Connection) => T): Blocked<Awaited<T>>;
+  execute_write_fn<T>(fn: (conn: Connection) => T, options: { block: false }): Blocked<string>;
+  execute_write_fn<T>(
+    fn: (conn: Connection) => T,
+    options?: WriteOptions,
+  ): Blocked<Awaited<T> | string>;
+  execute_write_fn<T>(
+    fn: (conn: Connection) => T,
+    { block = true }: WriteOptions = {},
+  ): Blocked<Awaited<T> | string> {
+    return this.#write(async (conn) => {
+      try {
+        return await fn(conn);
+      } catch (error) {
+        conn.rollback();
+        throw error;
+      }
+    }, block);
+  }
+
+  /** Closes this database's connections (main thread and workers). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#writeConn?.close();
+    this.#reader?.conn.close();
+    this.#keepAlive?.close();
+    this.#writeConn = this.#reader = this.#keepAlive = null;
+    if (this.#ownHost) this.#ownHost.close();
+    else this.#host.readPool().forget(this.name).catch(() => {});
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`Database "${this.name}" is closed`);
+  }
+
+  // --- Introspection (through execute, so it works for every kind of database) ---
+
+  #runner: introspect.SqlRunner = async (sql, params) =>
+    (await this.execute(sql, params, { truncate: false })).rows;
+
+  #config(table: string): Record<string, unknown> {
+    return this.#host.tableConfig(this.name, table) ?? {};
+  }
+
+  /** Attached databases (not `main`): rows with `seq`, `name`, `file`. */
+  attached_databases(): Promise<Row[]> {
+    return introspect.attachedDatabases(this.#runner);
+  }
+
+  /** True when a table of that name exists. */
+  table_exists(table: string): Promise<boolean> {
+    return introspect.objectExists(this.#runner, table, "table");
+  }
+
+  /** True when a view of that name exists. */
+  view_exists(view: string): Promise<boolean> {
+    return introspect.objectExists(this.#runner, view, "view");
+  }
+
+  /** Table names in schema order. */
+  table_names(): Promise<string[]> {
+    return introspect.objectNames(this.#runner, "table");
+  }
+
+  /** View names in schema order. */
+  view_names(): Promise<string[]> {
+    return introspect.objectNames(this.#runner, "view");
+  }
+
+  /** Tables tied to full-text search or SpatiaLite, `sqlite_stat*`, and `hidden: true` ones. */
+  hidden_table_names(): Promise<string[]> {
+    return detectHiddenTables(this.#runner, (table) => this.#config(table));
+  }
+
+  /** Column names of a table or view. */
+  table_columns(table: string): Promise<string[]> {
+    return introspect.columnNames(this.#runner, table);
+  }
+
+  /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
+  table_column_details(table: string): Promise<Row[]> {
+    return introspect.columnDetails(this.#runner, table);
+  }
+
+  /** Declared primary key columns in key order; `[]` for rowid tables. */
+  primary_keys(table: string): Promise<string[]> {
+    return introspect.primaryKeys(this.#runner, table);
+  }
+
+  /** The full-text table for `table` (metadata `fts_table` first), or null. */
+  fts_table(table: string): Promise<string | null> {
+    return detectFtsTable(this.#runner, table, this.#config(table));
+  }
+
+  /** The label column (metadata `label_column`, else detected), or null. */
+  label_column_for_table(table: string): Promise<string | null> {
+    return detectLabelColumn(this.#runner, table, this.#config(table));
+  }
+
+  /** Outgoing foreign keys as `{column, other_table, other_column}`. */
+  foreign_keys_for_table(table: string): Promise<introspect.ForeignKey[]> {
+    return introspect.outgoingForeignKeys(this.#runner, table);
+  }
+
+  /** `CREATE TABLE` plus its `CREATE INDEX` statements, or null. */
+  get_table_definition(table: string): Promise<string | null> {
+    return introspect.objectDefinition(this.#runner, table, "table");
+  }
+
+  /** `CREATE VIEW` statement, or null. */
+  get_view_definition(view: string): Promise<string | null> {
+    return introspect.objectDefinition(this.#runner, view, "view");
+  }
+
+  /** `{table: {incoming, outgoing}}` for every table. */
+  get_all_foreign_keys(): Promise<Record<string, introspect.TableForeignKeys>> {
+    return introspect.allForeignKeys(this.#runner);
+  }
+
+  /** Tasks waiting on the write queue (for `/-/threads`-style reports). */
+  get pending_writes(): number {
+    return this.#queue.pending;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * `Results` of a query and the tuple-like rows inside it.
+ *
+ * A row is a real array (`row[0]`, `JSON.stringify(row)` gives the plain array) whose prototype,
+ * shared by all rows of one result, adds a non-enumerable getter per column so that
+ * `row["column"]` works too, like Python's `sqlite3.Row`.
+ *
+ * @module
+ */
+
+import type { SqlValue } from "../sqlite/values.ts";
+import { MultipleValues } from "./errors.ts";
+
+/** A result row: positional values that also answer `row["column"]`. */
+export type Row = SqlValue[] & {
+  readonly [column: string]: SqlValue | unknown;
+  /** The row as a `{column: value}` object. */
+  toObject(): Record<string, SqlValue>;
+};
+
+// Names that arrays, JSON.stringify or our own helpers rely on: a column with one of these names
+// stays reachable by index only, because shadowing them would break the row as an array.
+const RESERVED = new Set(["length", "constructor", "toJSON", "toObject", "__proto__"]);
+
+/** Methods every row has, between the per-result prototype and `Array.prototype`. */
+const rowBase = Object.create(Array.prototype, {
+  toObject: {
+    value: function (this: SqlValue[]) {
+      const out: Record<string, SqlValue> = {};
+      const columns = Object.getPrototypeOf(this).columns as string[];
+      columns.forEach((column, i) => {
+        // The first of duplicate names wins, as it does for `row["column"]`.
+        if (!Object.hasOwn(out, column)) out[column] = this[i];
+      });
+      return out;
+    },
+    enumerable: false,
+  },
+});
+
+/** A prototype giving rows with these `columns` their named getters. */
+export function rowPrototype(columns: string[]): object {
+  const proto = Object.create(rowBase);
+  Object.defineProperty(proto, "columns", { value: columns, enumerable: false });
+  const seen = new Set<string>();
+  columns.forEach((column, index) => {
+    if (seen.has(column) || RESERVED.has(column) || /^\d+$/.test(column)) return;
+    seen.add(column);
+    Object.defineProperty(proto, column, {
+      get(this: SqlValue[]) {
+        return this[index];
+      },
+      enumerable: false,
+      configurable: false,
+    });
+  });
+  return proto;
+}
+
+/** Turns plain value arrays into rows (in place) sharing one prototype. */
+export function makeRows(columns: string[], rows: SqlValue[][]): Row[] {
+  const proto = rowPrototype(columns);
+  for (const row of rows) Object.setPrototypeOf(row, proto);
+  return rows as Row[];
+}
+
+/** What a query returned: rows, column names and whether rows were cut at the page size. */
+export class Results implements Iterable<Row> {
+  /** The returned rows (after truncation). */
+  readonly rows: Row[];
+  /** Column names, in select order. */
+  readonly columns: string[];
+  /** True when more rows existed than were returned. */
+  readonly truncated: boolean;
+  /** Free-form description of the columns (Python's `cursor.description` names). */
+  readonly description: [string][];
+
+  /** Wraps plain value arrays; they become {@link Row}s. */
+  constructor(rows: SqlValue[][], columns: string[], truncated = false) {
+    this.columns = columns;
+    this.rows = makeRows(columns, rows);
+    this.truncated = truncated;
+    this.description = columns.map((c) => [c]);
+  }
+
+  /** Number of returned rows (Python's `len(results)`). */
+  get length(): number {
+    return this.rows.length;
+  }
+
+  /** The first row, or null when there are none. */
+  first(): Row | null {
+    return this.rows[0] ?? null;
+  }
+
+  /** The only value of a one-row, one-column result; throws {@link MultipleValues} otherwise. */
+  single_value(): SqlValue {
+    if (this.rows.length === 1 && this.columns.length === 1) return this.rows[0][0];
+    throw new MultipleValues();
+  }
+
+  /** Rows as `{column: value}` objects. */
+  dicts(): Record<string, SqlValue>[] {
+    return this.rows.map((row) => row.toObject());
+  }
+
+  /** Iterates over the rows. */
+  [Symbol.iterator](): Iterator<Row> {
+    return this.rows[Symbol.iterator]();
+  }
+}

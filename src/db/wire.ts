@@ -1,0 +1,63 @@
+/**
+ * Result rows as JSON text, the cheapest way across a worker boundary (see deno-tech.md §2).
+ * JSON cannot hold BLOBs, integers beyond ±2^53 or non-finite floats, so those cells travel as
+ * tagged objects — `{"$int": "9007199254740993"}`, `{"$blob": "<base64>"}`,
+ * `{"$float": "Infinity"}` — and come back as bigint, Uint8Array and number.
+ *
+ * @module
+ */
+
+import type { SqlValue } from "../sqlite/values.ts";
+import type { ReadResult } from "./read_query.ts";
+
+type Tagged = { $int: string } | { $blob: string } | { $float: string };
+
+function needsTag(value: SqlValue): boolean {
+  return typeof value === "bigint" || value instanceof Uint8Array ||
+    (typeof value === "number" && !Number.isFinite(value));
+}
+
+function tag(value: SqlValue): SqlValue | Tagged {
+  if (typeof value === "bigint") return { $int: value.toString() };
+  if (value instanceof Uint8Array) return { $blob: value.toBase64() };
+  if (typeof value === "number" && !Number.isFinite(value)) return { $float: String(value) };
+  return value;
+}
+
+function untag(value: Tagged): SqlValue {
+  if ("$int" in value) return BigInt(value.$int);
+  if ("$blob" in value) return Uint8Array.fromBase64(value.$blob);
+  return Number(value.$float);
+}
+
+/** JSON text for a result; `tagged` says whether any cell needed a tag. */
+export function encodeResult(result: ReadResult): { json: string; tagged: boolean } {
+  let tagged = false;
+  for (const row of result.rows) {
+    for (const value of row) {
+      if (needsTag(value)) {
+        tagged = true;
+        break;
+      }
+    }
+    if (tagged) break;
+  }
+  const rows = tagged ? result.rows.map((row) => row.map(tag)) : result.rows;
+  return {
+    json: JSON.stringify({ columns: result.columns, rows, truncated: result.truncated }),
+    tagged,
+  };
+}
+
+/** Parses {@link encodeResult}'s text back into values (restoring tagged cells). */
+export function decodeResult(json: string, tagged: boolean): ReadResult {
+  const result = JSON.parse(json) as ReadResult;
+  if (!tagged) return result;
+  for (const row of result.rows) {
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i] as unknown;
+      if (value !== null && typeof value === "object") row[i] = untag(value as Tagged);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,93 @@
+/// <reference lib="deno.worker" />
+/**
+ * A read worker: owns read-only connections (one per target), runs one query at a time under its
+ * deadline and answers with JSON text. Plugin modules are imported here too, because SQL functions
+ * registered by `prepare_connection` are callbacks bound to the thread that created them.
+ *
+ * @module
+ */
+
+import type { Connection } from "../sqlite/connection.ts";
+import { runRead, serializeError } from "./read_query.ts";
+import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
+import { encodeResult } from "./wire.ts";
+import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+
+type PrepareConnection = (args: { conn: Connection; database: string; svc: null }) => unknown;
+
+const connections = new Map<string, { conn: Connection; target: ReadTarget }>();
+let prepareHooks: PrepareConnection[] = [];
+let cacheSizeKb = 0;
+let ready: Promise<void> = Promise.resolve();
+let reportedPointer: bigint | null = null;
+
+function post(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+async function loadPlugins(urls: string[]): Promise<void> {
+  const hooks: PrepareConnection[] = [];
+  for (const url of urls) {
+    const module = await import(url);
+    if (typeof module.prepare_connection === "function") hooks.push(module.prepare_connection);
+  }
+  prepareHooks = hooks;
+}
+
+function connectionFor(target: ReadTarget): Connection {
+  const key = targetKey(target);
+  const cached = connections.get(key);
+  if (cached) return cached.conn;
+  const conn = openReadConnection(target);
+  try {
+    if (cacheSizeKb > 0) conn.exec(`PRAGMA cache_size = -${Math.floor(cacheSizeKb)}`);
+    for (const hook of prepareHooks) hook({ conn, database: target.name, svc: null });
+  } catch (error) {
+    conn.close();
+    throw error;
+  }
+  connections.set(key, { conn, target });
+  return conn;
+}
+
+function forget(name: string): void {
+  for (const [key, { conn, target }] of connections) {
+    if (target.name === name || target.attach.some((source) => source.name === name)) {
+      conn.close();
+      connections.delete(key);
+    }
+  }
+  reportedPointer = null;
+}
+
+async function handle(message: ToWorker): Promise<void> {
+  if (message.type === "init") {
+    cacheSizeKb = message.cacheSizeKb;
+    ready = loadPlugins(message.pluginModules);
+    // A failed import is reported with each query instead of killing the worker.
+    ready.catch(() => {});
+    return;
+  }
+  try {
+    await ready;
+    if (message.type === "forget") {
+      forget(message.name);
+      post({ type: "done", id: message.id });
+      return;
+    }
+    const conn = connectionFor(message.target);
+    const pointer = conn.pointerValue;
+    if (pointer !== reportedPointer) {
+      reportedPointer = pointer;
+      post({ type: "connection", id: message.id, pointer });
+    }
+    const { json, tagged } = encodeResult(runRead(conn, message.request));
+    post({ type: "result", id: message.id, json, tagged });
+  } catch (error) {
+    post({ type: "error", id: message.id, error: serializeError(error) });
+  }
+}
+
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  handle(event.data);
+};

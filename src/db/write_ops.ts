@@ -1,0 +1,77 @@
+/**
+ * The write operations behind `Database.execute_write*`, on the write connection. Each runs in
+ * one transaction and rolls back on error, so a failed write changes nothing.
+ *
+ * @module
+ */
+
+import type { Connection } from "../sqlite/connection.ts";
+import type { Cursor } from "../sqlite/cursor.ts";
+import type { BindParams } from "../sqlite/values.ts";
+
+/** What a write reports, like Python's cursor. */
+export interface WriteResult {
+  /** Rows changed (summed over `execute_write_many`); -1 when not applicable. */
+  rowcount: number;
+  /** Rowid of the last inserted row. */
+  lastrowid: number | bigint;
+}
+
+// Statements SQLite refuses inside a transaction, or that manage transactions themselves.
+const NO_TRANSACTION =
+  /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:vacuum|attach|detach|pragma|begin|commit|end|rollback|savepoint|release)\b/i;
+
+/** Runs `body` inside BEGIN … COMMIT, rolling back if it throws. */
+export function inTransaction<T>(conn: Connection, body: () => T): T {
+  conn.exec("BEGIN");
+  try {
+    const result = body();
+    conn.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (conn.inTransaction) conn.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** One statement; returns the binding's Python-style cursor (rows, rowcount, lastrowid). */
+export function writeOne(conn: Connection, sql: string, params?: BindParams): Cursor {
+  if (NO_TRANSACTION.test(sql)) return conn.execute(sql, params);
+  return inTransaction(conn, () => conn.execute(sql, params));
+}
+
+/** Several `;`-separated statements, atomically unless the script manages transactions. */
+export function writeScript(conn: Connection, sql: string): WriteResult {
+  const before = conn.totalChanges;
+  try {
+    inTransaction(conn, () => conn.exec(sql));
+  } catch (error) {
+    // A script with its own BEGIN/COMMIT (or VACUUM) cannot be wrapped; run it as written.
+    if (!(error instanceof Error) || !/within a transaction/.test(error.message)) throw error;
+    conn.exec(sql);
+  }
+  return { rowcount: conn.totalChanges - before, lastrowid: conn.lastInsertRowid };
+}
+
+/** One statement per parameter set, all in one transaction. */
+export function writeMany(
+  conn: Connection,
+  sql: string,
+  paramsSeq: Iterable<BindParams>,
+): WriteResult {
+  return inTransaction(conn, () => {
+    const statement = conn.prepare(sql);
+    let rowcount = 0;
+    try {
+      for (const params of paramsSeq) {
+        statement.bind(params);
+        while (statement.step()) { /* drain rows, e.g. RETURNING */ }
+        statement.reset();
+        rowcount += conn.changes;
+      }
+    } finally {
+      statement.finalize();
+    }
+    return { rowcount, lastrowid: conn.lastInsertRowid };
+  });
+}

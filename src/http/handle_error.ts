@@ -1,0 +1,102 @@
+/**
+ * The one place an error becomes a response. `HttpError`s keep their status; an interrupted
+ * query is a 400 "SQL Interrupted"; a 403 first asks the `forbidden` hooks; anything unexpected
+ * asks `handle_exception` hooks, then becomes a 500 whose message never includes a stack trace.
+ * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
+ */
+import type { Service } from "../service.ts";
+import type { Request } from "./request.ts";
+import { Response } from "./response.ts";
+import { HttpError } from "./errors.ts";
+import { QueryInterrupted } from "../db/errors.ts";
+import { TableArgsError } from "../table/errors.ts";
+import { wantsJson } from "./negotiation.ts";
+import { renderPage } from "../views/render_page.ts";
+
+/** What an error means to the client. */
+interface ErrorInfo {
+  status: number;
+  message: string;
+  title: string | null;
+  headers: Record<string, string>;
+  /** Extra keys for the JSON body (e.g. a writable query's `redirect`). */
+  extra?: Record<string, unknown>;
+}
+
+/** Converts any thrown value into the response the client should see. */
+export async function handleError(
+  svc: Service,
+  request: Request,
+  error: unknown,
+): Promise<Response> {
+  const info = describe(error);
+  if (info.status === 403) {
+    const replaced = await svc.pm.callFirst("forbidden", {
+      svc,
+      request,
+      message: info.message,
+    } as never);
+    if (replaced instanceof Response) return replaced;
+  } else if (info.status === 500) {
+    console.error(error);
+    const replaced = await svc.pm.callFirst("handle_exception", {
+      svc,
+      request,
+      exception: error,
+    } as never);
+    if (replaced instanceof Response) return replaced;
+  }
+  return await errorResponse(svc, request, info);
+}
+
+function describe(error: unknown): ErrorInfo {
+  if (error instanceof HttpError) {
+    const headers = (error as { headers?: Record<string, string> }).headers ?? {};
+    return {
+      status: error.status,
+      message: error.message,
+      title: error.title ?? null,
+      headers,
+      extra: error.extra,
+    };
+  }
+  if (error instanceof QueryInterrupted) {
+    return {
+      status: 400,
+      message:
+        "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
+      title: "SQL Interrupted",
+      headers: {},
+    };
+  }
+  if (error instanceof TableArgsError) {
+    return { status: error.status, message: error.message, title: null, headers: {} };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: 500, message, title: null, headers: {} };
+}
+
+/** The default error response: JSON body or the `<status>.html` / `error.html` page. */
+export async function errorResponse(
+  svc: Service,
+  request: Request,
+  { status, message, title, headers, extra = {} }: ErrorInfo,
+): Promise<Response> {
+  if (wantsJson(request)) {
+    return Response.json(
+      { ok: false, error: message, errors: [message], status, title, ...extra },
+      { status, headers },
+    );
+  }
+  try {
+    return await renderPage(svc, request, [`${status}.html`, "error.html"], {
+      status,
+      error: message,
+      title,
+    }, { view_name: "error", status, headers });
+  } catch (renderError) {
+    // A broken error template must not hide the original error.
+    console.error(renderError);
+    return Response.text(`${status}: ${message}`, { status, headers });
+  }
+}

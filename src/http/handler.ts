@@ -1,0 +1,130 @@
+/**
+ * The request lifecycle, in the order the code runs it:
+ *
+ * 1. `Deno.serve` (or `svc.client`) calls the handler; it awaits `svc.ready()` (plugins, startup)
+ *    and runs through any `asgi_wrapper` hooks.
+ * 2. `base_url` is stripped from the raw pathname (which keeps `%2F` encoded).
+ * 3. The router matches: plugin routes first, then `/-/…`, then `/<db>` patterns.
+ * 4. A spec `Request` is built; `url_vars` come from the route's named groups.
+ * 5. The actor is resolved (`actor_from_request` hooks, first non-null wins).
+ * 6. Unsafe methods pass the CSRF check unless a `skip_csrf` hook says otherwise.
+ * 7. The view runs and returns a `Response`.
+ * 8. Messages and CSRF cookies, CORS headers; `HEAD` drops the body.
+ * 9. Any throw goes to `handleError`, the only catch in the pipeline.
+ */
+import type { Service } from "../service.ts";
+import { Request } from "./request.ts";
+import { Response } from "./response.ts";
+import { MethodNotAllowed, NotFound } from "./errors.ts";
+import { handleError } from "./handle_error.ts";
+import { requestState } from "./request_state.ts";
+import { resolveActor } from "./resolve_actor.ts";
+import { enforceCsrf } from "../auth/enforce_csrf.ts";
+import { encodeMessages } from "../auth/messages.ts";
+import { customPageOrNull } from "../views/custom_page.ts";
+
+/** A fetch-style handler: what `Deno.serve` and `asgi_wrapper` plugins deal in. */
+export type FetchHandler = (
+  request: globalThis.Request,
+  info?: Deno.ServeHandlerInfo,
+) => Promise<globalThis.Response>;
+
+type Wrapper = (app: FetchHandler) => FetchHandler;
+
+/** Builds the service's handler; `asgi_wrapper` hooks wrap it once the service booted. */
+export function createHandler(svc: Service): FetchHandler {
+  let wrapped: FetchHandler | null = null;
+  const core: FetchHandler = (raw) => handleRequest(svc, raw);
+  return async (raw, info) => {
+    try {
+      await svc.ready();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return new globalThis.Response(`Vitrine failed to start: ${message}`, { status: 500 });
+    }
+    wrapped ??= (svc.state.wrappers as Wrapper[]).reduce((app, wrap) => wrap(app) ?? app, core);
+    return await wrapped(raw, info);
+  };
+}
+
+async function handleRequest(svc: Service, raw: globalThis.Request): Promise<globalThis.Response> {
+  const stripped = stripBaseUrl(raw, String(svc.setting("base_url")));
+  const request = new Request(stripped ?? raw, {});
+  let response: Response;
+  try {
+    if (!stripped) throw new NotFound("Not found");
+    response = await route(svc, request);
+  } catch (error) {
+    response = await handleError(svc, request, error);
+  }
+  return finish(svc, request, response);
+}
+
+async function route(svc: Service, request: Request): Promise<Response> {
+  const match = svc.state.router.match(request.method, request.path);
+  request.actor = await resolveActor(svc, request);
+  if (match && "allowedMethods" in match) {
+    if (request.method === "OPTIONS") return optionsResponse(svc, match.allowedMethods);
+    throw new MethodNotAllowed(`Method ${request.method} not allowed`);
+  }
+  if (!match) {
+    if (request.method === "OPTIONS") return optionsResponse(svc, ["GET", "HEAD", "OPTIONS"]);
+    const page = await customPageOrNull(svc, request);
+    if (page) return page;
+    throw new NotFound("Not found");
+  }
+  request.url_vars = match.url_vars;
+  await enforceCsrf(svc, request);
+  const view = match.view as (svc: Service, request: Request) => Promise<Response>;
+  return await view(svc, request);
+}
+
+/** A request for `/prefix/x` under base_url `/prefix/` becomes `/x`; others don't match. */
+function stripBaseUrl(raw: globalThis.Request, baseUrl: string): globalThis.Request | null {
+  if (!baseUrl || baseUrl === "/") return raw;
+  const url = new URL(raw.url);
+  const prefix = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
+  if (url.pathname !== prefix && !url.pathname.startsWith(prefix + "/")) return null;
+  url.pathname = url.pathname.slice(prefix.length) || "/";
+  return new globalThis.Request(url, raw);
+}
+
+function optionsResponse(svc: Service, methods: string[]): Response {
+  const response = Response.text("ok");
+  if (!svc.options.cors) response.headers["allow"] = methods.join(", ");
+  return response;
+}
+
+function finish(svc: Service, request: Request, response: Response): globalThis.Response {
+  const state = requestState(request);
+  if (state.messagesToSet.length) {
+    response.set_cookie("ds_messages", encodeMessages(svc.signer, state.messagesToSet), {
+      httponly: true,
+    });
+  } else if (state.messagesShown) {
+    response.set_cookie("ds_messages", "", { max_age: 0, expires: 0, httponly: true });
+  }
+  if (state.csrfToken && state.csrfToken !== state.cookieCsrfToken) {
+    response.set_cookie("ds_csrftoken", state.csrfToken, { path: "/", samesite: "lax" });
+    appendVary(response, "Cookie");
+  }
+  if (svc.options.cors) addCorsHeaders(response);
+  const web = response.toWebResponse();
+  if (request.method === "HEAD") {
+    return new globalThis.Response(null, { status: web.status, headers: web.headers });
+  }
+  return web;
+}
+
+function appendVary(response: Response, value: string): void {
+  const current = response.headers["vary"];
+  response.headers["vary"] = current ? `${current}, ${value}` : value;
+}
+
+function addCorsHeaders(response: Response): void {
+  response.headers["access-control-allow-origin"] = "*";
+  response.headers["access-control-allow-headers"] = "Authorization, Content-Type";
+  response.headers["access-control-expose-headers"] = "Link";
+  response.headers["access-control-allow-methods"] = "GET, POST, HEAD, OPTIONS";
+  response.headers["access-control-max-age"] = "3600";
+}

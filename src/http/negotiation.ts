@@ -1,0 +1,15 @@
+/** Which representation a request asks for. */
+import type { Request } from "./request.ts";
+
+/** True for `.json` URLs and for `Accept: application/json` requests. */
+export function wantsJson(request: Request): boolean {
+  if (request.url_vars?.format === "json") return true;
+  if (request.path.endsWith(".json")) return true;
+  const accept = request.headers["accept"] ?? "";
+  return accept.split(",").some((part) => part.trim().split(";")[0] === "application/json");
+}
+
+/** The format suffix of the URL (`json`, `csv`, a plugin's), or null for HTML. */
+export function requestedFormat(request: Request): string | null {
+  return request.url_vars?.format ?? null;
+}

@@ -1,0 +1,29 @@
+/**
+ * Per-request bookkeeping the pipeline needs but the spec's Request does not expose:
+ * flash messages to write, the CSRF token issued while rendering, trace collection.
+ */
+import type { Request } from "./request.ts";
+
+/** Pipeline-private state attached to one request. */
+export interface RequestState {
+  /** Messages added during this request, written to `ds_messages` on the way out. */
+  messagesToSet: [string, number][];
+  /** True once a page displayed the incoming messages, so the cookie is cleared. */
+  messagesShown: boolean;
+  /** The (signed) CSRF token handed to a template; sent as `ds_csrftoken` if it is new. */
+  csrfToken: string | null;
+  /** The token the client's `ds_csrftoken` cookie already holds, when its signature verified. */
+  cookieCsrfToken: string | null;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+/** The state of `request`, created on first use. */
+export function requestState(request: Request): RequestState {
+  let state = states.get(request);
+  if (!state) {
+    state = { messagesToSet: [], messagesShown: false, csrfToken: null, cookieCsrfToken: null };
+    states.set(request, state);
+  }
+  return state;
+}

@@ -1,0 +1,17 @@
+/**
+ * Vitrine's own behaviour written as plugins on its public hooks, registered before any user
+ * plugin so that user implementations are called first (see registry.ts for the order).
+ */
+import type { PluginRegistry } from "../registry.ts";
+import * as actorAuth from "./actor_auth.ts";
+
+const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
+  ["vitrine.actor_auth", actorAuth],
+];
+
+/** Registers the built-in default plugins on `registry` (once). */
+export function registerDefaultPlugins(registry: PluginRegistry): void {
+  for (const [name, module] of DEFAULT_PLUGINS) {
+    if (!registry.get(name)) registry.register(module, { name, builtin: true });
+  }
+}

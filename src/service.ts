@@ -1,0 +1,438 @@
+/**
+ * The `svc` façade: the spec's "Service instance operations". It holds references and delegates:
+ * databases, settings, metadata, plugins, templates, signing, permissions, URLs and the handler.
+ */
+import { Settings } from "./config/settings.ts";
+import { merge, Metadata } from "./config/metadata.ts";
+import { Database } from "./db/database.ts";
+import type { DatabaseHost } from "./db/host.ts";
+import { ReadPool } from "./db/pool.ts";
+import { CATALOG_SCHEMA } from "./db/internal_db.ts";
+import type { Connection } from "./sqlite/mod.ts";
+import { PluginRegistry } from "./plugins/registry.ts";
+import type { HookArgs, HookName } from "./plugins/hookspecs.ts";
+import { TemplateEnvironment } from "./render/environment.ts";
+import { Signer } from "./auth/signer.ts";
+import { RootToken } from "./auth/root.ts";
+import { PermissionRegistry } from "./auth/permission.ts";
+import { PermissionChecker } from "./auth/permissions.ts";
+import { createToken } from "./auth/tokens.ts";
+import { ERROR, INFO, WARNING } from "./auth/messages.ts";
+import { Urls } from "./http/urls.ts";
+import { Client } from "./http/client.ts";
+import type { Request } from "./http/request.ts";
+import { DatabaseNotFound, RowNotFound, TableNotFound } from "./http/errors.ts";
+import { requestState } from "./http/request_state.ts";
+import { createHandler, type FetchHandler } from "./http/handler.ts";
+import { keyError } from "./util/key_error.ts";
+import { tilde_decode } from "./util/tilde.ts";
+import { boot, type BootState } from "./boot.ts";
+
+/** An actor: a dictionary with at least an `id`, or null for anonymous. */
+export type Actor = Record<string, unknown>;
+
+/** Options for `new Service({...})`: the spec's keyword arguments plus the CLI's. */
+export interface ServiceOptions {
+  files?: string[];
+  immutables?: string[];
+  metadata?: Record<string, unknown>;
+  config_dir?: string | null;
+  settings?: Record<string, unknown>;
+  template_dir?: string | null;
+  plugins_dir?: string | null;
+  plugins?: string[];
+  static_mounts?: [string, string][];
+  memory?: boolean;
+  crossdb?: boolean;
+  internal?: string | null;
+  secret?: string;
+  root?: boolean;
+  cors?: boolean;
+  nolock?: boolean;
+  inspect_data?: Record<string, unknown> | null;
+  load_extensions?: string[];
+  version_note?: string | null;
+}
+
+/** A resolved table: the spec's ResolvedTable `(db, table, is_view)`. */
+export interface ResolvedTable {
+  db: Database;
+  table: string;
+  is_view: boolean;
+}
+
+/** A resolved row: the spec's ResolvedRow. */
+export interface ResolvedRow extends ResolvedTable {
+  sql: string;
+  params: Record<string, unknown>;
+  pks: string[];
+  pk_values: string[];
+  row: unknown;
+}
+
+/** The service instance that views, hooks and plugins receive as `svc`. */
+export class Service implements DatabaseHost {
+  /** Flash message types. */
+  readonly INFO = INFO;
+  readonly WARNING = WARNING;
+  readonly ERROR = ERROR;
+
+  readonly options: ServiceOptions;
+  readonly config_dir: string | null;
+  readonly settings: Settings;
+  readonly pm = new PluginRegistry();
+  readonly urls: Urls;
+  readonly client: Client;
+  readonly templates: TemplateEnvironment;
+  readonly signer: Signer;
+  readonly permissionRegistry = new PermissionRegistry();
+  readonly permissionChecker: PermissionChecker;
+  /** The one-time `--root` login token, when started with `--root`. */
+  readonly rootToken: RootToken | null;
+  /** Ordered mapping of database name to Database, regardless of permissions. */
+  readonly databases = new Map<string, Database>();
+  /** State filled in by the boot sequence (plugins, routes, renderers...). */
+  readonly state: BootState;
+  #localMetadata: Metadata;
+  #pool: ReadPool | null = null;
+  #internal: Database | null = null;
+  #booting: Promise<void> | null = null;
+  #handler: FetchHandler | null = null;
+
+  constructor(options: ServiceOptions = {}) {
+    this.options = options;
+    this.config_dir = options.config_dir ?? null;
+    this.settings = new Settings(options.settings ?? {});
+    this.#localMetadata = new Metadata(options.metadata ?? {});
+    this.rootToken = options.root ? new RootToken() : null;
+    this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
+    this.urls = new Urls(() => String(this.setting("base_url")), {
+      databaseRoute: (name) => this.databases.get(name)?.route ?? name,
+    });
+    this.templates = new TemplateEnvironment({
+      templateDirs: options.template_dir ? [options.template_dir] : [],
+    });
+    this.permissionChecker = new PermissionChecker({
+      registry: this.permissionRegistry,
+      metadata: () => this.metadata().data,
+      callHook: (name: string, args: Record<string, unknown>) =>
+        this.pm.call(name as HookName, { svc: this, ...args } as never),
+      setting: (key: string) => this.setting(key),
+      rootEnabled: () => Boolean(this.options.root),
+    });
+    this.state = {} as BootState;
+    this.client = new Client((req) => this.handler()(req), {
+      baseUrl: () => String(this.setting("base_url")),
+    });
+    this.#attachInitialDatabases(options);
+  }
+
+  #attachInitialDatabases(options: ServiceOptions): void {
+    const files = options.files ?? [];
+    const immutables = options.immutables ?? [];
+    for (const path of files) {
+      this.add_database(new Database(this, { path, is_mutable: true }));
+    }
+    for (const path of immutables) {
+      this.add_database(new Database(this, { path, is_mutable: false }));
+    }
+    if (options.memory || options.crossdb || (files.length + immutables.length === 0)) {
+      this.add_database(new Database(this, { is_memory: true }), { name: "_memory" });
+    }
+  }
+
+  // -- boot ------------------------------------------------------------------------------
+
+  /** Loads plugins and runs start-up hooks once; every request awaits it. */
+  ready(): Promise<void> {
+    this.#booting ??= boot(this);
+    return this.#booting;
+  }
+
+  /** Runs the `startup` hooks (for tests that send no requests). */
+  async invoke_startup(): Promise<void> {
+    await this.ready();
+  }
+
+  /** The fetch-style handler (wrapped by `asgi_wrapper` hooks once booted). */
+  handler(): FetchHandler {
+    this.#handler ??= createHandler(this);
+    return this.#handler;
+  }
+
+  /** Closes every database connection and the read-worker pool. */
+  async close(): Promise<void> {
+    for (const db of this.databases.values()) db.close();
+    this.#internal?.close();
+    await this.#pool?.close();
+    this.#pool = null;
+  }
+
+  // -- DatabaseHost ----------------------------------------------------------------------
+
+  /** Configured setting value (string, boolean or integer). */
+  setting(key: string): unknown {
+    return this.settings.get(key);
+  }
+
+  readPool(): ReadPool {
+    this.#pool ??= new ReadPool({
+      size: Number(this.setting("num_sql_threads")),
+      pluginModules: this.pluginModules(),
+      cacheSizeKb: Number(this.setting("cache_size_kb")),
+    });
+    return this.#pool;
+  }
+
+  prepareConnection(conn: Connection, database: string): void {
+    for (const path of this.options.load_extensions ?? []) {
+      const [file, entry] = path.split(":");
+      conn.loadExtension(file, entry);
+    }
+    this.pm.callSync("prepare_connection", { conn, database, svc: this } as never);
+  }
+
+  tableConfig(database: string, table: string): Record<string, unknown> {
+    return this.metadata().table(database, table) ?? {};
+  }
+
+  pluginModules(): string[] {
+    return this.state.pluginModuleUrls ?? [];
+  }
+
+  // -- metadata and configuration --------------------------------------------------------
+
+  /** Metadata merged from `get_metadata` hooks, with the local metadata winning. */
+  metadata(): Metadata {
+    if (!this.pm.hasImpl("get_metadata")) return this.#localMetadata;
+    const fromHooks = this.pm.callSync("get_metadata", {
+      svc: this,
+      actor: null,
+      key: null,
+      database: null,
+      table: null,
+    } as never) as Record<string, unknown>[];
+    let merged: Record<string, unknown> = {};
+    for (const piece of fromHooks.reverse()) merged = merge(merged, piece);
+    return new Metadata(merge(merged, this.#localMetadata.data));
+  }
+
+  /** Plugin configuration from metadata; `null` when not configured. */
+  plugin_config(
+    plugin_name: string,
+    { database = null, table = null }: { database?: string | null; table?: string | null } = {},
+  ): unknown {
+    return this.metadata().plugin_config(plugin_name, { database, table });
+  }
+
+  // -- databases -------------------------------------------------------------------------
+
+  /** The named database, or the first one; KeyError when missing. */
+  get_database(name?: string | null): Database {
+    if (name === undefined || name === null) {
+      for (const db of this.databases.values()) {
+        if (db.name !== "_internal") return db;
+      }
+      throw keyError("No databases attached");
+    }
+    const db = this.databases.get(name);
+    if (!db) throw keyError(`Database not found: ${name}`);
+    return db;
+  }
+
+  /** The private internal database (not exposed over HTTP). */
+  get_internal_database(): Database {
+    if (!this.#internal) {
+      const path = this.options.internal ?? null;
+      this.#internal = path
+        ? new Database(this, { path, name: "_internal" })
+        : new Database(this, { memory_name: `vitrine_internal_${crypto.randomUUID()}`, name: "_internal" });
+      // Writes run in arrival order, so the catalog tables exist before any plugin's write.
+      this.#internal.execute_write_script(CATALOG_SCHEMA, { block: false });
+    }
+    return this.#internal;
+  }
+
+  /** Attaches a database; the name defaults from the file or memory name. */
+  add_database(
+    db: Database,
+    { name = null, route = null }: { name?: string | null; route?: string | null } = {},
+  ): Database {
+    let chosen = name ?? db.name;
+    if (!name) {
+      let suffix = 2;
+      while (this.databases.has(chosen)) chosen = `${db.name}_${suffix++}`;
+    }
+    db.name = chosen;
+    db.route = route ?? chosen;
+    this.databases.set(chosen, db);
+    return db;
+  }
+
+  /** Adds a named shared in-memory database served at `/<name>`. */
+  add_memory_database(name: string): Database {
+    return this.add_database(new Database(this, { memory_name: name }), { name });
+  }
+
+  /** Detaches a previously added database. */
+  remove_database(name: string): void {
+    const db = this.databases.get(name);
+    if (!db) throw keyError(`Database not found: ${name}`);
+    this.databases.delete(name);
+    db.close();
+  }
+
+  /** The database for a route (its URL name). */
+  databaseForRoute(route: string): Database | null {
+    for (const db of this.databases.values()) {
+      if (db.route === route) return db;
+    }
+    return null;
+  }
+
+  /** Database named by the `database` group of the route; DatabaseNotFound otherwise. */
+  resolve_database(request: Request): Database {
+    const route = tilde_decode(request.url_vars.database ?? "");
+    const db = this.databaseForRoute(route);
+    if (!db) throw new DatabaseNotFound(route);
+    return db;
+  }
+
+  /** `{db, table, is_view}` for the `database` and `table` route groups. */
+  async resolve_table(request: Request): Promise<ResolvedTable> {
+    const db = this.resolve_database(request);
+    const table = tilde_decode(request.url_vars.table ?? "");
+    if (await db.table_exists(table)) return { db, table, is_view: false };
+    if (await db.view_exists(table)) return { db, table, is_view: true };
+    throw new TableNotFound(db.name, table);
+  }
+
+  /** The row named by the `pks` route group; RowNotFound when there is none. */
+  async resolve_row(request: Request): Promise<ResolvedRow> {
+    const { db, table, is_view } = await this.resolve_table(request);
+    const pk_values = (request.url_vars.pks ?? "").split(",").map(tilde_decode);
+    let pks = await db.primary_keys(table);
+    const useRowid = pks.length === 0;
+    if (useRowid) pks = ["rowid"];
+    const where = pks.map((pk, i) => `[${pk.replaceAll("]", "]]")}] = :p${i}`).join(" and ");
+    const params = Object.fromEntries(pk_values.map((value, i) => [`p${i}`, value]));
+    const select = useRowid ? "rowid, *" : "*";
+    const sql = `select ${select} from [${table.replaceAll("]", "]]")}] where ${where}`;
+    const results = await db.execute(sql, params);
+    const row = results.first();
+    if (!row) throw new RowNotFound(db.name, table, pk_values);
+    return { db, table, is_view, sql, params, pks, pk_values, row };
+  }
+
+  // -- templates -------------------------------------------------------------------------
+
+  /** Renders a template (name, list of names or template object) with an optional request. */
+  async render_template(
+    template: string | string[] | { render(context: unknown): string },
+    context: Record<string, unknown> = {},
+    request: Request | null = null,
+  ): Promise<string> {
+    await this.ready();
+    const { renderTemplateForService } = await import("./views/render_page.ts");
+    return await renderTemplateForService(this, template, context, request);
+  }
+
+  // -- signing, messages, URLs -----------------------------------------------------------
+
+  /** Signs any JSON-serialisable value. */
+  sign(value: unknown, namespace = "default"): string {
+    return this.signer.sign(value, namespace);
+  }
+
+  /** The original value of a signed string; throws BadSignature when tampered. */
+  unsign(signed: string, namespace = "default"): unknown {
+    return this.signer.unsign(signed, namespace);
+  }
+
+  /** Queues a flash message shown on the next page (cookie `ds_messages`). */
+  add_message(request: Request, message: string, type: number = INFO): void {
+    requestState(request).messagesToSet.push([message, type]);
+  }
+
+  /** Absolute URL for a path, using the request's scheme and host. */
+  absolute_url(request: Request, path: string): string {
+    const scheme = this.setting("force_https_urls") ? "https" : request.scheme;
+    return `${scheme}://${request.host}${path}`;
+  }
+
+  // -- actors, permissions, tokens -------------------------------------------------------
+
+  /** Mapping of permission name to Permission object. */
+  get permissions(): Record<string, unknown> {
+    return this.permissionRegistry.toObject();
+  }
+
+  /** Permission by name or abbreviation; KeyError if unknown. */
+  get_permission(name_or_abbr: string) {
+    return this.permissionRegistry.get(name_or_abbr);
+  }
+
+  /** Mapping of id to actor: the first `actors_from_ids` hook that answers, else `{id}`. */
+  async actors_from_ids(actor_ids: (string | number)[]): Promise<Record<string, Actor>> {
+    await this.ready();
+    const found = await this.pm.callFirst("actors_from_ids", { svc: this, actor_ids } as never);
+    if (found) return found as Record<string, Actor>;
+    return Object.fromEntries(actor_ids.map((id) => [String(id), { id }]));
+  }
+
+  /** True, false or the default: see PermissionChecker for the order of rules. */
+  async permission_allowed(
+    actor: Actor | null,
+    action: string,
+    resource: string | [string, string] | null = null,
+    default_?: boolean | null,
+  ): Promise<boolean | null> {
+    await this.ready();
+    return await this.permissionChecker.permission_allowed(actor, action, resource, default_);
+  }
+
+  /** Throws Forbidden when a check is denied before one is explicitly granted. */
+  async ensure_permissions(
+    actor: Actor | null,
+    permissions: (string | [string, string | [string, string] | null])[],
+  ): Promise<void> {
+    await this.ready();
+    await this.permissionChecker.ensure_permissions(actor, permissions);
+  }
+
+  /** `[visible, private]` for an actor and a resource. */
+  async check_visibility(
+    actor: Actor | null,
+    options: {
+      action?: string;
+      resource?: string | [string, string] | null;
+      permissions?: (string | [string, string | [string, string] | null])[];
+    } = {},
+  ): Promise<[boolean, boolean]> {
+    await this.ready();
+    return await this.permissionChecker.check_visibility(actor, options);
+  }
+
+  /** A signed `dstok_` token for an actor id, optionally expiring and restricted. */
+  create_token(
+    actor_id: string,
+    options: {
+      expires_after?: number | null;
+      restrict_all?: Iterable<string> | null;
+      restrict_database?: Record<string, Iterable<string>> | null;
+      restrict_resource?: Record<string, Record<string, Iterable<string>>> | null;
+    } = {},
+  ): string {
+    return createToken(this.signer, actor_id, options, this.permissionRegistry);
+  }
+
+  /** Calls every implementation of a hook with `svc` added to its arguments. */
+  callHook<N extends HookName>(name: N, args: Omit<HookArgs<N>, "svc">): Promise<unknown[]> {
+    return this.pm.call(name, { svc: this, ...args } as HookArgs<N>);
+  }
+}
+
+function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,157 @@
+/**
+ * Facets (API-DETAILS §2.7): the column facet, the built-in facet list, and running a set of
+ * facets into `facet_results` / `suggested_facets`. `ArrayFacet` and `DateFacet` live in
+ * `facet_kinds.ts`; the base class in `facet_base.ts`.
+ *
+ * @module
+ */
+
+import { argKeys, type ArgsLike, hasArg } from "./args.ts";
+import { TableArgsError } from "./errors.ts";
+import {
+  Facet,
+  facetColumn,
+  type FacetOptions,
+  type FacetResult,
+  type FacetSuggestion,
+  facetValueText,
+  isQueryInterrupted,
+  SUGGEST_CONSIDER,
+} from "./facet_base.ts";
+import { ArrayFacet, DateFacet } from "./facet_kinds.ts";
+
+export { ArrayFacet, DateFacet, Facet };
+export type { FacetOptions, FacetResult, FacetSuggestion };
+
+/** Counts rows per distinct value of a column, with FK labels when available. */
+export class ColumnFacet extends Facet {
+  static override type = "column";
+  readonly type = "column";
+
+  /** Columns with 2…facet-size distinct values, fewer than the rows, some repeated. */
+  async suggest(): Promise<FacetSuggestion[]> {
+    const rowCount = await this.row_count();
+    const size = this.get_facet_size();
+    const enabled = this.enabledColumns();
+    const suggestions: FacetSuggestion[] = [];
+    for (const column of await this.columns()) {
+      if (enabled.includes(column)) continue;
+      const c = this.col(column);
+      try {
+        const distinct = await this.runSuggestSql(
+          `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
+            `select ${c} as value, count(*) as n from limited where value is not null ` +
+            `group by value limit ${size + 1}`,
+        );
+        const count = distinct.rows.length;
+        if (
+          count > 1 && count < rowCount && count <= size &&
+          distinct.rows.some((row) => Number(row[1]) > 1)
+        ) {
+          suggestions.push({ name: column, toggle_url: this.suggestionUrl(column) });
+        }
+      } catch (error) {
+        if (!isQueryInterrupted(error)) throw error;
+      }
+    }
+    return suggestions;
+  }
+
+  /** `[results, timed_out]` for every requested column facet. */
+  async facet_results(): Promise<[FacetResult[], string[]]> {
+    const results: FacetResult[] = [];
+    const timedOut: string[] = [];
+    const size = this.get_facet_size();
+    for (const source of this.get_configs()) {
+      const column = facetColumn(source);
+      const c = this.col(column);
+      const sql = `select ${c} as value, count(*) as count from (${this.sql}) ` +
+        `where ${c} is not null group by ${c} order by count desc, value limit ${size + 1}`;
+      try {
+        const rows = (await this.runFacetSql(sql)).rows.slice(0, size + 1);
+        const shown = rows.slice(0, size);
+        const labels = this.table && this.options.expandLabels
+          ? await this.options.expandLabels(column, shown.map((row) => row[0]))
+          : new Map<unknown, unknown>();
+        // A leading underscore would make `col=` look like a control argument.
+        const key = column.startsWith("_") ? `${column}__exact` : column;
+        results.push({
+          name: column,
+          type: this.type,
+          hideable: source.source !== "metadata",
+          toggle_url: this.facetToggleUrl(column),
+          results: shown.map((row) => {
+            const text = facetValueText(row[0]);
+            const selected = this.isSelected(key, text);
+            return {
+              value: row[0],
+              label: labels.has(row[0]) ? labels.get(row[0]) : row[0],
+              count: Number(row[1]),
+              toggle_url: this.valueToggleUrl(key, text, selected),
+              selected,
+            };
+          }),
+          truncated: rows.length > size,
+        });
+      } catch (error) {
+        if (!isQueryInterrupted(error)) throw error;
+        timedOut.push(column);
+      }
+    }
+    return [results, timedOut];
+  }
+}
+
+/** A facet class: `new FacetClass(options)`, with a static `type`. */
+export type FacetClass = { type: string; new (options: FacetOptions): Facet };
+
+/** Built-in facet kinds, in the order their suggestions are listed. */
+export const DEFAULT_FACET_CLASSES: FacetClass[] = [ColumnFacet, DateFacet, ArrayFacet];
+
+/** `facet_results` as the 1.0 JSON shows it. */
+export interface FacetResults {
+  results: Record<string, FacetResult>;
+  timed_out: string[];
+}
+
+/** Runs every facet; a name seen twice becomes `name_2`, `name_3`, … */
+export async function collectFacetResults(facets: Facet[]): Promise<FacetResults> {
+  const results: Record<string, FacetResult> = {};
+  const timed_out: string[] = [];
+  for (const facet of facets) {
+    const [facetResults, facetTimedOut] = await facet.facet_results();
+    for (const result of facetResults) {
+      let key = result.name;
+      for (let i = 2; key in results; i++) key = `${result.name}_${i}`;
+      results[key] = result;
+    }
+    timed_out.push(...facetTimedOut);
+  }
+  return { results, timed_out };
+}
+
+/** Every facet's suggestions, in facet-class order. */
+export async function collectSuggestedFacets(facets: Facet[]): Promise<FacetSuggestion[]> {
+  const suggestions: FacetSuggestion[] = [];
+  for (const facet of facets) suggestions.push(...await facet.suggest());
+  return suggestions;
+}
+
+/** Throws 400 "_facet= is not allowed" when `allow_facet` is off and a `_facet*` arg is given. */
+export function checkFacetArgsAllowed(args: ArgsLike, allowFacet: boolean): void {
+  if (allowFacet) return;
+  if (argKeys(args).some((key) => key === "_facet" || key.startsWith("_facet_"))) {
+    throw new TableArgsError("_facet= is not allowed");
+  }
+}
+
+/** Whether to compute suggestions: not with `_next`, `_nofacet`, `_nosuggest`, or settings off. */
+export function shouldSuggestFacets(
+  args: ArgsLike,
+  settings: { suggest_facets: boolean; allow_facet: boolean },
+): boolean {
+  if (!settings.suggest_facets || !settings.allow_facet) return false;
+  if (hasArg(args, "_next")) return false;
+  // Any non-blank value counts, as in the reference (`_nofacet=1`, `_nofacet=on`).
+  return !args.get("_nofacet") && !args.get("_nosuggest");
+}

@@ -1,0 +1,129 @@
+/**
+ * Foreign-key label expansion (API-DETAILS §2.8): which columns to expand, the lookup query,
+ * `{value, label}` cells, CSV `<col>_label` columns and the `expandable_columns` extra.
+ *
+ * @module
+ */
+
+import { escapeSqlIdentifier } from "../util/sql.ts";
+import { argList, type ArgsLike, hasArg, valueAsBoolean } from "./args.ts";
+import type { ForeignKey } from "./filter_arguments.ts";
+
+/** A foreign key and the label column of the table it points to (null when none). */
+export type ExpandableColumn = [ForeignKey, string | null];
+
+/** `expandable_columns`: each outgoing foreign key with its target's label column. */
+export function expandableColumns(
+  foreignKeys: ForeignKey[],
+  labelColumnOf: (table: string) => string | null,
+): ExpandableColumn[] {
+  return foreignKeys.map((fk) => [fk, labelColumnOf(fk.other_table)]);
+}
+
+/**
+ * FK columns to expand: `_label=col` (repeatable) picks them; otherwise `_labels=on` (or
+ * `defaultLabels`, true on HTML pages, unless `_labels=off`) expands all. Only columns present
+ * in `selectedColumns` are returned.
+ */
+export function columnsToExpand(
+  args: ArgsLike,
+  expandable: ExpandableColumn[],
+  selectedColumns: string[],
+  defaultLabels = false,
+): string[] {
+  const fkColumns = expandable.map(([fk]) => fk.column);
+  let wanted: string[] = [];
+  if (hasArg(args, "_label")) wanted = argList(args, "_label");
+  else if (valueAsBoolean(args.get("_labels")) ?? defaultLabels) wanted = fkColumns;
+  return fkColumns.filter((c) => wanted.includes(c) && selectedColumns.includes(c));
+}
+
+/** `select <other_column>, <label> from <other_table> where <other_column> in (?, …)`. */
+export function labelLookupSql(
+  fk: ForeignKey,
+  labelColumn: string,
+  values: unknown[],
+): { sql: string; params: unknown[] } {
+  const distinct = [...new Set(values.filter((v) => v !== null && v !== undefined))];
+  const placeholders = distinct.map(() => "?").join(", ");
+  return {
+    sql: `select ${escapeSqlIdentifier(fk.other_column)}, ${escapeSqlIdentifier(labelColumn)} ` +
+      `from ${escapeSqlIdentifier(fk.other_table)} ` +
+      `where ${escapeSqlIdentifier(fk.other_column)} in (${placeholders})`,
+    params: distinct,
+  };
+}
+
+/** Runs one query with positional params; rows are arrays. */
+export type PositionalQuery = (
+  sql: string,
+  params: unknown[],
+) => Promise<{ rows: ArrayLike<unknown>[] }>;
+
+/**
+ * Labels for `values` of an FK column, keyed by raw value. Without a label column the label is
+ * the value's text, as in the reference.
+ */
+export async function lookupLabels(
+  run: PositionalQuery,
+  fk: ForeignKey,
+  labelColumn: string | null,
+  values: unknown[],
+): Promise<Map<unknown, unknown>> {
+  const labels = new Map<unknown, unknown>();
+  const present = values.filter((v) => v !== null && v !== undefined);
+  if (present.length === 0) return labels;
+  if (!labelColumn) {
+    for (const value of present) labels.set(value, String(value));
+    return labels;
+  }
+  const query = labelLookupSql(fk, labelColumn, present);
+  for (const row of (await run(query.sql, query.params)).rows) labels.set(row[0], row[1]);
+  return labels;
+}
+
+/** A cell after expansion: the raw value or `{value, label}`. */
+export type LabeledCell = unknown | { value: unknown; label: unknown };
+
+/**
+ * Rows (objects) with every expanded column's non-null value replaced by `{value, label}`
+ * when a label was found.
+ */
+export function applyLabels(
+  rows: Record<string, unknown>[],
+  labelsByColumn: Map<string, Map<unknown, unknown>>,
+): Record<string, LabeledCell>[] {
+  return rows.map((row) => {
+    const out: Record<string, LabeledCell> = {};
+    for (const [column, value] of Object.entries(row)) {
+      const labels = labelsByColumn.get(column);
+      out[column] = value !== null && labels?.has(value)
+        ? { value, label: labels.get(value) }
+        : value;
+    }
+    return out;
+  });
+}
+
+/** CSV headings with `<col>_label` after each expanded column. */
+export function csvLabelHeadings(columns: string[], expanded: string[]): string[] {
+  return columns.flatMap((c) => expanded.includes(c) ? [c, `${c}_label`] : [c]);
+}
+
+/** One CSV row (cells in `columns` order) with value and label split for expanded columns. */
+export function csvLabelRow(
+  cells: LabeledCell[],
+  columns: string[],
+  expanded: string[],
+): unknown[] {
+  return columns.flatMap((column, i) => {
+    const cell = cells[i];
+    if (!expanded.includes(column)) return [cell];
+    if (cell === null || cell === undefined) return ["", ""];
+    if (typeof cell === "object" && "value" in (cell as object)) {
+      const { value, label } = cell as { value: unknown; label: unknown };
+      return [value, label];
+    }
+    return [cell, ""];
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * Page size and keyset pagination tokens (`_next`, API-DETAILS §3).
+ *
+ * Token forms: rowid tables `<rowid>`; primary keys `<pk1>,<pk2>` (each tilde-encoded); sorted
+ * tables `<sortvalue>[,<sortvalue>…],<pk token>` with `$null` for NULL; views (and `_rank`
+ * sorts, whose value is not a column) an integer offset. The reference supports one sort
+ * column; the clause here generalises its null rules to several, nesting one level per key.
+ *
+ * @module
+ */
+
+import { escapeSqlIdentifier } from "../util/sql.ts";
+import { argList, type ArgsLike } from "./args.ts";
+import { TableArgsError } from "./errors.ts";
+import { RANK_COLUMN, type SortItem } from "./sort.ts";
+import { tildeDecode, tildeEncode } from "./tilde.ts";
+
+/** Token text standing for a NULL sort value. */
+export const NULL_TOKEN = "$null";
+
+/**
+ * Rows per page from `_size` (an integer ≥ 0 or `max`), else config `size`, else
+ * `default_page_size`.
+ */
+export function parsePageSize(
+  args: ArgsLike,
+  options: { max_returned_rows: number; default_page_size: number; configSize?: number | string },
+): number {
+  const given = argList(args, "_size")[0] || options.configSize;
+  if (given === undefined || given === "" || given === null) return options.default_page_size;
+  const text = given === "max" ? String(options.max_returned_rows) : String(given).trim();
+  if (!/^[+]?[0-9]+$/.test(text)) throw new TableArgsError("_size must be a positive integer");
+  const size = Number(text);
+  if (size > options.max_returned_rows) {
+    throw new TableArgsError(`_size must be <= ${options.max_returned_rows}`);
+  }
+  return size;
+}
+
+/** What identifies a row's position for keyset pagination. */
+export interface KeysetShape {
+  /** Primary key column names (ignored when `useRowid`). */
+  pks: string[];
+  /** True for tables without an explicit primary key. */
+  useRowid: boolean;
+  /** True for SQL views: offset pagination. */
+  isView: boolean;
+  /** Sort keys in effect. */
+  items: SortItem[];
+}
+
+/** True when pages are addressed by offset rather than by key. */
+export function usesOffset(shape: KeysetShape): boolean {
+  return shape.isView || shape.items.some((item) => item.column === RANK_COLUMN);
+}
+
+/** Where-clause and params that start a page after `token`, or an SQL offset. */
+export interface NextClause {
+  clause: string | null;
+  params: Record<string, string | null>;
+  offset: number;
+}
+
+/** Picks `pN` names not yet in `taken`, starting at the number of taken names. */
+function paramNamer(taken: Record<string, unknown>): () => string {
+  let index = Object.keys(taken).length;
+  const used = new Set(Object.keys(taken));
+  return () => {
+    while (used.has(`p${index}`)) index++;
+    const name = `p${index++}`;
+    used.add(name);
+    return name;
+  };
+}
+
+/** `(a > :p0) or (a = :p0 and b > :p1)`: rows after the given compound key. */
+export function compoundKeysAfterSql(columns: string[], params: string[]): string {
+  const alternatives = columns.map((_, last) => {
+    const equal = columns.slice(0, last).map((c, i) => `${escapeSqlIdentifier(c)} = :${params[i]}`);
+    const after = `${escapeSqlIdentifier(columns[last])} > :${params[last]}`;
+    return `(${[...equal, after].join(" and ")})`;
+  });
+  return `(${alternatives.join(" or ")})`;
+}
+
+/**
+ * Parses `_next` into a where-clause continuing after that row. `existing` holds the params
+ * already bound (filters, search), so the new names do not collide.
+ */
+export function nextClause(
+  token: string,
+  shape: KeysetShape,
+  existing: Record<string, unknown> = {},
+): NextClause {
+  if (usesOffset(shape)) {
+    if (!/^[0-9]+$/.test(token)) throw new TableArgsError("_next must be an integer offset");
+    return { clause: null, params: {}, offset: Number(token) };
+  }
+  const raw = token.split(",");
+  const sortCount = shape.items.length > 0 && raw.length > 1 ? shape.items.length : 0;
+  const sortValues = raw.slice(0, sortCount).map((p) => p === NULL_TOKEN ? null : tildeDecode(p));
+  const keyValues = raw.slice(sortCount).map(tildeDecode);
+  const keyColumns = shape.useRowid ? ["rowid"] : shape.pks;
+  if (keyValues.length !== keyColumns.length) throw new TableArgsError("Invalid _next token");
+  const nextName = paramNamer(existing);
+  const params: Record<string, string | null> = {};
+  const keyParams = keyValues.map((value) => {
+    const name = nextName();
+    params[name] = value;
+    return name;
+  });
+  let clause = shape.useRowid
+    ? `rowid > :${keyParams[0]}`
+    : compoundKeysAfterSql(keyColumns, keyParams);
+  // Build from the innermost sort key outwards: each level is "strictly after, or tied and
+  // after on the remaining keys". SQLite sorts NULL first ascending and last descending.
+  for (let i = sortCount - 1; i >= 0; i--) {
+    const { expression: c, desc } = shape.items[i];
+    const value = sortValues[i];
+    if (value === null) {
+      clause = desc
+        ? `(${c} is null and ${clause})`
+        : `(${c} is not null or (${c} is null and ${clause}))`;
+    } else {
+      const name = nextName();
+      params[name] = value;
+      clause = desc
+        ? `(${c} < :${name} or ${c} is null or (${c} = :${name} and ${clause}))`
+        : `(${c} > :${name} or (${c} = :${name} and ${clause}))`;
+    }
+  }
+  return { clause, params, offset: 0 };
+}
+
+const REAL_TYPE = /REAL|FLOA|DOUB/i;
+
+/** A cell as token text: Python's `str()`, so a REAL column's 12 is `12.0`. */
+export function tokenText(value: unknown, declaredType?: string | null): string {
+  if (value !== null && typeof value === "object" && "value" in value) {
+    return tokenText((value as { value: unknown }).value, declaredType);
+  }
+  if (typeof value === "number" && Number.isInteger(value) && REAL_TYPE.test(declaredType ?? "")) {
+    return `${value}.0`;
+  }
+  return String(value);
+}
+
+/** Options for {@link nextToken}. */
+export interface NextTokenOptions extends KeysetShape {
+  /** Offset of the current page (views), from the incoming `_next`. */
+  offset?: number;
+  /** Rows per page. */
+  pageSize: number;
+  /** Declared column types, so REAL values print like Python floats. */
+  columnTypes?: Record<string, string | null>;
+}
+
+const unwrap = (cell: unknown) =>
+  cell !== null && typeof cell === "object" && "value" in cell
+    ? (cell as { value: unknown }).value
+    : cell;
+
+/**
+ * The `_next` token for the page ending with `lastRow` (the `pageSize`-th row, as an object
+ * keyed by column). Sort values missing from the row (hidden by `_col`) must be added by the
+ * caller first, see `sortValueLookup`.
+ */
+export function nextToken(lastRow: Record<string, unknown>, options: NextTokenOptions): string {
+  if (usesOffset(options)) return String((options.offset ?? 0) + options.pageSize);
+  const keyColumns = options.useRowid ? ["rowid"] : options.pks;
+  const keyPart = keyColumns
+    .map((pk) => tildeEncode(tokenText(unwrap(lastRow[pk]), options.columnTypes?.[pk])))
+    .join(",");
+  const sortPart = options.items.map((item) => {
+    const value = unwrap(lastRow[item.column]);
+    if (value === null || value === undefined) return NULL_TOKEN;
+    return tildeEncode(tokenText(value, options.columnTypes?.[item.column]));
+  });
+  return [...sortPart, keyPart].join(",");
+}
+
+/** SQL fetching the sort values of one row by key, for sort columns absent from the page. */
+export function sortValueLookup(
+  table: string,
+  lastRow: Record<string, unknown>,
+  shape: KeysetShape,
+): { sql: string; params: Record<string, unknown> } {
+  const keyColumns = shape.useRowid ? ["rowid"] : shape.pks;
+  const params: Record<string, unknown> = {};
+  const where = keyColumns.map((pk, i) => {
+    params[`pk${i}`] = unwrap(lastRow[pk]);
+    return `${escapeSqlIdentifier(pk)} = :pk${i}`;
+  });
+  const columns = shape.items.map((item) => escapeSqlIdentifier(item.column)).join(", ");
+  return {
+    sql: `select ${columns} from ${escapeSqlIdentifier(table)} where ${where.join(" and ")}`,
+    params,
+  };
+}

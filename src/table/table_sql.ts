@@ -1,0 +1,198 @@
+/**
+ * Composes the SQL of a table or view page from the table's facts and the request: filters,
+ * search, hook filter arguments, sort, `_col`/`_nocol`, page size and the `_next` keyset
+ * clause. Pure: the caller runs the SQL and hands the rows back to {@link TableQuery.page}.
+ *
+ * Search is computed here (not as a `filters_from_request` default plugin) because `_sort=_rank`
+ * needs its match expression. `_where=` and `_through=` results, and every plugin's
+ * `filters_from_request` result, arrive through `filter_arguments`.
+ *
+ * @module
+ */
+
+import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
+import { columnsToSelect } from "./columns.ts";
+import { type FilterArgumentsLike, mergeFilterArguments } from "./filter_arguments.ts";
+import { filtersFromArgs } from "./filters.ts";
+import { nextClause, nextToken, parsePageSize, sortValueLookup, usesOffset } from "./pagination.ts";
+import { type SearchConfig, type SearchFacts, searchFilterArguments } from "./search.ts";
+import {
+  orderByTerms,
+  parseSort,
+  sortableColumns,
+  type SortConfig,
+  sortDescription,
+  type SortOrder,
+} from "./sort.ts";
+
+/** What introspection knows about the table or view. */
+export interface TableFacts extends Omit<SearchFacts, "table"> {
+  /** Table or view name. */
+  name: string;
+  /** Column names in table order. */
+  columns: string[];
+  /** Primary key columns; empty for rowid tables and views. */
+  pks: string[];
+  /** True for SQL views. */
+  is_view: boolean;
+  /** Declared column types (`REAL` makes 12 print as `12.0` in tokens). */
+  column_types?: Record<string, string | null>;
+}
+
+/** Table config (metadata) keys read while building the query. */
+export interface TableQueryConfig extends SortConfig, SearchConfig {
+  /** Default page size for this table (`_size` overrides). */
+  size?: number | string;
+}
+
+/** Everything needed to build the page query. */
+export interface TableQueryInput {
+  table: TableFacts;
+  args: ArgsLike;
+  settings?: SettingsLike;
+  config?: TableQueryConfig;
+  /** Results of `filters_from_request` hooks (`_where`, `_through`, plugins). */
+  filter_arguments?: FilterArgumentsLike[];
+}
+
+/** A page's rows and continuation, from {@link TableQuery.page}. */
+export interface TablePage {
+  /** At most `page_size` rows. */
+  rows: Record<string, unknown>[];
+  /** `_next` token for the following page, or null. */
+  next: string | null;
+  /** Arguments to replace in the current URL to reach the next page (`_next`, `_sort…`). */
+  next_args: [string, string][];
+}
+
+/** Runs one lookup query and returns its first row as an object (or null). */
+export type RowLookup = (
+  sql: string,
+  params: Record<string, unknown>,
+) => Promise<Record<string, unknown> | null>;
+
+/** The built query and what a view needs around it. */
+export interface TableQuery {
+  /** The page query: `select … from … where … order by … limit <size+1>`. */
+  sql: string;
+  /** Params of {@link sql} (filters, search, hooks, and the `_next` clause). */
+  params: Record<string, unknown>;
+  /** `select count(*) from … where …` (without the `_next` clause). */
+  count_sql: string;
+  /** Every column, filtered, without order or limit: the base for facets. */
+  sql_no_order_no_limit: string;
+  /** Params of {@link count_sql} and {@link sql_no_order_no_limit}. */
+  from_params: Record<string, unknown>;
+  /** Output columns of {@link sql}, with `rowid` first for rowid tables. */
+  columns: string[];
+  /** Primary keys for display and `_shape=object` (`["rowid"]` for rowid tables). */
+  primary_keys: string[];
+  use_rowid: boolean;
+  sort: SortOrder;
+  /** `price desc, id`, or "" for views without a sort. */
+  order_by: string;
+  page_size: number;
+  offset: number;
+  /** `where … sorted by …`, or "". */
+  human_description_en: string;
+  /** Merged `extra_context` of search and hooks. */
+  extra_context: Record<string, unknown>;
+  /**
+   * Trims the fetched rows (objects keyed by column) and computes the next token. When a sort
+   * column is not among the selected columns (`_col`), `lookupRow(sql, params)` fetches it.
+   */
+  page(rows: Record<string, unknown>[], lookupRow?: RowLookup): Promise<TablePage>;
+}
+
+/** Builds the page, count and facet-base SQL for one table request. */
+export function buildTableQuery(input: TableQueryInput): TableQuery {
+  const { table, args, config = {} } = input;
+  const useRowid = !table.is_view && table.pks.length === 0;
+  const keyColumns = useRowid ? ["rowid"] : table.pks;
+  const filters = filtersFromArgs(args);
+  const built = filters.build_where_clauses(table.name);
+  const search = searchFilterArguments(args, { ...table, table: table.name }, config);
+  const hooks = mergeFilterArguments([search.filter_arguments, ...(input.filter_arguments ?? [])]);
+  const whereClauses = [...built.where_clauses, ...hooks.where_clauses];
+  const fromParams: Record<string, unknown> = { ...built.params, ...hooks.params };
+
+  const sortable = sortableColumns({ columns: table.columns, useRowid }, config);
+  const sort = parseSort(args, { sortable, config, rankExpression: search.rank_expression });
+  const pageSize = parsePageSize(args, {
+    max_returned_rows: readSetting(input.settings, "max_returned_rows"),
+    default_page_size: readSetting(input.settings, "default_page_size"),
+    configSize: config.size,
+  });
+  const shape = { pks: table.pks, useRowid, isView: table.is_view, items: sort.items };
+
+  const selected = columnsToSelect(args, table.columns, table.pks);
+  const columns = useRowid ? ["rowid", ...selected] : selected;
+  const allColumns = useRowid ? ["rowid", ...table.columns] : table.columns;
+  const from = `from ${escapeSqlIdentifier(table.name)}`;
+  const whereSql = (clauses: string[]) => clauses.length ? ` where ${clauses.join(" and ")}` : "";
+
+  const params = { ...fromParams };
+  const pageClauses = [...whereClauses];
+  let offset = 0;
+  const token = args.get("_next");
+  if (token) {
+    const next = nextClause(token, shape, params);
+    if (next.clause) pageClauses.push(next.clause);
+    Object.assign(params, next.params);
+    offset = next.offset;
+  }
+  const pkTerms = table.is_view ? [] : keyColumns.map(escapeSqlIdentifier);
+  const order_by = orderByTerms(sort.items, pkTerms).join(", ");
+  const sql = `select ${columns.map(escapeSqlIdentifier).join(", ")} ${from}${
+    whereSql(pageClauses)
+  }${order_by ? ` order by ${order_by}` : ""} limit ${pageSize + 1}${
+    offset ? ` offset ${offset}` : ""
+  }`;
+  const description = [
+    filters.human_description_en(hooks.human_descriptions),
+    sortDescription(sort),
+  ].filter(Boolean).join(" ");
+
+  return {
+    sql,
+    params,
+    count_sql: `select count(*) ${from}${whereSql(whereClauses)}`,
+    sql_no_order_no_limit: `select ${allColumns.map(escapeSqlIdentifier).join(", ")} ${from}${
+      whereSql(whereClauses)
+    }`,
+    from_params: fromParams,
+    columns,
+    primary_keys: table.is_view ? [] : keyColumns,
+    use_rowid: useRowid,
+    sort,
+    order_by,
+    page_size: pageSize,
+    offset,
+    human_description_en: description,
+    extra_context: hooks.extra_context,
+    async page(rows, lookupRow) {
+      if (pageSize === 0 || rows.length <= pageSize) {
+        return { rows: rows.slice(0, pageSize), next: null, next_args: [] };
+      }
+      let last = rows[pageSize - 1];
+      const missing = sort.items.some((item) => !(item.column in last));
+      if (missing && lookupRow && !usesOffset(shape)) {
+        const lookup = sortValueLookup(table.name, last, shape);
+        last = { ...last, ...(await lookupRow(lookup.sql, lookup.params)) };
+      }
+      const next = nextToken(last, {
+        ...shape,
+        offset,
+        pageSize,
+        columnTypes: table.column_types,
+      });
+      const next_args: [string, string][] = [["_next", next]];
+      if (!usesOffset(shape) || sort.items.length) {
+        for (const column of sort.sort) next_args.push(["_sort", column]);
+        for (const column of sort.sort_desc) next_args.push(["_sort_desc", column]);
+      }
+      return { rows: rows.slice(0, pageSize), next, next_args };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { example, shopService } from "../fixtures/shop.ts";
+
+Deno.test("GET /.json matches the reference index for the shop database", async () => {
+  const svc = shopService();
+  try {
+    const response = await svc.client.get("/.json");
+    const expected = example("01-index.json");
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), expected.headers["content-type"]);
+    assert.deepEqual(response.json(), expected.body);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("GET / lists each database with a link to it", async () => {
+  const svc = shopService();
+  try {
+    const response = await svc.client.get("/");
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
+    assert.match(response.text, /href="\/shop"/);
+    assert.match(response.text, /Corner Shop/);
+  } finally {
+    await svc.close();
+  }
+});
