@@ -99,10 +99,13 @@ export class ReadPool {
     this.#closed = true;
     for (const worker of this.#workers) {
       if (worker.current && worker.pointer !== null) this.#interrupt(worker.pointer);
-      for (const job of [...worker.queue, ...(worker.current ? [worker.current] : [])]) {
-        job.reject(new Error("The read pool was closed"));
-      }
+      const jobs = [...worker.queue, ...(worker.current ? [worker.current] : [])];
+      // Cleared first so that no cancel retry touches a connection of a terminated worker.
+      worker.current = null;
+      worker.queue = [];
+      worker.pointer = null;
       worker.worker.terminate();
+      for (const job of jobs) job.reject(new Error("The read pool was closed"));
     }
     this.#workers = [];
   }
@@ -199,9 +202,11 @@ export class ReadPool {
 
   #onCrash(worker: PoolWorker, error: Error): void {
     this.#workers = this.#workers.filter((w) => w !== worker);
+    const jobs = [...(worker.current ? [worker.current] : []), ...worker.queue];
+    worker.current = null;
+    worker.queue = [];
+    worker.pointer = null;
     worker.worker.terminate();
-    for (const job of [...(worker.current ? [worker.current] : []), ...worker.queue]) {
-      job.reject(error);
-    }
+    for (const job of jobs) job.reject(error);
   }
 }

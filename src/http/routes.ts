@@ -24,7 +24,8 @@ import {
 } from "../views/special.ts";
 import { pluginStaticView, staticMountView, staticView } from "../views/static.ts";
 import { authTokenView, createTokenView, logoutView } from "../views/auth_pages.ts";
-import { allowDebugView, messagesDebugView, permissionsDebugView } from "../views/debug.ts";
+import { allowDebugView, permissionsDebugView } from "../views/debug.ts";
+import { messagesDebugView } from "../views/messages_debug.ts";
 
 /** A view: receives the service and the request, returns a Response. */
 export type View = (svc: Service, request: Request) => Promise<Response>;

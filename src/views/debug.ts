@@ -6,9 +6,6 @@ import type { Response } from "../http/response.ts";
 export function allowDebugView(_svc: Service, _request: Request): Promise<Response> {
   return Promise.reject(new HttpError(501, "Not implemented yet"));
 }
-export function messagesDebugView(_svc: Service, _request: Request): Promise<Response> {
-  return Promise.reject(new HttpError(501, "Not implemented yet"));
-}
 export function permissionsDebugView(_svc: Service, _request: Request): Promise<Response> {
   return Promise.reject(new HttpError(501, "Not implemented yet"));
 }

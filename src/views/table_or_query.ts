@@ -1,8 +1,24 @@
-// PLACEHOLDER: replaced by the real view in this session; answers 501 until then.
+/**
+ * `/<db>/<name>` is a canned query when the database has one of that name (from metadata or the
+ * `canned_queries` hook), otherwise a table or SQL view. Only canned queries accept POST.
+ */
 import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
-import { HttpError } from "../http/errors.ts";
 import type { Response } from "../http/response.ts";
-export function tableOrCannedQueryView(_svc: Service, _request: Request): Promise<Response> {
-  return Promise.reject(new HttpError(501, "Not implemented yet"));
+import { MethodNotAllowed } from "../http/errors.ts";
+import { tilde_decode } from "../util/tilde.ts";
+import { cannedQueryFor } from "./canned_queries.ts";
+import { cannedQueryView } from "./canned_query.ts";
+import { tableView } from "./table.ts";
+
+/** GET/POST `/<db>/<name>`. */
+export async function tableOrCannedQueryView(svc: Service, request: Request): Promise<Response> {
+  const db = svc.resolve_database(request);
+  const name = tilde_decode(request.url_vars.table);
+  const query = await cannedQueryFor(svc, db.name, name, request.actor ?? null);
+  if (query) return await cannedQueryView(svc, request, db, query);
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    throw new MethodNotAllowed("Only canned queries accept POST");
+  }
+  return await tableView(svc, request);
 }
