@@ -33,8 +33,16 @@ function def(name: string, value: SettingValue, help: string): SettingDefinition
 export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
   def("default_page_size", 100, "Default page size for the table view"),
   def("max_returned_rows", 1000, "Maximum rows that can be returned from a table or custom query"),
-  def("max_insert_rows", 100, "Maximum rows that can be inserted at a time using the bulk insert API"),
-  def("num_sql_threads", 3, "Number of read workers for SQL queries (0 runs them on the main thread)"),
+  def(
+    "max_insert_rows",
+    100,
+    "Maximum rows that can be inserted at a time using the bulk insert API",
+  ),
+  def(
+    "num_sql_threads",
+    3,
+    "Number of read workers for SQL queries (0 runs them on the main thread)",
+  ),
   def("sql_time_limit_ms", 1000, "Time limit for a SQL query in milliseconds"),
   def("default_facet_size", 30, "Number of values to return for requested facets"),
   def("facet_time_limit_ms", 200, "Time limit for calculating a requested facet"),
