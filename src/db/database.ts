@@ -396,7 +396,12 @@ export class Database {
     this.#keepAlive?.close();
     this.#writeConn = this.#reader = this.#keepAlive = null;
     if (this.#ownHost) this.#ownHost.close();
-    else this.#host.readPool().forget(this.name).catch(() => {});
+    else {
+      // Workers close their connections to it; a pool that is already gone has none.
+      try {
+        this.#host.readPool().forget(this.name).catch(() => {});
+      } catch { /* no pool */ }
+    }
   }
 
   #assertOpen(): void {

@@ -122,7 +122,7 @@ const isTextType = (type: string) => /CHAR|CLOB|TEXT/i.test(type);
 async function uniqueSingleColumns(run: SqlRunner, table: string): Promise<Set<string>> {
   const rows = await run(
     `select (select group_concat(name, char(0)) from pragma_index_info(il.name)) as columns
-    from pragma_index_list(?) as il where il."unique" = 1`,
+    from pragma_index_list(?) as il where il."unique" = 1 and il.origin != 'pk'`,
     [table],
   );
   return new Set(
@@ -132,7 +132,7 @@ async function uniqueSingleColumns(run: SqlRunner, table: string): Promise<Set<s
 
 /**
  * The column that names a row of `table`: `config.label_column`, else its only unique text
- * column, else a column called `name` or `title`, else the other column of a two-column table
+ * column (the primary key does not count: a label repeating the key adds nothing), else a column called `name` or `title`, else the other column of a two-column table
  * whose first is its key (`id`, `pk` or the primary key).
  */
 export async function detectLabelColumn(

@@ -62,6 +62,8 @@ export function openReadConnection(target: ReadTarget): Connection {
       immutable: target.immutable,
       nolock: target.nolock,
     });
+    // A reader of a mutable file may meet the writer's lock while it commits: wait briefly.
+    if (!target.immutable) conn.exec("PRAGMA busy_timeout = 1000");
   }
   try {
     for (const source of target.attach.slice(0, MAX_ATTACHED)) {

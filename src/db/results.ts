@@ -20,6 +20,9 @@ export type Row = SqlValue[] & {
 
 // Names that arrays, JSON.stringify or our own helpers rely on: a column with one of these names
 // stays reachable by index only, because shadowing them would break the row as an array.
+// Where a row prototype keeps its column names; a symbol, so no column name can collide.
+const COLUMNS = Symbol("columns");
+
 const RESERVED = new Set(["length", "constructor", "toJSON", "toObject", "__proto__"]);
 
 /** Methods every row has, between the per-result prototype and `Array.prototype`. */
@@ -27,7 +30,7 @@ const rowBase = Object.create(Array.prototype, {
   toObject: {
     value: function (this: SqlValue[]) {
       const out: Record<string, SqlValue> = {};
-      const columns = Object.getPrototypeOf(this).columns as string[];
+      const columns = Object.getPrototypeOf(this)[COLUMNS] as string[];
       columns.forEach((column, i) => {
         // The first of duplicate names wins, as it does for `row["column"]`.
         if (!Object.hasOwn(out, column)) out[column] = this[i];
@@ -41,7 +44,7 @@ const rowBase = Object.create(Array.prototype, {
 /** A prototype giving rows with these `columns` their named getters. */
 export function rowPrototype(columns: string[]): object {
   const proto = Object.create(rowBase);
-  Object.defineProperty(proto, "columns", { value: columns, enumerable: false });
+  Object.defineProperty(proto, COLUMNS, { value: columns, enumerable: false });
   const seen = new Set<string>();
   columns.forEach((column, index) => {
     if (seen.has(column) || RESERVED.has(column) || /^\d+$/.test(column)) return;

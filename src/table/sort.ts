@@ -91,7 +91,8 @@ export function parseSort(
 /** `order by` terms for the sort keys followed by the tie-breaking primary keys. */
 export function orderByTerms(items: SortItem[], pkExpressions: string[]): string[] {
   const terms = items.map((item) => item.desc ? `${item.expression} desc` : item.expression);
-  return [...terms, ...pkExpressions.filter((pk) => !terms.includes(pk))];
+  const sorted = new Set(items.map((item) => item.expression));
+  return [...terms, ...pkExpressions.filter((pk) => !sorted.has(pk))];
 }
 
 /** `sorted by price descending`, or "" without a sort. */

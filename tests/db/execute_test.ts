@@ -4,7 +4,8 @@ import { QueryInterrupted } from "../../src/db/errors.ts";
 import { SqliteError } from "../../src/sqlite/errors.ts";
 import { makeDbFile, tempDir, testHost } from "./helpers.ts";
 
-const ENDLESS = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c";
+const ENDLESS =
+  "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c";
 function numbersSql(): string {
   return `create table numbers (n integer primary key, label text);
   insert into numbers (n, label)
@@ -85,7 +86,10 @@ Deno.test("custom_time_limit cannot raise the configured limit", async () => {
   const host = testHost({ settings: { sql_time_limit_ms: 40, num_sql_threads: 1 } });
   const db = new Database(host, { memory_name: "limit_raise" });
   try {
-    await assert.rejects(db.execute(ENDLESS, null, { custom_time_limit: 60_000 }), QueryInterrupted);
+    await assert.rejects(
+      db.execute(ENDLESS, null, { custom_time_limit: 60_000 }),
+      QueryInterrupted,
+    );
   } finally {
     db.close();
     host.close();
@@ -161,7 +165,9 @@ Deno.test("execute_fn runs a function on a main-thread connection", async () => 
   const host = testHost();
   const db = new Database(host, { path: makeDbFile(dir, "fn.db", numbersSql()) });
   try {
-    const count = await db.execute_fn((conn) => conn.query("select count(*) from numbers").rows[0][0]);
+    const count = await db.execute_fn((conn) =>
+      conn.query("select count(*) from numbers").rows[0][0]
+    );
     assert.equal(count, 50);
     await assert.rejects(db.execute_fn((conn) => conn.exec("delete from numbers")), /readonly/);
   } finally {

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { parseSort, sortableColumns, sortDescription } from "../../src/table/sort.ts";
+import { buildTableQuery } from "../../src/table/table_sql.ts";
+import { example, SHOP_TABLES } from "./_shop.ts";
+
+const sortable = ["id", "name", "price"];
+const parse = (query: string, config = {}) =>
+  parseSort(new URLSearchParams(query), { sortable, config });
+
+Deno.test("sort errors use the exact messages", () => {
+  assert.throws(() => parse("_sort=name&_sort_desc=price"), {
+    message: "Cannot use _sort and _sort_desc at the same time",
+    status: 400,
+  });
+  const ex = example("44-error-400-sort.json");
+  assert.throws(() => parse("_sort=nope"), { message: (ex.body as { error: string }).error });
+  assert.throws(() => parse("_sort_desc=id&_sort_desc=nope"), {
+    message: "Cannot sort table by nope",
+  });
+});
+
+Deno.test("repeated _sort keeps request order; config applies only without request sort", () => {
+  assert.deepEqual(parse("_sort=price&_sort=name").items.map((i) => i.column), ["price", "name"]);
+  assert.deepEqual(parse("", { sort_desc: "price" }).sort_desc, ["price"]);
+  assert.deepEqual(parse("_sort=name", { sort_desc: "price" }).sort, ["name"]);
+  assert.equal(sortDescription(parse("_sort_desc=price")), "sorted by price descending");
+  assert.equal(sortDescription(parse("_sort=price&_sort=name")), "sorted by price, name");
+  assert.equal(sortDescription(parse("")), "");
+});
+
+Deno.test("sortable columns: config, or all columns plus rowid for rowid tables", () => {
+  assert.deepEqual(sortableColumns({ columns: ["a"], useRowid: true }), ["a", "rowid"]);
+  assert.deepEqual(
+    sortableColumns({ columns: ["a", "b"], useRowid: false }, { sortable_columns: ["b"] }),
+    ["b"],
+  );
+  const log = buildTableQuery({
+    table: SHOP_TABLES.log,
+    args: new URLSearchParams("_sort_desc=rowid"),
+  });
+  assert.equal(log.order_by, "rowid desc");
+  assert.throws(
+    () =>
+      buildTableQuery({
+        table: SHOP_TABLES.products,
+        args: new URLSearchParams("_sort=name"),
+        config: { sortable_columns: ["price"] },
+      }),
+    { message: "Cannot sort table by name" },
+  );
+});
+
+Deno.test("sorted order adds the primary keys as tie-breakers", () => {
+  const built = buildTableQuery({
+    table: SHOP_TABLES.order_items,
+    args: new URLSearchParams("_sort=quantity"),
+  });
+  assert.equal(built.order_by, "quantity, order_id, product_id");
+  const view = buildTableQuery({
+    table: SHOP_TABLES.cheap_products,
+    args: new URLSearchParams("_sort_desc=price"),
+  });
+  assert.equal(view.order_by, "price desc");
+});
