@@ -29,8 +29,18 @@ const SPECIES: [string, string, number][] = [
   ["Hornbeam", "Carpinus betulus", 1],
   ["Sweetgum", "Liquidambar styraciflua", 0],
 ];
-const STREETS = ["Mill Lane", "High Street", "Quay Road", "Juniper Walk", "Abbey Close",
-  "Station Road", "Orchard Way", "Kestrel Drive", "Bridge Street", "Chapel Row"];
+const STREETS = [
+  "Mill Lane",
+  "High Street",
+  "Quay Road",
+  "Juniper Walk",
+  "Abbey Close",
+  "Station Road",
+  "Orchard Way",
+  "Kestrel Drive",
+  "Bridge Street",
+  "Chapel Row",
+];
 const CONDITIONS = ["good", "good", "good", "fair", "fair", "poor", "dead"];
 const TAGS = ["shade", "flowering", "autumn-colour", "fruit", "memorial", "young"];
 const INSPECTORS = ["R. Okafor", "M. Lindqvist", "S. Patel"];

@@ -10,7 +10,7 @@
  * 6. `startup` hooks; a failure rejects `ready()`, which stops the server.
  */
 import type { Service } from "./service.ts";
-import { loadPlugins, type LoadedPlugin } from "./plugins/loader.ts";
+import { type LoadedPlugin, loadPlugins } from "./plugins/loader.ts";
 import { registerDefaultPlugins } from "./plugins/defaults/mod.ts";
 import { BUILTIN_PERMISSIONS, type Permission } from "./auth/permission.ts";
 import { Router } from "./http/router.ts";

@@ -244,9 +244,10 @@ export class Service implements DatabaseHost {
   get_internal_database(): Database {
     if (!this.#internal) {
       const path = this.options.internal ?? null;
-      this.#internal = path
-        ? new Database(this, { path, name: "_internal" })
-        : new Database(this, { memory_name: `vitrine_internal_${crypto.randomUUID()}`, name: "_internal" });
+      this.#internal = path ? new Database(this, { path, name: "_internal" }) : new Database(this, {
+        memory_name: `vitrine_internal_${crypto.randomUUID()}`,
+        name: "_internal",
+      });
       // Writes run in arrival order, so the catalog tables exist before any plugin's write.
       this.#internal.execute_write_script(CATALOG_SCHEMA, { block: false });
     }

@@ -80,7 +80,10 @@ export function addServeCommand(program: Command): void {
 }
 
 /** Turns CLI flags into the Service's options, validating as it goes. */
-export async function serviceOptionsFrom(files: string[], flags: ServeFlags): Promise<ServiceOptions> {
+export async function serviceOptionsFrom(
+  files: string[],
+  flags: ServeFlags,
+): Promise<ServiceOptions> {
   let options: ServiceOptions = {};
   if (files.length === 1 && isDirectory(files[0])) {
     const dir = await loadConfigDir(files[0]);

@@ -34,7 +34,9 @@ export function collectRenderers(results: unknown[]): Map<string, OutputRenderer
   const renderers = new Map<string, OutputRenderer>();
   for (const entry of results.flat()) {
     const renderer = entry as OutputRenderer;
-    if (!renderer || typeof renderer.extension !== "string" || typeof renderer.render !== "function") {
+    if (
+      !renderer || typeof renderer.extension !== "string" || typeof renderer.render !== "function"
+    ) {
       throw new Error("register_output_renderer must return {extension, render, can_render?}");
     }
     renderers.set(renderer.extension, renderer);

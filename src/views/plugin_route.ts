@@ -44,7 +44,9 @@ class SendCollector {
       this.#start = { status: Number(message.status ?? 200), headers };
     } else if (message.type === "http.response.body" && message.body !== undefined) {
       const body = message.body;
-      this.#chunks.push(typeof body === "string" ? new TextEncoder().encode(body) : body as Uint8Array);
+      this.#chunks.push(
+        typeof body === "string" ? new TextEncoder().encode(body) : body as Uint8Array,
+      );
     }
     return Promise.resolve();
   };

@@ -29,7 +29,9 @@ export async function pluginStaticView(svc: Service, request: Request): Promise<
 /** `/<mount>/<path>` for each `--static mount:dir`. */
 export async function staticMountView(svc: Service, request: Request): Promise<Response> {
   const mount = request.url_vars.mount;
-  const entry = (svc.options.static_mounts ?? []).find(([m]) => m.replace(/^\/+|\/+$/g, "") === mount);
+  const entry = (svc.options.static_mounts ?? []).find(([m]) =>
+    m.replace(/^\/+|\/+$/g, "") === mount
+  );
   if (!entry) throw new NotFound("Not found");
   return await found(serveFile(entry[1], request.url_vars.path, request));
 }
