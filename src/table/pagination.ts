@@ -13,7 +13,7 @@ import { escapeSqlIdentifier } from "../util/sql.ts";
 import { argList, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 import { RANK_COLUMN, type SortItem } from "./sort.ts";
-import { tildeDecode, tildeEncode } from "./tilde.ts";
+import { tilde_decode as tildeDecode, tilde_encode as tildeEncode } from "../util/tilde.ts";
 
 /** Token text standing for a NULL sort value. */
 export const NULL_TOKEN = "$null";

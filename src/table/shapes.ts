@@ -10,7 +10,7 @@
 
 import { argList, type ArgsLike, valueAsBoolean } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
-import { tildeEncode } from "./tilde.ts";
+import { tilde_encode as tildeEncode } from "../util/tilde.ts";
 
 /** The recognised `_shape` values. */
 export const SHAPES = ["objects", "arrays", "array", "arrayfirst", "object"] as const;

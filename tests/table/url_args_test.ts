@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tildeDecode, tildeEncode } from "../../src/table/tilde.ts";
+import { tilde_decode as tildeDecode, tilde_encode as tildeEncode } from "../../src/util/tilde.ts";
 import {
   pathWithAddedArgs,
   pathWithRemovedArgs,
