@@ -137,7 +137,13 @@ export class Service implements DatabaseHost {
       this.add_database(new Database(this, { path, is_mutable: false }));
     }
     if (options.memory || options.crossdb || (files.length + immutables.length === 0)) {
-      this.add_database(new Database(this, { is_memory: true }), { name: "_memory" });
+      // With --crossdb, /_memory attaches the file databases (up to SQLite's limit of ten).
+      const crossdb_attach = options.crossdb
+        ? () => [...this.databases.values()].filter((db) => !db.is_memory).slice(0, 10)
+        : undefined;
+      this.add_database(new Database(this, { is_memory: true, crossdb_attach }), {
+        name: "_memory",
+      });
     }
   }
 

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+import { Service } from "../../src/service.ts";
+import { Connection } from "../../src/sqlite/mod.ts";
+
+Deno.test("--crossdb lets /_memory join tables of two attached databases", async () => {
+  const dir = Deno.makeTempDirSync();
+  const shop = buildShopDb(dir);
+  const other = `${dir}/stock.db`;
+  const conn = Connection.open(other, { mode: "rwc" });
+  conn.exec(
+    "create table stock (product_id integer, units integer); insert into stock values (1, 40), (2, 7);",
+  );
+  conn.close();
+  const svc = new Service({ files: [shop, other], crossdb: true, metadata: SHOP_METADATA });
+  try {
+    const db = svc.get_database("_memory");
+    const results = await db.execute(
+      "select p.name, s.units from [shop].products p join [stock].stock s on s.product_id = p.id order by p.id",
+    );
+    assert.deepEqual(results.rows.map((row) => [...row]), [["Chef knife", 40], [
+      "Wooden spoon",
+      7,
+    ]]);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("without --crossdb there is no _memory database next to files", async () => {
+  const svc = new Service({ files: [buildShopDb()] });
+  try {
+    assert.deepEqual([...svc.databases.keys()], ["shop"]);
+  } finally {
+    await svc.close();
+  }
+});
