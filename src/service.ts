@@ -6,6 +6,7 @@ import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { Database } from "./db/database.ts";
 import type { DatabaseHost } from "./db/host.ts";
+import type { Row } from "./db/results.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA } from "./db/internal_db.ts";
 import type { Connection } from "./sqlite/mod.ts";
@@ -67,7 +68,7 @@ export interface ResolvedRow extends ResolvedTable {
   params: Record<string, unknown>;
   pks: string[];
   pk_values: string[];
-  row: unknown;
+  row: Row;
 }
 
 /** The service instance that views, hooks and plugins receive as `svc`. */

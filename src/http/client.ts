@@ -44,9 +44,10 @@ export class ClientResponse {
     return new TextDecoder().decode(this.content);
   }
 
-  /** The body parsed as JSON. */
-  json(): unknown {
-    return JSON.parse(this.text);
+  /** The body parsed as JSON (typed by the caller, `any` by default, as JSON from a test is). */
+  // deno-lint-ignore no-explicit-any
+  json<T = any>(): T {
+    return JSON.parse(this.text) as T;
   }
 
   /** Cookies set by the response's Set-Cookie headers. */

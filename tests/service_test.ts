@@ -1,0 +1,187 @@
+import assert from "node:assert/strict";
+import { Service } from "../src/service.ts";
+import { Database } from "../src/db/database.ts";
+import { Request } from "../src/http/request.ts";
+import { DatabaseNotFound, RowNotFound, TableNotFound } from "../src/http/errors.ts";
+import { BadSignature } from "../src/auth/signer.ts";
+import { buildShopDb, shopService } from "./fixtures/shop.ts";
+
+Deno.test("with no files, one in-memory database named _memory is attached", async () => {
+  const svc = new Service();
+  try {
+    assert.deepEqual([...svc.databases.keys()], ["_memory"]);
+    const db = svc.get_database();
+    assert.equal(db.is_memory, true);
+    assert.equal((await db.execute("select 1 + 1")).single_value(), 2);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("get_database: by name, first by default, KeyError when missing", async () => {
+  const svc = shopService();
+  try {
+    assert.equal(svc.get_database().name, "shop");
+    assert.equal(svc.get_database("shop").name, "shop");
+    assert.throws(() => svc.get_database("nope"), (e: Error) => e.name === "KeyError");
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("add_database names from the file, de-duplicates, and honours name and route", async () => {
+  const svc = shopService();
+  try {
+    const second = svc.add_database(new Database(svc, { path: buildShopDb() }));
+    assert.equal(second.name, "shop_2");
+    const routed = svc.add_database(new Database(svc, { path: buildShopDb() }), {
+      name: "archive",
+      route: "old-shop",
+    });
+    assert.equal(routed.name, "archive");
+    assert.equal(String(svc.urls.database("archive")), "/old-shop");
+    const page = await svc.client.get("/old-shop/products.json?_size=1");
+    assert.notEqual(page.status, 404);
+    svc.remove_database("archive");
+    assert.equal(svc.databases.has("archive"), false);
+    assert.throws(() => svc.remove_database("archive"), (e: Error) => e.name === "KeyError");
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("add_memory_database serves a shared in-memory database that keeps its data", async () => {
+  const svc = new Service();
+  try {
+    const db = svc.add_memory_database("scratch");
+    await db.execute_write("create table notes (body text)");
+    await db.execute_write("insert into notes values (?)", ["kept"]);
+    assert.equal((await db.execute("select body from notes")).single_value(), "kept");
+    const response = await svc.client.get("/.json");
+    assert.ok("scratch" in response.json().databases);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("sign and unsign round-trip per namespace; tampering raises BadSignature", async () => {
+  const svc = new Service({ secret: "secret" });
+  try {
+    const signed = svc.sign({ a: { id: "root" } }, "actor");
+    assert.equal(signed, "eyJhIjp7ImlkIjoicm9vdCJ9fQ.Nyuc5Q7xhxf1VMYzBUosCIdrdW0");
+    assert.deepEqual(svc.unsign(signed, "actor"), { a: { id: "root" } });
+    assert.throws(() => svc.unsign(signed, "other"), BadSignature);
+    assert.throws(() => svc.unsign(signed.slice(0, -2) + "xx", "actor"), BadSignature);
+    assert.deepEqual(svc.unsign(svc.sign([1, "two"])), [1, "two"]);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("absolute_url uses the request's scheme and host, or https when forced", async () => {
+  const plain = new Service();
+  const forced = new Service({ settings: { force_https_urls: true } });
+  try {
+    const request = new Request(new globalThis.Request("http://example.org:8001/x"));
+    assert.equal(plain.absolute_url(request, "/db/t"), "http://example.org:8001/db/t");
+    assert.equal(forced.absolute_url(request, "/db/t"), "https://example.org:8001/db/t");
+  } finally {
+    await plain.close();
+    await forced.close();
+  }
+});
+
+Deno.test("setting() returns typed values; unknown settings are refused at start", async () => {
+  const svc = new Service({ settings: { default_page_size: "50", allow_facet: "off" } });
+  try {
+    assert.equal(svc.setting("default_page_size"), 50);
+    assert.equal(svc.setting("allow_facet"), false);
+    assert.equal(svc.setting("base_url"), "/");
+  } finally {
+    await svc.close();
+  }
+  assert.throws(() => new Service({ settings: { no_such_setting: 1 } }), /no_such_setting/);
+});
+
+Deno.test("resolve_database / resolve_table / resolve_row and their errors", async () => {
+  const svc = shopService();
+  try {
+    const fake = (url_vars: Record<string, string>) => Request.fake("/x", { url_vars });
+    assert.equal(svc.resolve_database(fake({ database: "shop" })).name, "shop");
+    assert.throws(() => svc.resolve_database(fake({ database: "nope" })), DatabaseNotFound);
+    const table = await svc.resolve_table(fake({ database: "shop", table: "cheap_products" }));
+    assert.deepEqual([table.table, table.is_view], ["cheap_products", true]);
+    await assert.rejects(
+      () => svc.resolve_table(fake({ database: "shop", table: "nope" })),
+      TableNotFound,
+    );
+    const row = await svc.resolve_row(
+      fake({ database: "shop", table: "order_items", pks: "A~2F1001,2" }),
+    );
+    assert.deepEqual(row.pk_values, ["A/1001", "2"]);
+    assert.equal(row.row["quantity"], 3);
+    const rowid = await svc.resolve_row(fake({ database: "shop", table: "log", pks: "2" }));
+    assert.equal(rowid.row["message"], "price change: Hammer");
+    await assert.rejects(
+      () => svc.resolve_row(fake({ database: "shop", table: "products", pks: "999" })),
+      RowNotFound,
+    );
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("plugin_config reads metadata at the most specific level, null when absent", async () => {
+  const svc = shopService({
+    metadata: {
+      plugins: { "my-plugin": { level: "instance" } },
+      databases: { shop: { plugins: { "my-plugin": { level: "database" } } } },
+    },
+  });
+  try {
+    assert.deepEqual(svc.plugin_config("my-plugin"), { level: "instance" });
+    assert.deepEqual(svc.plugin_config("my-plugin", { database: "shop" }), { level: "database" });
+    assert.equal(svc.plugin_config("other-plugin"), null);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("render_template renders by name, first existing of a list, with csrftoken from a request", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${dir}/hello.html`, "Hello {{ name }} <{{ csrftoken() }}>");
+  const svc = new Service({ template_dir: dir });
+  try {
+    assert.match(await svc.render_template("hello.html", { name: "<b>" }), /^Hello &lt;b&gt; <>/);
+    const request = Request.fake("/");
+    const html = await svc.render_template(["missing.html", "hello.html"], { name: "x" }, request);
+    assert.match(html, /^Hello x <[^>]{20,}>/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("svc.client honours base_url", async () => {
+  const svc = shopService({ settings: { base_url: "/prefix/" } });
+  try {
+    const response = await svc.client.get("/.json");
+    assert.equal(response.status, 200);
+    assert.equal(response.json().databases.shop.path, "/prefix/shop");
+    assert.equal((await svc.client.get("/prefix/-/settings.json")).json().base_url, "/prefix/");
+    assert.equal(
+      String(svc.urls.table("shop", "products", { format: "json" })),
+      "/prefix/shop/products.json",
+    );
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("actors_from_ids maps ids to {id} without plugins", async () => {
+  const svc = new Service();
+  try {
+    assert.deepEqual(await svc.actors_from_ids(["a", 2]), { a: { id: "a" }, 2: { id: 2 } });
+  } finally {
+    await svc.close();
+  }
+});
