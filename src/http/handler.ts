@@ -11,6 +11,8 @@
  * 7. The view runs and returns a `Response`.
  * 8. Messages and CSRF cookies, CORS headers; `HEAD` drops the body.
  * 9. Any throw goes to `handleError`, the only catch in the pipeline.
+ * 10. With `trace_debug` on, `?_trace=1` runs steps 2–9 inside a trace and adds every SQL query
+ *     to the response (`trace.ts`).
  */
 import type { Service } from "../service.ts";
 import { Request } from "./request.ts";
@@ -22,6 +24,7 @@ import { resolveActor } from "./resolve_actor.ts";
 import { enforceCsrf } from "../auth/enforce_csrf.ts";
 import { encodeMessages } from "../auth/messages.ts";
 import { customPageOrNull } from "../views/custom_page.ts";
+import { traceRequest } from "./trace.ts";
 
 /** A fetch-style handler: what `Deno.serve` and `asgi_wrapper` plugins deal in. */
 export type FetchHandler = (
@@ -34,7 +37,7 @@ type Wrapper = (app: FetchHandler) => FetchHandler;
 /** Builds the service's handler; `asgi_wrapper` hooks wrap it once the service booted. */
 export function createHandler(svc: Service): FetchHandler {
   let wrapped: FetchHandler | null = null;
-  const core: FetchHandler = (raw) => handleRequest(svc, raw);
+  const core: FetchHandler = (raw) => traceRequest(svc, raw, () => handleRequest(svc, raw));
   return async (raw, info) => {
     try {
       await svc.ready();
@@ -76,7 +79,15 @@ async function route(svc: Service, request: Request): Promise<Response> {
   request.url_vars = match.url_vars;
   await enforceCsrf(svc, request);
   const view = match.view as (svc: Service, request: Request) => Promise<Response>;
-  return await view(svc, request);
+  try {
+    return await view(svc, request);
+  } catch (error) {
+    // `/about` looks like a database URL; a custom page of that path wins over the 404.
+    if (!(error instanceof NotFound)) throw error;
+    const page = await customPageOrNull(svc, request);
+    if (page) return page;
+    throw error;
+  }
 }
 
 /** A request for `/prefix/x` under base_url `/prefix/` becomes `/x`; others don't match. */
