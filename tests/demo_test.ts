@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { Service } from "../src/service.ts";
+import { loadMetadataFile } from "../src/config/metadata.ts";
+
+Deno.test("the bundled demo database builds and serves with its metadata", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/demo.db`;
+  const build = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../demo/build.ts", import.meta.url).pathname, path],
+  }).output();
+  assert.equal(build.code, 0, new TextDecoder().decode(build.stderr));
+  const metadata = await loadMetadataFile(
+    new URL("../demo/metadata.yaml", import.meta.url).pathname,
+  );
+  const svc = new Service({ files: [path], metadata });
+  try {
+    const index = (await svc.client.get("/.json")).json();
+    assert.equal(index.metadata.title, "Alderbrook street trees");
+    const trees = index.databases.demo.tables_and_views_truncated.find(
+      (t: { name: string }) => t.name === "trees",
+    );
+    assert.equal(trees.count, 1500);
+    assert.equal(trees.fts_table, "trees_fts");
+  } finally {
+    await svc.close();
+  }
+});
