@@ -67,18 +67,49 @@ export function traceSql(
   });
 }
 
+/** The open record of a `trace()` block: its keys (add more while it runs) and a disposer. */
+export type TraceInfo = Record<string, unknown> & Disposable;
+
 /**
- * Runs `fn` and, when tracing, records `{type, ...kwargs}` with its timing (also when it throws).
- * Works for sync and async functions; the result is returned unchanged.
+ * Records a block of work on the current trace with `{type, ...kwargs}`, its start, end,
+ * duration and a traceback — the spec's `trace(type_string, **kwargs)` context manager.
+ *
+ * With `fn`, runs it and records when it finishes (also when it throws); sync and async
+ * functions both work and the result is returned unchanged:
+ *
+ * ```ts
+ * const rows = await trace("geocode", { address }, () => geocode(address));
+ * ```
+ *
+ * Without `fn`, returns the block's keys as an object to use with `using`; keys added to it
+ * while the block runs are recorded too, when it is disposed:
+ *
+ * ```ts
+ * {
+ *   using info = trace("fetch", { url });
+ *   info.status = (await fetch(url)).status;
+ * }
+ * ```
+ *
+ * Outside a trace (no `?_trace=1`), nothing is recorded and the cost is one lookup.
  */
-export function trace<T>(type: string, kwargs: Record<string, unknown>, fn: () => T): T {
+export function trace(type: string, kwargs?: Record<string, unknown>): TraceInfo;
+export function trace<T>(type: string, kwargs: Record<string, unknown>, fn: () => T): T;
+export function trace<T>(
+  type: string,
+  kwargs: Record<string, unknown> = {},
+  fn?: () => T,
+): T | TraceInfo {
   const traces = storage.getStore();
-  if (!traces) return fn();
+  const info = { ...kwargs };
   const start = traceClock();
+  let recorded = false;
   const record = () => {
+    if (!traces || recorded) return;
+    recorded = true;
     const end = traceClock();
     traces.push({
-      ...kwargs,
+      ...info,
       type,
       start,
       end,
@@ -86,6 +117,11 @@ export function trace<T>(type: string, kwargs: Record<string, unknown>, fn: () =
       traceback: stackLines(),
     });
   };
+  if (!fn) {
+    Object.defineProperty(info, Symbol.dispose, { value: record, enumerable: false });
+    return info as TraceInfo;
+  }
+  if (!traces) return fn();
   let result: T;
   try {
     result = fn();
