@@ -9,7 +9,7 @@ import { standaloneHost, type StandaloneHostOptions } from "../../src/db/host.ts
 
 /** The example shop schema and data (tables, a view, FTS5 with content=, compound pk). */
 export const SHOP_SCHEMA = Deno.readTextFileSync(
-  new URL("../../../shared/examples/schema.sql", import.meta.url),
+  new URL("../fixtures/shop_schema.sql", import.meta.url),
 );
 
 /** A temp directory removed by `cleanup()`. */

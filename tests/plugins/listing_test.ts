@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { PluginRegistry } from "../../src/plugins/registry.ts";
 
 const example = JSON.parse(
-  await Deno.readTextFile(new URL("../../../shared/examples/48-plugins.json", import.meta.url))
+  await Deno.readTextFile(new URL("../fixtures/examples/48-plugins.json", import.meta.url))
     .catch(() => '{"body": []}'),
 );
 

@@ -7,12 +7,12 @@ import { DatabaseSync } from "node:sqlite";
 import type { FacetDatabase } from "../../src/table/facet_base.ts";
 import { buildTableQuery, type TableFacts, type TablePage } from "../../src/table/table_sql.ts";
 
-const EXAMPLES = new URL("../../../shared/examples/", import.meta.url);
+const EXAMPLES = new URL("../fixtures/examples/", import.meta.url);
 
 /** A fresh in-memory copy of the shop database. */
 export function openShop(): DatabaseSync {
   const db = new DatabaseSync(":memory:");
-  db.exec(Deno.readTextFileSync(new URL("schema.sql", EXAMPLES)));
+  db.exec(Deno.readTextFileSync(new URL("../fixtures/shop_schema.sql", import.meta.url)));
   return db;
 }
 

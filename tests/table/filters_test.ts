@@ -10,7 +10,7 @@ import {
 import { example, openShop, requestOf, runTable } from "./_shop.ts";
 
 const records = JSON.parse(
-  Deno.readTextFileSync(new URL("../../../shared/examples/26-filters.json", import.meta.url)),
+  Deno.readTextFileSync(new URL("../fixtures/examples/26-filters.json", import.meta.url)),
 ) as { request: string; body: { rows: unknown[]; human_description_en: string } }[];
 
 Deno.test("every filter operator matches examples/26-filters.json rows and description", async () => {

@@ -8,7 +8,7 @@ import {
   validateSqlSelect,
 } from "../../src/util/sql.ts";
 
-const examples = new URL("../../../shared/examples/", import.meta.url);
+const examples = new URL("../fixtures/examples/", import.meta.url);
 const errorOf = (file: string) =>
   (JSON.parse(Deno.readTextFileSync(new URL(file, examples))).body as { error: string }).error;
 
