@@ -77,6 +77,7 @@ async function route(svc: Service, request: Request): Promise<Response> {
     throw new NotFound("Not found");
   }
   request.url_vars = match.url_vars;
+  requestState(request).hasJsonTwin = match.route.pattern.source.includes("(?<format>");
   await enforceCsrf(svc, request);
   const view = match.view as (svc: Service, request: Request) => Promise<Response>;
   try {
@@ -120,11 +121,25 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
     appendVary(response, "Cookie");
   }
   if (svc.options.cors) addCorsHeaders(response);
+  if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
+    addAlternateLink(svc, request, response);
+  }
   const web = response.toWebResponse();
   if (request.method === "HEAD") {
     return new globalThis.Response(null, { status: web.status, headers: web.headers });
   }
   return web;
+}
+
+/** HTML pages point at their JSON twin: `Link: <…json>; rel="alternate"`. */
+function addAlternateLink(svc: Service, request: Request, response: Response): void {
+  if (!String(response.content_type ?? "").startsWith("text/html")) return;
+  const path = request.path === "/" ? "/.json" : `${request.path}.json`;
+  const query = request.query_string ? `?${request.query_string}` : "";
+  const url = svc.absolute_url(request, String(svc.urls.path(path)) + query);
+  const link = `<${url}>; rel="alternate"; type="application/json+datasette"`;
+  const current = response.headers["link"];
+  response.headers["link"] = current ? `${current}, ${link}` : link;
 }
 
 function appendVary(response: Response, value: string): void {

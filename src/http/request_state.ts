@@ -14,6 +14,8 @@ export interface RequestState {
   csrfToken: string | null;
   /** The token the client's `ds_csrftoken` cookie already holds, when its signature verified. */
   cookieCsrfToken: string | null;
+  /** True when the matched route has a `.json` twin (it takes a format suffix). */
+  hasJsonTwin: boolean;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -22,7 +24,13 @@ const states = new WeakMap<Request, RequestState>();
 export function requestState(request: Request): RequestState {
   let state = states.get(request);
   if (!state) {
-    state = { messagesToSet: [], messagesShown: false, csrfToken: null, cookieCsrfToken: null };
+    state = {
+      messagesToSet: [],
+      messagesShown: false,
+      csrfToken: null,
+      cookieCsrfToken: null,
+      hasJsonTwin: false,
+    };
     states.set(request, state);
   }
   return state;

@@ -26,3 +26,17 @@ Deno.test("GET / lists each database with a link to it", async () => {
     await svc.close();
   }
 });
+
+Deno.test("HTML pages link to their JSON twin with rel=alternate", async () => {
+  const svc = shopService();
+  try {
+    const response = await svc.client.get("/");
+    assert.equal(
+      response.headers.get("link"),
+      '<http://localhost/.json>; rel="alternate"; type="application/json+datasette"',
+    );
+    assert.equal((await svc.client.get("/.json")).headers.get("link"), null);
+  } finally {
+    await svc.close();
+  }
+});
