@@ -15,7 +15,7 @@ import type { HookArgs, HookName } from "./plugins/hookspecs.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
 import { Signer } from "./auth/signer.ts";
 import { RootToken } from "./auth/root.ts";
-import { PermissionRegistry } from "./auth/permission.ts";
+import { type Permission, PermissionRegistry } from "./auth/permission.ts";
 import { PermissionChecker } from "./auth/permissions.ts";
 import { createToken } from "./auth/tokens.ts";
 import { ERROR, INFO, WARNING } from "./auth/messages.ts";
@@ -81,17 +81,17 @@ export class Service implements DatabaseHost {
   readonly options: ServiceOptions;
   readonly config_dir: string | null;
   readonly settings: Settings;
-  readonly pm = new PluginRegistry();
+  readonly pm: PluginRegistry = new PluginRegistry();
   readonly urls: Urls;
   readonly client: Client;
   readonly templates: TemplateEnvironment;
   readonly signer: Signer;
-  readonly permissionRegistry = new PermissionRegistry();
+  readonly permissionRegistry: PermissionRegistry = new PermissionRegistry();
   readonly permissionChecker: PermissionChecker;
   /** The one-time `--root` login token, when started with `--root`. */
   readonly rootToken: RootToken | null;
   /** Ordered mapping of database name to Database, regardless of permissions. */
-  readonly databases = new Map<string, Database>();
+  readonly databases: Map<string, Database> = new Map();
   /** State filled in by the boot sequence (plugins, routes, renderers...). */
   readonly state: BootState;
   #localMetadata: Metadata;
@@ -376,7 +376,7 @@ export class Service implements DatabaseHost {
   }
 
   /** Permission by name or abbreviation; KeyError if unknown. */
-  get_permission(name_or_abbr: string) {
+  get_permission(name_or_abbr: string): Permission {
     return this.permissionRegistry.get(name_or_abbr);
   }
 

@@ -6,9 +6,8 @@
  *
  * Run: `vitrine serve data.db --plugin examples/plugins/markdown_output.ts`
  */
-// A published plugin imports Response from the vitrine package (mod.ts) instead.
-import { Response } from "../../src/http/response.ts";
-import type { HookArgs, OutputRenderer } from "../../src/plugins/hookspecs.ts";
+// Published plugins import the same names from the vitrine package instead of a path.
+import { type HookArgs, type OutputRenderer, Response } from "../../mod.ts";
 
 export const version = "0.1.0";
 

@@ -9,7 +9,8 @@
  * `prepare_connection` runs in every read worker as well as on the main thread, so it must be
  * synchronous and must not depend on module state set elsewhere.
  */
-import type { HookArgs, SqlValue } from "../../src/plugins/hookspecs.ts";
+// Published plugins import the same names from the vitrine package instead of a path.
+import type { HookArgs, SqlValue } from "../../mod.ts";
 
 export const version = "0.1.0";
 

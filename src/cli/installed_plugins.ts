@@ -1,13 +1,64 @@
 /**
- * The plugins "installed in the environment" (`VITRINE_PLUGINS`), loaded before the CLI is
- * built so their `register_commands` and `publish_subcommand` hooks can add commands.
+ * The plugins "installed in the environment", loaded before the CLI is built so that their
+ * `register_commands` and `publish_subcommand` hooks can add commands. Installed means:
+ *
+ * 1. `--plugin SPECIFIER` values anywhere on the command line;
+ * 2. `VITRINE_PLUGINS` (comma-separated);
+ * 3. the `plugins` list of the `-m/--metadata` file named on the command line.
+ *
+ * `--plugins-dir` plugins are never installed (SPEC: `register_commands` "works only for plugins
+ * installed in the environment, not with `--plugins-dir`"), so they add no commands.
+ *
+ * @module
  */
 import { PluginRegistry } from "../plugins/registry.ts";
-import { loadPlugins } from "../plugins/loader.ts";
+import { loadPlugins, pluginSpecifiersFromMetadata } from "../plugins/loader.ts";
+import { loadMetadataFile } from "../config/metadata.ts";
 
-/** A registry holding the installed plugins (empty when `VITRINE_PLUGINS` is unset). */
-export async function installedPluginRegistry(): Promise<PluginRegistry> {
+/** What the command line says about installed plugins, read before commander parses it. */
+export interface InstalledPluginArgs {
+  /** `--plugin` values. */
+  specifiers: string[];
+  /** The `-m/--metadata` file, if any. */
+  metadataFile: string | null;
+}
+
+/** Pre-scans `argv` for `--plugin X`, `--plugin=X`, `-m X`, `--metadata X`, `--metadata=X`. */
+export function scanInstalledPluginArgs(argv: string[]): InstalledPluginArgs {
+  const specifiers: string[] = [];
+  let metadataFile: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") break;
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, null];
+    const value = () => inline ?? argv[++i];
+    if (flag === "--plugin") {
+      const specifier = value();
+      if (specifier !== undefined) specifiers.push(specifier);
+    } else if (flag === "-m" || flag === "--metadata") {
+      metadataFile = value() ?? null;
+    }
+  }
+  return { specifiers, metadataFile };
+}
+
+/**
+ * A registry holding the installed plugins of `argv` and the environment (empty when there are
+ * none). A metadata file that cannot be read is left for the command to report.
+ */
+export async function installedPluginRegistry(argv: string[] = []): Promise<PluginRegistry> {
+  const { specifiers, metadataFile } = scanInstalledPluginArgs(argv);
+  let metadataPlugins: string[] = [];
+  if (metadataFile) {
+    try {
+      metadataPlugins = pluginSpecifiersFromMetadata(await loadMetadataFile(metadataFile));
+    } catch {
+      // `serve` (or `publish`) reads the file again and reports the error properly.
+    }
+  }
   const registry = new PluginRegistry();
-  await loadPlugins({ pluginsDir: null, specifiers: [], metadataPlugins: [] }, registry);
+  await loadPlugins({ pluginsDir: null, specifiers, metadataPlugins }, registry);
   return registry;
 }

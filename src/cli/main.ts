@@ -1,10 +1,11 @@
 /**
  * Command-line entry: `vitrine [serve] FILES…` (serve is the default command), `inspect`,
- * `plugins`, `create-token`, `publish <provider>`, plus commands added by installed plugins
- * (`VITRINE_PLUGINS`) through `register_commands`.
+ * `plugins`, `create-token`, `publish <provider>`, plus commands added through
+ * `register_commands` by installed plugins (`--plugin`, `VITRINE_PLUGINS`, the metadata file's
+ * `plugins` list; never `--plugins-dir`, see installed_plugins.ts).
  */
-import { Command, CommanderError } from "commander";
-import { joinMultiValueOptions } from "./argv.ts";
+import { Command, CommanderError, Option } from "commander";
+import { collect, joinMultiValueOptions } from "./argv.ts";
 import { addServeCommand } from "./serve.ts";
 import { addInspectCommand } from "./inspect.ts";
 import { addPluginsCommand } from "./plugins_command.ts";
@@ -23,7 +24,7 @@ export async function main(args: string[]): Promise<number> {
     .configureOutput({ writeErr: (text) => console.error(text.trimEnd()) });
   let registry;
   try {
-    registry = await installedPluginRegistry();
+    registry = await installedPluginRegistry(args);
   } catch (error) {
     console.error(`Error: ${error instanceof Error ? error.message : error}`);
     return 1;
@@ -33,7 +34,11 @@ export async function main(args: string[]): Promise<number> {
   addPluginsCommand(program);
   addCreateTokenCommand(program);
   await addPublishCommand(program, registry);
+  const builtIn = new Set(program.commands);
   await registry.call("register_commands", { cli: program });
+  for (const command of program.commands) {
+    if (!builtIn.has(command)) acceptPluginOption(command);
+  }
   try {
     await program.parseAsync(joinMultiValueOptions(args), { from: "user" });
     return 0;
@@ -46,4 +51,17 @@ export async function main(args: string[]): Promise<number> {
     console.error(`Error: ${error instanceof Error ? error.message : error}`);
     return 1;
   }
+}
+
+/**
+ * A plugin's command accepts `--plugin SPECIFIER` (hidden), so `vitrine mycommand --plugin
+ * ./my_plugin.ts` can name the plugin that provides it: installedPluginRegistry() has already
+ * loaded every `--plugin` of the command line.
+ */
+function acceptPluginOption(command: Command): void {
+  if (command.options.some((option) => option.long === "--plugin")) return;
+  command.addOption(
+    new Option("--plugin <specifier>", "plugin providing this command").argParser(collect)
+      .default([]).hideHelp(),
+  );
 }

@@ -29,11 +29,25 @@ export function addCommonPublishOptions(command: Command): Command {
     .option("--about_url <url>", "about URL");
 }
 
-/** Adds the `publish` group and lets plugins add providers to it. */
+/** True when `command` already has the common options (a provider may add them itself). */
+export function hasCommonPublishOptions(command: Command): boolean {
+  return command.options.some((option) => option.long === "--metadata");
+}
+
+/**
+ * Adds the `publish` group and lets plugins add providers to it. Every provider a
+ * `publish_subcommand` hook adds gets the common options (SPEC "Common options passed"), so its
+ * action receives `files` first and `{ metadata, extraOptions, branch, templateDir, pluginsDir,
+ * static, install, pluginSecret, versionNote, secret, title, license, license_url, source,
+ * source_url, about, about_url, ...its own }` after its own arguments.
+ */
 export async function addPublishCommand(program: Command, registry: PluginRegistry): Promise<void> {
   const publish = program.command("publish")
     .description("Publish databases to a hosting provider (providers come from plugins)");
   await registry.call("publish_subcommand", { publish });
+  for (const provider of publish.commands) {
+    if (!hasCommonPublishOptions(provider)) addCommonPublishOptions(provider);
+  }
   if (publish.commands.length === 0) {
     publish.addHelpText(
       "after",

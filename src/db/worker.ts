@@ -12,11 +12,12 @@ import { runRead, serializeError } from "./read_query.ts";
 import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
 import { encodeResult } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
-
-type PrepareConnection = (args: { conn: Connection; database: string; svc: null }) => unknown;
+import { PluginRegistry } from "../plugins/registry.ts";
+import { registerPluginUrls } from "../plugins/loader.ts";
 
 const connections = new Map<string, { conn: Connection; target: ReadTarget }>();
-let prepareHooks: PrepareConnection[] = [];
+/** The plugins' `prepare_connection` implementations, in the main thread's call order. */
+let plugins = new PluginRegistry();
 let cacheSizeKb = 0;
 let ready: Promise<void> = Promise.resolve();
 let reportedPointer: bigint | null = null;
@@ -25,13 +26,12 @@ function post(message: FromWorker): void {
   self.postMessage(message);
 }
 
+// The same registry as the main thread, so `hookimpl` options (`specname`, `tryfirst`,
+// `trylast`) and the call order hold here too.
 async function loadPlugins(urls: string[]): Promise<void> {
-  const hooks: PrepareConnection[] = [];
-  for (const url of urls) {
-    const module = await import(url);
-    if (typeof module.prepare_connection === "function") hooks.push(module.prepare_connection);
-  }
-  prepareHooks = hooks;
+  const registry = new PluginRegistry();
+  await registerPluginUrls(urls, registry);
+  plugins = registry;
 }
 
 function connectionFor(target: ReadTarget): Connection {
@@ -41,7 +41,8 @@ function connectionFor(target: ReadTarget): Connection {
   const conn = openReadConnection(target);
   try {
     if (cacheSizeKb > 0) conn.exec(`PRAGMA cache_size = -${Math.floor(cacheSizeKb)}`);
-    for (const hook of prepareHooks) hook({ conn, database: target.name, svc: null });
+    // `svc` lives on the main thread; worker-side implementations receive null.
+    plugins.callSync("prepare_connection", { conn, database: target.name, svc: null } as never);
   } catch (error) {
     conn.close();
     throw error;

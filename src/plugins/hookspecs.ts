@@ -10,12 +10,22 @@
  * }
  * ```
  *
- * The objects passed in (`svc`, `request`, `conn`, ...) are described here by small structural
- * interfaces, so that this file imports nothing and no module cycle can start here; the real
- * classes (`Service`, `Request`, `Response`, `Connection`) satisfy them.
+ * Parameters are typed with the real classes (`Service`, `Request`, `Response`, `Connection`,
+ * commander's `Command`) through type-only imports, so this module loads nothing at run time
+ * and no import cycle can start here.
  *
  * @module
  */
+
+import type { Command as CommanderCommand } from "commander";
+import type { Service as VitrineService } from "../service.ts";
+import type { Request as VitrineRequest } from "../http/request.ts";
+import type { Response as VitrineResponse } from "../http/response.ts";
+import type { Connection as SqliteConnection } from "../sqlite/connection.ts";
+import type { NunjucksEnvironment } from "../render/template_filters.ts";
+import type { Permission } from "../auth/permission.ts";
+import type { FilterArguments as FilterArgumentsClass } from "../table/filter_arguments.ts";
+import type { FacetClass } from "../table/facets.ts";
 
 /** A hook may return a value, a promise, or a function returning either (resolved recursively). */
 export type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
@@ -26,58 +36,30 @@ export type Actor = Record<string, unknown>;
 /** A permission resource: a database name, a `[database, table]` pair, or none. */
 export type Resource = string | [string, string] | null;
 
-/** What hooks may rely on in the service instance (`svc`). */
-export interface Service {
-  /** Configuration of a plugin from metadata; null when not configured. */
-  plugin_config(plugin_name: string, ...options: unknown[]): unknown;
-  /** A configured setting value. */
-  setting(key: string): unknown;
-}
+/** The service instance hooks receive as `svc`. */
+export type Service = VitrineService;
 
-/** What hooks may rely on in an incoming request. */
-export interface Request {
-  readonly method: string;
-  readonly path: string;
-  /** Named groups of the matched route, still tilde-encoded as in the URL. */
-  url_vars: Record<string, string>;
-  actor: Actor | null;
-}
+/** An incoming request as hooks see it (`url_vars`, `args`, `headers`, `cookies`, `actor`...). */
+export type Request = VitrineRequest;
 
-/** What hooks may rely on in a response they return. */
-export interface Response {
-  status: number;
-}
+/** A response a hook or view returns. */
+export type Response = VitrineResponse;
 
 /** A value SQLite hands to or takes from a user-defined function. */
 export type SqlValue = null | number | bigint | string | Uint8Array;
 
-/** A SQLite connection as `prepare_connection` sees it (Python sqlite3 method names). */
-export interface Connection {
-  create_function(
-    name: string,
-    num_args: number,
-    fn: (...args: SqlValue[]) => unknown,
-    options?: { deterministic?: boolean },
-  ): void;
-  create_aggregate(
-    name: string,
-    num_args: number,
-    aggregate: new () => { step(...args: SqlValue[]): unknown; finalize(): unknown },
-  ): void;
-  create_collation(name: string, compare: (a: string, b: string) => number): void;
-  execute(sql: string, params?: unknown): unknown;
-}
+/**
+ * A SQLite connection as `prepare_connection` sees it, with Python sqlite3 method names:
+ * `create_function(name, num_args, fn, { deterministic })`, `create_aggregate(name, num_args,
+ * AggregateClass)`, `create_collation(name, compare)`, `execute(sql, params)`.
+ */
+export type Connection = SqliteConnection;
 
-/** The nunjucks Environment, as far as `prepare_jinja2_environment` needs it. */
-export interface TemplateEnvironment {
-  addFilter(name: string, filter: (...args: never[]) => unknown, async?: boolean): unknown;
-  addGlobal(name: string, value: unknown): unknown;
-}
+/** The nunjucks Environment `prepare_jinja2_environment` receives (`addFilter`, `addGlobal`...). */
+export type TemplateEnvironment = NunjucksEnvironment;
 
-/** A commander `Command`, as far as `register_commands` / `publish_subcommand` need it. */
-export interface Command {
-  command(nameAndArgs: string): Command;
-}
+/** A commander `Command`: the root for `register_commands`, the group for `publish_subcommand`. */
+export type Command = CommanderCommand;
 
 /** A fetch-style request handler, the unit `asgi_wrapper` wraps. */
 export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
@@ -97,11 +79,35 @@ export interface PageHookArgs {
 /** An asset URL as a string or `{url, sri, module}`. */
 export type AssetUrl = string | { url: string; sri?: string; module?: boolean };
 
+/** The named values an output renderer's `render` and `can_render` receive. */
+export interface RenderArgs {
+  svc: Service;
+  columns: string[];
+  rows: SqlRow[];
+  sql: string | null;
+  /** The canned query's name, null otherwise. */
+  query_name: string | null;
+  database: string;
+  /** Null for custom SQL and canned queries. */
+  table: string | null;
+  request: Request;
+  error: string | null;
+  /** True when more rows exist but pagination is unavailable (e.g. over 1,000 results). */
+  truncated: boolean | null;
+  view_name: string;
+  [key: string]: unknown;
+}
+
+/** A result row: values by position and by column name. */
+export type SqlRow = SqlValue[] & { [column: string]: SqlValue };
+
 /** One output format added by `register_output_renderer`. */
 export interface OutputRenderer {
   extension: string;
-  render(args: Record<string, unknown>): Lazy<Response | Record<string, unknown> | null>;
-  can_render?(args: Record<string, unknown>): Lazy<boolean>;
+  /** A Response, or the deprecated `{body, content_type, status_code, headers}`; null declines. */
+  render(args: RenderArgs): Lazy<Response | Record<string, unknown> | null | undefined>;
+  /** Whether this page can be rendered (and linked to); omitted means always. */
+  can_render?(args: RenderArgs): Lazy<boolean>;
 }
 
 /** A route view: receives `{svc, request, scope, send, receive}`, returns a Response. */
@@ -119,18 +125,21 @@ export interface MenuLink {
   label: string;
 }
 
-/** The fields of the spec's FilterArguments object. */
-export interface FilterArguments {
+/** A FilterArguments object, or a plain object of the same (optional) fields. */
+export type FilterArguments = FilterArgumentsClass | {
   where_clauses?: string[];
   params?: Record<string, unknown>;
   human_descriptions?: string[];
   extra_context?: Record<string, unknown>;
-}
+};
 
 /** Every plugin hook. Implementations are named exports of a plugin module. */
 export interface Hooks {
-  /** A connection was opened: register SQL functions, aggregates, collations. Synchronous. */
-  prepare_connection(args: { conn: Connection; database: string; svc: Service }): void;
+  /**
+   * A connection was opened: register SQL functions, aggregates, collations. Synchronous. Runs in
+   * every read worker too, where `svc` (which lives on the main thread) is null.
+   */
+  prepare_connection(args: { conn: Connection; database: string; svc: Service | null }): void;
   /** The template environment was created: add filters, globals, extensions. */
   prepare_jinja2_environment(args: { env: TemplateEnvironment; svc: Service }): Lazy<void>;
   /** A page is rendered: an object merged into the template context. */
@@ -162,9 +171,9 @@ export interface Hooks {
   /** Command-line start: add commands to the root command (installed plugins only). */
   register_commands(args: { cli: Command }): void;
   /** Start-up: Facet classes (design unstable). */
-  register_facet_classes(args: Record<string, never>): (new (...args: never[]) => unknown)[];
-  /** Start-up: Permission objects (or plain objects of the same fields). */
-  register_permissions(args: { svc: Service }): unknown[] | null | undefined;
+  register_facet_classes(args: Record<string, never>): FacetClass[] | null | undefined;
+  /** Start-up: Permission objects. */
+  register_permissions(args: { svc: Service }): Permission[] | null | undefined;
   /** The application is assembled: a function wrapping the fetch-style handler. */
   asgi_wrapper(args: { svc: Service }): ((handler: FetchHandler) => FetchHandler) | null;
   /** The server first starts; throwing aborts start-up. */

@@ -214,7 +214,7 @@ export abstract class Facet {
   }
 
   /** Runs a facet query with `facet_time_limit_ms`. */
-  protected runFacetSql(sql: string) {
+  protected runFacetSql(sql: string): ReturnType<FacetDatabase["execute"]> {
     return this.database.execute(sql, this.params, {
       truncate: false,
       custom_time_limit: readSetting(this.settings, "facet_time_limit_ms"),
@@ -222,7 +222,7 @@ export abstract class Facet {
   }
 
   /** Runs a suggestion probe with `facet_suggest_time_limit_ms`. */
-  protected runSuggestSql(sql: string) {
+  protected runSuggestSql(sql: string): ReturnType<FacetDatabase["execute"]> {
     return this.database.execute(sql, this.params, {
       truncate: false,
       custom_time_limit: readSetting(this.settings, "facet_suggest_time_limit_ms"),

@@ -58,11 +58,13 @@ export async function buildPageContext(
   { view_name, database = null, table = null, columns = null }: PageOptions,
 ): Promise<Record<string, unknown>> {
   const args = { template, database, table, columns, view_name, request, svc };
-  const [extraVars, css, js, scripts] = await Promise.all([
+  const actor = (request?.actor as Record<string, unknown> | null) ?? null;
+  const [extraVars, css, js, scripts, menuLinks] = await Promise.all([
     svc.pm.call("extra_template_vars", args as never),
     svc.pm.call("extra_css_urls", args as never),
     svc.pm.call("extra_js_urls", args as never),
     svc.pm.call("extra_body_script", args as never),
+    svc.pm.call("menu_links", { svc, actor, request } as never),
   ]);
   const base = baseContext({
     metadata: svc.metadata(),
@@ -70,14 +72,17 @@ export async function buildPageContext(
     table,
     urls: svc.urls,
     csrftoken: request ? () => csrfTokenFor(svc, request) : null,
-    actor: (request?.actor as Record<string, unknown> | null) ?? null,
+    actor,
     base_url: String(svc.setting("base_url")),
     extra_css_urls: css,
     extra_js_urls: js,
     extra_body_scripts: scripts,
     page: view_name,
     messages: request ? takeMessages(svc, request) : [],
-    menu_links: (context.menu_links as { href: string; label: string }[] | undefined) ?? [],
+    menu_links: [
+      ...((context.menu_links as { href: string; label: string }[] | undefined) ?? []),
+      ...(menuLinks as { href: string; label: string }[][]).flat(),
+    ],
   });
   const merged: Record<string, unknown> = { ...base, request, settings: svc.settings.toJSON() };
   Object.assign(merged, context);

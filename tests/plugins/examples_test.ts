@@ -4,9 +4,9 @@ import { loadPlugins } from "../../src/plugins/loader.ts";
 import type { OutputRenderer, RouteView } from "../../src/plugins/hookspecs.ts";
 import { Connection } from "../../src/sqlite/mod.ts";
 import { Response } from "../../src/http/response.ts";
+import { stubRequest, svc } from "./stubs.ts";
 
 const examplesDir = new URL("../../examples/plugins/", import.meta.url).pathname;
-const svc = { plugin_config: () => null, setting: () => null };
 
 async function loadExample(file: string): Promise<PluginRegistry> {
   const registry = new PluginRegistry();
@@ -43,12 +43,12 @@ Deno.test("markdown_output renders rows as a Markdown table", async () => {
   const response = await renderer.render({
     svc,
     columns: ["id", "name"],
-    rows: [[1, "pipe | here"], [2, null]],
+    rows: [[1, "pipe | here"], [2, null]] as never,
     sql: "select id, name from t",
     query_name: null,
     database: "data",
     table: "t",
-    request: null,
+    request: stubRequest("/data/t.md"),
     error: null,
     truncated: false,
     view_name: "table",
@@ -65,7 +65,7 @@ Deno.test("hello_route answers /-/hello/<name> with JSON", async () => {
   const match = "/-/hello/Ada%20L".match(pattern);
   assert.ok(match?.groups);
   assert.equal("/-/hello/a/b".match(pattern), null);
-  const request = { method: "GET", path: "/-/hello/Ada%20L", url_vars: match.groups, actor: null };
+  const request = stubRequest("/-/hello/Ada%20L", match.groups);
   const response = await view({ svc, request }) as Response;
   assert.equal(response.status, 200);
   assert.equal(response.content_type, "application/json; charset=utf-8");

@@ -11,9 +11,9 @@ import {
 import { PluginRegistry } from "../../src/plugins/registry.ts";
 import { PluginError } from "../../src/plugins/plugin_info.ts";
 import { makeDirPlugins } from "../fixtures/plugins/make_dir_plugins.ts";
+import { stubRequest, svc } from "./stubs.ts";
 
 const fixtures = fromFileUrl(new URL("../fixtures/plugins/", import.meta.url));
-const svc = { plugin_config: () => null, setting: () => null };
 const pageArgs = {
   template: "index.html",
   database: null,
@@ -63,7 +63,7 @@ Deno.test("a --plugin local path is resolved against the working directory", asy
   assert.equal(loaded[0].name, "versioned_single");
   assert.equal(loaded[0].version, "0.4.0");
   assert.equal(loaded[0].installed, true);
-  const request = { method: "GET", path: "/", url_vars: {}, actor: null };
+  const request = stubRequest("/");
   assert.deepEqual(await registry.callFirst("actor_from_request", { svc, request }), {
     id: "versioned",
   });

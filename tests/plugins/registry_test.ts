@@ -3,8 +3,8 @@ import { PluginRegistry } from "../../src/plugins/registry.ts";
 import { hookimpl } from "../../src/plugins/hookimpl.ts";
 import { PluginError } from "../../src/plugins/plugin_info.ts";
 import type { HookArgs } from "../../src/plugins/hookspecs.ts";
+import { stubRequest, svc } from "./stubs.ts";
 
-const svc = { plugin_config: () => null, setting: () => null };
 const cssArgs = {
   template: "index.html",
   database: null,
@@ -104,7 +104,7 @@ Deno.test("callFirst stops at the first non-null answer", async () => {
       return null;
     },
   }, { name: "abstains" });
-  const request = { method: "GET", path: "/", url_vars: {}, actor: null };
+  const request = stubRequest("/");
   const actor = await registry.callFirst("actor_from_request", { svc, request });
   assert.deepEqual(actor, { id: "winner" });
   assert.deepEqual(called, ["abstains", "winner"]);

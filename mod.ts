@@ -1,0 +1,175 @@
+/**
+ * Vitrine's public library API: everything a plugin or an embedding program imports.
+ *
+ * A plugin is an ES module whose exported functions named as hooks are the implementations; each
+ * hook receives one object of named values:
+ *
+ * ```ts
+ * import { type HookArgs, Markup } from "jsr:@vitrine/vitrine"; // or a path / URL to mod.ts
+ *
+ * export function render_cell({ value, column }: HookArgs<"render_cell">) {
+ *   return column === "url" ? new Markup(`<a href="${Markup.escape(value)}">link</a>`) : null;
+ * }
+ * ```
+ *
+ * Embedding the service and calling it in-process:
+ *
+ * ```ts
+ * import { Service } from "./mod.ts";
+ *
+ * const svc = new Service({ files: ["data.db"] });
+ * const response = await svc.client.get("/data.json");
+ * console.log(response.json);
+ * await svc.close();
+ * ```
+ *
+ * See `docs/plugins.md` for every hook with an example.
+ *
+ * @module
+ */
+
+// -- the service and its data ---------------------------------------------------------------
+
+/**
+ * The service instance (`svc`): databases, settings, metadata, plugins, templates, signing,
+ * permissions, URL builders and the in-process `client`. Construct it with `new Service({ files,
+ * immutables, metadata, config_dir, settings, plugins_dir, plugins, ... })`.
+ */
+export { Service } from "./src/service.ts";
+/** Options of `new Service()`, and the `{db, table, is_view}` / row objects it resolves. */
+export type { ResolvedRow, ResolvedTable, ServiceOptions } from "./src/service.ts";
+
+/**
+ * One attached SQLite database: `execute()` (reads, in the worker pool), `execute_fn()`,
+ * `execute_write()`, `execute_write_script()`, `execute_write_many()`, `execute_write_fn()` and
+ * the introspection methods (`table_names()`, `table_columns()`, `primary_keys()`, ...).
+ */
+export { Database } from "./src/db/database.ts";
+/** Options of `new Database()`, `db.execute()` and the write methods. */
+export type { DatabaseOptions, ExecuteOptions, WriteOptions } from "./src/db/database.ts";
+
+/**
+ * Query results: `rows` (arrays that also answer `row["column"]`), `columns`, `truncated`,
+ * `first()`, `single_value()`, `dicts()`; iterable.
+ */
+export { Results } from "./src/db/results.ts";
+/** One result row: values by position and by column name. */
+export type { Row } from "./src/db/results.ts";
+
+/** A query that ran past its time limit (`sql_time_limit_ms` or `custom_time_limit`). */
+export { QueryInterrupted } from "./src/db/errors.ts";
+/** `single_value()` on results that are not exactly one row and one column. */
+export { MultipleValues } from "./src/db/errors.ts";
+
+// -- HTTP ------------------------------------------------------------------------------------
+
+/**
+ * An incoming request as views and hooks see it: `method`, `url`, `path`, `full_path`, `args`
+ * (MultiParams), `url_vars`, `headers`, `cookies`, `actor`, `scope`, `post_vars()`,
+ * `post_body()`; `Request.fake(path, { method, url_vars })` builds one for tests.
+ */
+export { Request } from "./src/http/request.ts";
+
+/**
+ * A response returned by views, `register_routes` views, `forbidden`/`handle_exception` hooks
+ * and output renderers: `new Response(body, { status, headers, content_type })`,
+ * `Response.text()`, `Response.html()`, `Response.json()`, `Response.redirect()`,
+ * `set_cookie()`.
+ */
+export { Response } from "./src/http/response.ts";
+
+/** Query-string values: `get(key)` (first value), `getlist(key)`, `keys()`, iteration. */
+export { MultiParams } from "./src/http/multi_params.ts";
+
+/** Throw from a view for a 404 page (also the base of the three "not found" errors below). */
+export { NotFound } from "./src/http/errors.ts";
+/** Throw from a view for a 403 (the `forbidden` hook may replace the page). */
+export { Forbidden } from "./src/http/errors.ts";
+/** An unknown database; has `.database_name`. */
+export { DatabaseNotFound } from "./src/http/errors.ts";
+/** An unknown table; has `.database_name` and `.table`. */
+export { TableNotFound } from "./src/http/errors.ts";
+/** An unknown row; has `.database_name`, `.table` and `.pk_values`. */
+export { RowNotFound } from "./src/http/errors.ts";
+
+// -- plugins ---------------------------------------------------------------------------------
+
+/**
+ * Marks a hook implementation with options: `hookimpl(fn, { tryfirst, trylast, specname })` or
+ * curried `hookimpl({ trylast: true })(fn)`. Marking is optional for exports named as hooks.
+ */
+export { hookimpl } from "./src/plugins/hookimpl.ts";
+/** The options `hookimpl` accepts. */
+export type { HookimplOptions } from "./src/plugins/hookimpl.ts";
+
+/**
+ * Hook types: `Hooks` declares every hook; `HookArgs<"render_cell">` is the one argument object
+ * a hook receives; `HookName` is any hook's name; the rest describe hook parameters and results.
+ */
+export type {
+  AssetUrl,
+  FetchHandler,
+  HookArgs,
+  HookName,
+  Hooks,
+  Lazy,
+  MenuLink,
+  OutputRenderer,
+  PageHookArgs,
+  RouteView,
+  SqlValue,
+} from "./src/plugins/hookspecs.ts";
+
+/**
+ * An action permission checks name (`register_permissions` returns these):
+ * `new Permission({ name, abbr, description, takes_database, takes_resource, default })`.
+ */
+export { Permission } from "./src/auth/permission.ts";
+
+/** True when an actor matches an `allow` block of metadata (`{"id": ["a", "b"]}`, `true`, ...). */
+export { actor_matches_allow } from "./src/auth/allow.ts";
+
+/**
+ * What `filters_from_request` returns: `new FilterArguments(where_clauses, params,
+ * human_descriptions, extra_context)`; a plain object with those fields works too.
+ */
+export { FilterArguments } from "./src/table/filter_arguments.ts";
+
+/**
+ * Base class of facet kinds (`register_facet_classes`, design unstable): subclasses set a unique
+ * static and instance `type` and implement `suggest()` and `facet_results()`.
+ */
+export { Facet } from "./src/table/facets.ts";
+/** The constructor options and result shapes of a Facet. */
+export type { FacetOptions, FacetResult, FacetSuggestion } from "./src/table/facets.ts";
+
+// -- helpers ---------------------------------------------------------------------------------
+
+/** Tilde-encodes a name for a URL path segment (`/` → `~2F`), as database and table URLs do. */
+export { tilde_encode } from "./src/util/tilde.ts";
+/** Reverses `tilde_encode`. */
+export { tilde_decode } from "./src/util/tilde.ts";
+
+/**
+ * A string that is already safe HTML: templates never escape it, everything else they escape.
+ * `Markup.escape(text)` escapes plain text into one.
+ */
+export { Markup } from "./src/util/markup.ts";
+
+/** An error named `KeyError`: what magic-parameter functions throw for an unknown key. */
+export { keyError } from "./src/util/key_error.ts";
+
+/** Parses metadata/configuration text, JSON or YAML, into a nested object. */
+export { parse_metadata } from "./src/config/metadata.ts";
+/** `parse_metadata` could not read the text as JSON or YAML. */
+export { BadMetadataError } from "./src/config/metadata.ts";
+
+/**
+ * Records a block of work on the request's trace (`?_trace=1` with `trace_debug`):
+ * `trace(type, kwargs, fn)` or `using info = trace(type, kwargs)`.
+ */
+export { trace } from "./src/util/trace.ts";
+/** Wraps code that starts concurrent tasks so their queries are traced. */
+export { trace_child_tasks } from "./src/util/trace.ts";
+/** One recorded trace entry, and the open record `trace(type, kwargs)` returns. */
+export type { TraceEntry, TraceInfo } from "./src/util/trace.ts";
