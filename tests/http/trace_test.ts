@@ -195,3 +195,21 @@ Deno.test("trace() without a function is a `using` block; outside a trace it rec
     untraced.x = 1;
   }
 });
+
+Deno.test("data pages: table JSON, HTML and CSV list the table's queries", async () => {
+  await withService(async (svc) => {
+    const json = (await svc.client.get("/shop/products.json?_trace=1&_size=2")).json();
+    assert.equal(json.rows.length, 2);
+    const sql: string[] = json._trace.traces.map((t: TraceEntry) => t.sql);
+    assert.ok(sql.some((s) => /from products/.test(s)), sql.join("\n"));
+
+    const html = (await svc.client.get("/shop/products?_trace=1")).text;
+    assert.match(html, /<section class="trace-debug"[\s\S]*from products[\s\S]*<\/body>/);
+
+    const csv = await svc.client.get("/shop/products.csv?_trace=1&_dl=1");
+    assert.equal(csv.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.equal(csv.headers.get("content-disposition"), null);
+    assert.match(csv.text, /<pre>id,name,category_id,price,tags,added,notes\r?\n1,Chef knife/);
+    assert.match(csv.text, /<section class="trace-debug"/);
+  });
+});
