@@ -28,6 +28,7 @@ import { createHandler, type FetchHandler } from "./http/handler.ts";
 import { keyError } from "./util/key_error.ts";
 import { tilde_decode } from "./util/tilde.ts";
 import { boot, type BootState } from "./boot.ts";
+import { cannedQueryFor } from "./views/canned_queries.ts";
 
 /** An actor: a dictionary with at least an `id`, or null for anonymous. */
 export type Actor = Record<string, unknown>;
@@ -120,6 +121,9 @@ export class Service implements DatabaseHost {
         this.pm.call(name as HookName, { svc: this, ...args } as never),
       setting: (key: string) => this.setting(key),
       rootEnabled: () => Boolean(this.options.root),
+      // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
+      cannedQuery: (database: string, name: string, actor: Actor | null) =>
+        cannedQueryFor(this, database, name, actor),
     });
     this.state = {} as BootState;
     this.client = new Client((req) => this.handler()(req), {

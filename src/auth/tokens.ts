@@ -6,7 +6,7 @@
  */
 
 import type { Actor } from "./allow.ts";
-import type { PermissionRegistry } from "./permission.ts";
+import { BUILTIN_PERMISSIONS, type PermissionRegistry } from "./permission.ts";
 import type { Signer } from "./signer.ts";
 import { BadSignature } from "./signer.ts";
 
@@ -42,6 +42,12 @@ export class InvalidToken extends Error {
   override name = "InvalidToken";
 }
 
+// Built-in abbreviations are stable, so tokens minted before plugins load (e.g. `svc.create_token`
+// before the first request) still carry the same bytes as those minted afterwards.
+const BUILTIN_ABBREVIATIONS = new Map(
+  BUILTIN_PERMISSIONS.map((permission) => [permission.name, permission.abbr]),
+);
+
 function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -63,7 +69,9 @@ export function createToken(
   registry?: PermissionRegistry,
 ): string {
   const abbreviate = (actions: Iterable<string>) =>
-    [...actions].map((action) => registry?.find(action)?.abbr ?? action);
+    [...actions].map((action) =>
+      registry?.find(action)?.abbr ?? BUILTIN_ABBREVIATIONS.get(action) ?? action
+    );
   // Key order a, t, d, _r matters: it fixes the signed bytes.
   const payload: Record<string, unknown> = { a: actor_id, t: options.now ?? unixNow() };
   if (options.expires_after) payload.d = options.expires_after;

@@ -129,6 +129,8 @@ export class Connection {
   query(sql: string, params?: BindParams, options: { maxRows?: number } = {}): QueryResult {
     const statement = this.prepare(sql);
     try {
+      // A second statement after the first would be silently ignored; refuse it instead.
+      this.#assertSingleStatement(statement);
       statement.bind(params);
       const maxRows = options.maxRows ?? Infinity;
       const rows = statement.all(maxRows);
@@ -216,9 +218,7 @@ export class Connection {
     const isDml = DML.test(sql);
     const statement = this.prepare(sql);
     try {
-      if (/[^\s;]/.test(statement.tail) && this.#hasMoreStatements(statement.tail)) {
-        throw new SqliteError("You can only execute one statement at a time.", 1);
-      }
+      this.#assertSingleStatement(statement);
       if (isDml && !this.inTransaction) this.exec("BEGIN");
       statement.bind(params);
       const rows = statement.all();
@@ -230,6 +230,12 @@ export class Connection {
       });
     } finally {
       statement.finalize();
+    }
+  }
+
+  #assertSingleStatement(statement: Statement): void {
+    if (/[^\s;]/.test(statement.tail) && this.#hasMoreStatements(statement.tail)) {
+      throw new SqliteError("You can only execute one statement at a time.", 1);
     }
   }
 

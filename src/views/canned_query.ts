@@ -1,16 +1,159 @@
-// PLACEHOLDER: replaced by the real view in this session; answers 501 until then.
+/**
+ * A canned query page `/<db>/<query>(.fmt)`. Read-only queries run with parameters from the
+ * query string; in HTML a query with parameters waits until its form was submitted (every field
+ * present in the URL), so a link can pre-fill the form without running it. Writable queries show
+ * their form on GET and run on POST (canned_write.ts). `allow` goes through `view-query`.
+ */
 import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
-import type { Database } from "../db/database.ts";
-import { HttpError } from "../http/errors.ts";
 import type { Response } from "../http/response.ts";
+import type { Database } from "../db/database.ts";
+import { MethodNotAllowed } from "../http/errors.ts";
+import { QueryInterrupted } from "../db/errors.ts";
+import { pathWithReplacedArgs } from "../render/url_helpers.ts";
+import { isMagicParameter } from "../util/sql.ts";
 import type { CannedQueryDefinition } from "./canned_queries.ts";
+import { MagicParameterError } from "./magic_parameters.ts";
+import { cannedBindValues, formValues, queryParameters } from "./query_params.ts";
+import {
+  interruptedOutcome,
+  type QueryOutcome,
+  queryRowsPage,
+  renderQueryPage,
+  runReadQuery,
+  wantsHtml,
+} from "./query_page.ts";
+import { formatLinks, respondWithRows } from "./data_response.ts";
+import { cannedWrite } from "./canned_write.ts";
+
 /** GET (form / results) and POST (writable queries) for a canned query. */
-export function cannedQueryView(
-  _svc: Service,
-  _request: Request,
-  _db: Database,
-  _query: CannedQueryDefinition,
+export async function cannedQueryView(
+  svc: Service,
+  request: Request,
+  db: Database,
+  query: CannedQueryDefinition,
 ): Promise<Response> {
-  return Promise.reject(new HttpError(501, "Not implemented yet"));
+  await svc.ensure_permissions(request.actor, [
+    ["view-query", [db.name, query.name]],
+    ["view-database", db.name],
+    "view-instance",
+  ]);
+  const isWrite = Boolean(query.write);
+  if (request.method === "POST") {
+    if (!isWrite) throw new MethodNotAllowed("Only writable canned queries accept POST");
+    return await cannedWrite(svc, request, db, query);
+  }
+  const [, isPrivate] = await svc.check_visibility(request.actor, {
+    action: "view-query",
+    resource: [db.name, query.name],
+  });
+  const params = queryParameters(query.sql, query.params);
+  const values = formValues(params.form, request.args);
+  const html = wantsHtml(request);
+  const submitted = params.form.every((name) => request.args.get(name) !== null);
+  // Writable queries only run on POST; in HTML a query with fields waits for its form.
+  const run = !isWrite && (!html || params.form.length === 0 || submitted);
+  const started = performance.now();
+  let outcome: QueryOutcome | null = null;
+  let bound: Record<string, unknown> = {};
+  let status = 200;
+  if (run) {
+    try {
+      bound = cannedBindValues(params, values, request, svc.state.magicParameters);
+      outcome = await runReadQuery(db, query.sql, bound, request);
+    } catch (error) {
+      if (error instanceof MagicParameterError) {
+        outcome = { columns: [], rows: [], truncated: false, error: error.message };
+      } else if (error instanceof QueryInterrupted && html) {
+        outcome = interruptedOutcome();
+        status = 400;
+      } else throw error;
+    }
+  }
+  if (outcome?.error) status = 400;
+  const rowsPage = queryRowsPage(
+    outcome ?? { columns: [], rows: [], truncated: false, error: null },
+    {
+      database: db.name,
+      query_name: query.name,
+      sql: query.sql,
+      params: bound,
+      private: isPrivate,
+      cache: true,
+    },
+  );
+  const page = async () =>
+    await renderQueryPage(svc, request, db, {
+      sql: query.sql,
+      canned_query: query.name,
+      canned_write: isWrite,
+      editable: false,
+      ...sqlVisibility(svc, request, db, query),
+      edit_sql_url: isWrite ? undefined : await editSqlUrl(svc, request, db, query, values),
+      form_action: String(svc.urls.query(db.name, query.name)),
+      named_parameter_values: values,
+      outcome,
+      metadata: queryMetadata(svc, db, query),
+      renderers: outcome && status === 200 ? await formatLinks(svc, request, rowsPage) : {},
+      private: isPrivate,
+      query_ms: performance.now() - started,
+    }, { status });
+  if (status !== 200 && html) return await page();
+  return await respondWithRows(svc, request, rowsPage, page);
+}
+
+/** `hide_sql` with its `_show_sql` / `_hide_sql` toggles, and the link that flips it. */
+function sqlVisibility(
+  svc: Service,
+  request: Request,
+  db: Database,
+  query: CannedQueryDefinition,
+): { hide_sql: boolean; show_hide_link: string } {
+  const source = {
+    path: String(svc.urls.query(db.name, query.name)),
+    query_string: request.query_string,
+  };
+  if (query.hide_sql) {
+    const shown = Boolean(request.args.get("_show_sql"));
+    return {
+      hide_sql: !shown,
+      show_hide_link: pathWithReplacedArgs(source, { _show_sql: shown ? null : 1 }),
+    };
+  }
+  const hidden = Boolean(request.args.get("_hide_sql"));
+  return {
+    hide_sql: hidden,
+    show_hide_link: pathWithReplacedArgs(source, { _hide_sql: hidden ? null : 1 }),
+  };
+}
+
+/**
+ * "Edit SQL" opens the query as custom SQL with the current values, for actors who may run
+ * SQL; never for queries with magic parameters, which typed SQL cannot fill.
+ */
+async function editSqlUrl(
+  svc: Service,
+  request: Request,
+  db: Database,
+  query: CannedQueryDefinition,
+  values: Record<string, string>,
+): Promise<string | undefined> {
+  if (queryParameters(query.sql).all.some(isMagicParameter)) return undefined;
+  if (!(await svc.permission_allowed(request.actor, "execute-sql", db.name))) return undefined;
+  const args = new URLSearchParams({ sql: query.sql, ...values });
+  return `${svc.urls.database(db.name)}?${args}`;
+}
+
+/** The query's own title and descriptions, plus the licence/source inherited from above. */
+function queryMetadata(
+  svc: Service,
+  db: Database,
+  query: CannedQueryDefinition,
+): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { ...svc.metadata().display(db.name) };
+  for (const key of ["title", "description", "description_html"]) {
+    delete metadata[key];
+    if (typeof query[key] === "string") metadata[key] = query[key];
+  }
+  return metadata;
 }

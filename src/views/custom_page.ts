@@ -16,6 +16,8 @@ export async function customPageOrNull(svc: Service, request: Request): Promise<
   if (dirs.length === 0) return null;
   const match = findCustomPage(request.path, dirs);
   if (!match) return null;
+  // Custom pages belong to the instance: a locked instance keeps them locked too.
+  await svc.ensure_permissions(request.actor, ["view-instance"]);
   const context = await buildPageContext(svc, request, match.template, {}, {
     view_name: "page",
   });

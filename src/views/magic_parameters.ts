@@ -17,6 +17,17 @@ export class MagicParameterError extends Error {
   override name = "MagicParameterError";
 }
 
+/** The clock `_now_*` parameters read; tests swap it with {@link setMagicClock}. */
+let clock: () => Date = () => new Date();
+
+/**
+ * Replaces the clock behind `_now_epoch`, `_now_date_utc` and `_now_datetime_utc` (tests pin
+ * time with it); call with no argument to restore the real clock.
+ */
+export function setMagicClock(fn: (() => Date) | null = null): void {
+  clock = fn ?? (() => new Date());
+}
+
 const BUILTIN: [string, MagicFunction][] = [
   ["actor", (key, request) => {
     const actor = request.actor as Record<string, unknown> | null;
@@ -32,7 +43,7 @@ const BUILTIN: [string, MagicFunction][] = [
     return request.cookies[key];
   }],
   ["now", (key) => {
-    const now = new Date();
+    const now = clock();
     if (key === "epoch") return Math.floor(now.getTime() / 1000);
     if (key === "date_utc") return now.toISOString().slice(0, 10);
     if (key === "datetime_utc") return now.toISOString().slice(0, 19) + "Z";

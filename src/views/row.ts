@@ -1,8 +1,157 @@
-// PLACEHOLDER: replaced by the real view in this session; answers 501 until then.
-import type { Service } from "../service.ts";
+/**
+ * `/<db>/<table>/<pks>`: one row as HTML, JSON, CSV or a plugin format, plus `.blob` downloads of
+ * its BLOB cells. Related rows (`foreign_key_tables`) are listed on the HTML page and, in JSON,
+ * with `?_extras=foreign_key_tables` (the plural form of the spec's era; `_extra=` is ignored
+ * on row pages, as examples/31 shows).
+ *
+ * @module
+ */
+
+import type { ResolvedRow, Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
-import { HttpError } from "../http/errors.ts";
-import type { Response } from "../http/response.ts";
-export function rowView(_svc: Service, _request: Request): Promise<Response> {
-  return Promise.reject(new HttpError(501, "Not implemented yet"));
+import { Response } from "../http/response.ts";
+import { BadRequest, Forbidden, NotFound } from "../http/errors.ts";
+import type { SqlValue } from "../sqlite/values.ts";
+import { tilde_encode } from "../util/tilde.ts";
+import { templateCandidates } from "../render/template_lookup.ts";
+import { bodyClass } from "../render/css_class.ts";
+import { displayRows } from "../render/render_cell.ts";
+import { formatLinks, respondWithRows, type RowsPage } from "./data_response.ts";
+import { renderPage } from "./render_page.ts";
+import { foreignKeyTables } from "./row_related.ts";
+
+/** GET `/<db>/<table>/<pks>`. */
+export async function rowView(svc: Service, request: Request): Promise<Response> {
+  const { db, table } = await svc.resolve_table(request);
+  const [visible, isPrivate] = await svc.check_visibility(request.actor, {
+    action: "view-table",
+    resource: [db.name, table],
+  });
+  if (!visible) throw new Forbidden("You do not have permission to view this table");
+  const keyCount = Math.max((await db.primary_keys(table)).length, 1);
+  const given = (request.url_vars.pks ?? "").split(",").length;
+  if (given !== keyCount) {
+    throw new BadRequest(`Expected ${keyCount} primary key value${keyCount === 1 ? "" : "s"}`);
+  }
+  const start = performance.now();
+  const resolved = await svc.resolve_row(request);
+  const query_ms = performance.now() - start;
+  if (request.url_vars.format === "blob") return blobDownload(request, resolved);
+
+  const row = resolved.row as SqlValue[] & { toObject(): Record<string, SqlValue> };
+  const columns = Object.keys(row.toObject());
+  const defaultKeys: Record<string, unknown> = {
+    database: db.name,
+    table,
+    primary_keys: resolved.pks,
+    primary_key_values: resolved.pk_values,
+  };
+  const plural = request.args.getlist("_extras").flatMap((v) => v.split(","));
+  if (plural.includes("foreign_key_tables")) {
+    defaultKeys.foreign_key_tables = await foreignKeyTables(
+      svc,
+      db,
+      table,
+      resolved.pk_values,
+      request.actor,
+    );
+  }
+  Object.assign(defaultKeys, { query_ms, ok: true });
+  const page: RowsPage = {
+    view_name: "row",
+    database: db.name,
+    table,
+    query_name: null,
+    columns,
+    rows: [[...row]],
+    sql: resolved.sql,
+    params: resolved.params,
+    truncated: false,
+    error: null,
+    next: null,
+    next_url: null,
+    primary_keys: resolved.pks,
+    defaultKeys,
+    extras: {},
+    ignoreExtraArg: true,
+    cache: true,
+    blobUrl: (_row, column) => blobPath(svc, resolved, column),
+    filename: `${table}-${resolved.pk_values.join(",")}`,
+  };
+  return await respondWithRows(svc, request, page, async () => {
+    const names = { database: db.name, table };
+    const rowPath = (r: Record<string, unknown>) =>
+      `${svc.urls.table(db.name, table)}/${
+        resolved.pks.map((k) => tilde_encode(String(r[k]))).join(",")
+      }`;
+    const foreign_keys = (await db.foreign_keys_for_table(table)).map((fk) => ({
+      columns: [fk.column],
+      other_table: fk.other_table,
+      other_columns: [fk.other_column],
+    }));
+    const display_rows = await displayRows(
+      {
+        svc,
+        request,
+        database: db.name,
+        table,
+        truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+        foreign_keys,
+        link_columns: [],
+        rowUrl: rowPath,
+        blobUrl: (_r, column) => blobPath(svc, resolved, column),
+      },
+      columns,
+      page.rows,
+    );
+    return await renderPage(svc, request, templateCandidates("row", names), {
+      database: db.name,
+      table,
+      private: isPrivate,
+      request,
+      body_class: bodyClass("row", names),
+      columns,
+      display_columns: columns.map((name) => ({
+        name,
+        sortable: false,
+        is_pk: resolved.pks.includes(name),
+        type: "",
+        description: null,
+      })),
+      display_rows,
+      table_rows_template: svc.templates.select(templateCandidates("row_rows", names)),
+      primary_keys: resolved.pks,
+      primary_key_values: resolved.pk_values,
+      foreign_key_tables: await foreignKeyTables(svc, db, table, resolved.pk_values, request.actor),
+      renderers: await formatLinks(svc, request, page),
+      query_ms,
+    }, { view_name: "row", database: db.name, table, columns });
+  });
+}
+
+/** Path of the `.blob` download of one cell of this row. */
+function blobPath(svc: Service, resolved: ResolvedRow, column: string): string {
+  const pk = resolved.pk_values.map(tilde_encode).join(",");
+  const base = String(svc.urls.table(resolved.db.name, resolved.table));
+  return `${base}/${pk}.blob?_blob_column=${encodeURIComponent(column)}`;
+}
+
+/** `.blob?_blob_column=col`: the cell's bytes as a download. */
+function blobDownload(request: Request, resolved: ResolvedRow): Response {
+  const column = request.args.get("_blob_column") ?? "";
+  const row = resolved.row as Record<string, unknown>;
+  const value = column ? row[column] : undefined;
+  if (value === undefined) throw new BadRequest(`${column} is not a valid column`);
+  if (value !== null && !(value instanceof Uint8Array)) {
+    throw new BadRequest(`${column} is not a BLOB column`);
+  }
+  if (value === null) throw new NotFound("The cell is empty");
+  const key = resolved.pk_values.map(tilde_encode).join(",");
+  return new Response(value, {
+    content_type: "application/binary",
+    headers: {
+      "content-disposition": `attachment; filename="${resolved.table}-${key}.blob"`,
+      "x-content-type-options": "nosniff",
+    },
+  });
 }

@@ -9,6 +9,7 @@ import { compileOptions, sqliteVersion } from "../sqlite/mod.ts";
 import { VERSION } from "../version.ts";
 import { respondWithFormat } from "./respond.ts";
 import { renderPage } from "./render_page.ts";
+import { visibleMetadata } from "../auth/visible_metadata.ts";
 
 type View = (svc: Service, request: Request) => Promise<Response>;
 
@@ -16,7 +17,8 @@ type View = (svc: Service, request: Request) => Promise<Response>;
 function jsonPage(
   title: string,
   data: (svc: Service, request: Request) => unknown | Promise<unknown>,
-  permission: string | null = null,
+  // Every page of the instance needs `view-instance`, these included.
+  permission: string | null = "view-instance",
 ): View {
   return async (svc, request) => {
     if (permission) await svc.ensure_permissions(request.actor, [permission]);
@@ -70,10 +72,18 @@ export const pluginsView = jsonPage("plugins", (svc, request) => {
 export const settingsView = jsonPage("settings", (svc) => svc.settings.toJSON());
 
 /** `/-/config`: the metadata/configuration with secrets masked. */
-export const configView = jsonPage("config", (svc) => maskSecrets(svc.metadata().data));
+export const configView = jsonPage(
+  "config",
+  async (svc, request) =>
+    maskSecrets(await visibleMetadata(svc, request.actor, svc.metadata().data)),
+);
 
 /** `/-/metadata`: the merged metadata. */
-export const metadataView = jsonPage("metadata", (svc) => maskSecrets(svc.metadata().data));
+export const metadataView = jsonPage(
+  "metadata",
+  async (svc, request) =>
+    maskSecrets(await visibleMetadata(svc, request.actor, svc.metadata().data)),
+);
 
 /** `/-/threads`: the read workers and how busy they are (needs `permissions-debug`). */
 export const threadsView = jsonPage("threads", (svc) => {
@@ -104,7 +114,12 @@ export const databasesView = jsonPage("databases", async (svc, request) => {
 });
 
 /** `/-/actor`: the current actor, or null. */
-export const actorView = jsonPage("actor", (_svc, request) => ({ actor: request.actor ?? null }));
+// Exempt from view-instance: who you are signed in as is yours to see, and helps debug a 403.
+export const actorView = jsonPage(
+  "actor",
+  (_svc, request) => ({ actor: request.actor ?? null }),
+  null,
+);
 
 const SECRET_KEY = /secret|key|password|token|hash|dsn/i;
 

@@ -153,3 +153,17 @@ Deno.test("pointerValue is the non-zero handle address", () => {
   assert.notEqual(conn.pointerValue, 0n);
   conn.close();
 });
+
+Deno.test("query() refuses a second statement instead of ignoring it", () => {
+  const conn = Connection.open(":memory:", { memory: true });
+  try {
+    conn.exec("create table t (x); insert into t values (1);");
+    assert.throws(
+      () => conn.query("select 1; delete from t"),
+      /You can only execute one statement at a time/,
+    );
+    assert.deepEqual(conn.query("select count(*) from t;  -- trailing comment").rows, [[1]]);
+  } finally {
+    conn.close();
+  }
+});

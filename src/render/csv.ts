@@ -1,0 +1,57 @@
+/**
+ * CSV and TSV lines the way Python's `csv.writer` writes them (minimal quoting, `\r\n` line ends),
+ * plus the cell text rules of API-DETAILS §10: NULL is empty, a REAL column's `12` is `12.0`,
+ * BLOBs become a download URL (or base64 when there is no URL for them).
+ *
+ * @module
+ */
+
+import { encodeBase64 } from "../http/base64.ts";
+import { isIntegralReal } from "./json.ts";
+
+/** A field separator: `,` for CSV, a tab for TSV. */
+export type Delimiter = "," | "\t";
+
+/** Text of one cell, Python `str()` style. */
+export function csvCellText(value: unknown, declared?: string | null): string {
+  if (value === null || value === undefined) return "";
+  if (isIntegralReal(value, declared)) return `${value}.0`;
+  if (value instanceof Uint8Array) return encodeBase64(value);
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** One line: fields quoted only when they hold the delimiter, a quote or a line break. */
+export function csvLine(fields: string[], delimiter: Delimiter = ","): string {
+  const quoted = fields.map((field) =>
+    field.includes(delimiter) || /["\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field
+  );
+  // Python writes a lone empty field as `""` so the line is not mistaken for a blank one.
+  if (fields.length === 1 && fields[0] === "") return '""\r\n';
+  return quoted.join(delimiter) + "\r\n";
+}
+
+/**
+ * Counts UTF-8 bytes written and says when the `max_csv_mb` cap is passed. A cap of 0 means no
+ * limit.
+ */
+export class ByteBudget {
+  #used = 0;
+  readonly limit: number;
+
+  /** `maxMb` MiB; 0 disables the cap. */
+  constructor(maxMb: number) {
+    this.limit = maxMb > 0 ? maxMb * 1024 * 1024 : 0;
+  }
+
+  /** Adds `bytes`; true while still within the cap. */
+  spend(bytes: number): boolean {
+    this.#used += bytes;
+    return this.limit === 0 || this.#used <= this.limit;
+  }
+
+  /** The last line of a capped stream. */
+  get message(): string {
+    return `CSV contains more than ${this.limit} bytes`;
+  }
+}

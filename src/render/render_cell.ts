@@ -1,0 +1,168 @@
+/**
+ * The HTML of one table cell. `render_cell` plugin hooks are asked first (the first non-null
+ * answer wins: Markup is used as is, anything else is escaped); otherwise the built-in rules
+ * apply: links to the row page for primary keys, links (with labels) for foreign keys, simple
+ * and compound, download links for BLOBs, links for URLs, and truncation at
+ * `truncate_cells_html` characters.
+ *
+ * @module
+ */
+
+import type { Service } from "../service.ts";
+import type { Request } from "../http/request.ts";
+import type { SqlValue } from "../sqlite/values.ts";
+import { escapeHtml, Markup } from "../util/markup.ts";
+import { tilde_encode } from "../util/tilde.ts";
+import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
+import { type ColumnTypes, isIntegralReal } from "./json.ts";
+
+/** A foreign key over one or more columns, pointing at another table's key columns. */
+export interface CellForeignKey {
+  columns: string[];
+  other_table: string;
+  other_columns: string[];
+}
+
+/** Everything cell rendering needs about the page. */
+export interface CellContext {
+  svc: Service;
+  request: Request | null;
+  database: string;
+  /** Null for custom SQL. */
+  table: string | null;
+  /** `truncate_cells_html`; 0 disables truncation. */
+  truncate: number;
+  column_types?: ColumnTypes;
+  /** Outgoing foreign keys of the table. */
+  foreign_keys?: CellForeignKey[];
+  /** Label of each referenced value, by column (single-column keys). */
+  labels?: Map<string, Map<unknown, unknown>>;
+  /** Columns whose cells link to the row page. */
+  link_columns?: string[];
+  /** Path of the row page for a row, or null. */
+  rowUrl?: (row: Record<string, unknown>) => string | null;
+  /** Path of a BLOB cell's download, or null. */
+  blobUrl?: (row: Record<string, unknown>, column: string) => string | null;
+}
+
+const URL_PATTERN = /^https?:\/\/[^\s<>"']+$/;
+
+/** The cell's HTML, after any `render_cell` hook. */
+export async function renderCell(
+  ctx: CellContext,
+  row: Record<string, unknown>,
+  column: string,
+  value: unknown,
+): Promise<Markup> {
+  if (ctx.svc.pm.hasImpl("render_cell")) {
+    const answer = await ctx.svc.pm.callFirst("render_cell", {
+      row,
+      value,
+      column,
+      table: ctx.table,
+      database: ctx.database,
+      svc: ctx.svc,
+      request: ctx.request,
+    } as never);
+    if (answer !== null && answer !== undefined) {
+      return answer instanceof Markup ? answer : Markup.escape(String(answer));
+    }
+  }
+  return defaultCell(ctx, row, column, value);
+}
+
+/** The built-in cell HTML (no hooks). */
+export function defaultCell(
+  ctx: CellContext,
+  row: Record<string, unknown>,
+  column: string,
+  value: unknown,
+): Markup {
+  if (value === null || value === undefined) return new Markup("&nbsp;");
+  if (value instanceof Uint8Array) return blobCell(ctx, row, column, value);
+  if (ctx.link_columns?.includes(column) && ctx.rowUrl) {
+    const href = ctx.rowUrl(row);
+    if (href) return link(href, plainText(ctx, column, value));
+  }
+  const fk = ctx.foreign_keys?.find((key) => key.columns.includes(column));
+  if (fk) {
+    const href = foreignKeyHref(ctx, fk, row);
+    if (href) {
+      const label = fk.columns.length === 1 ? ctx.labels?.get(column)?.get(value) : undefined;
+      const text = plainText(ctx, column, value);
+      if (label === undefined || label === null || String(label) === String(value)) {
+        return link(href, text);
+      }
+      return new Markup(`${link(href, truncate(ctx, String(label)))}&nbsp;<em>${text}</em>`);
+    }
+  }
+  if (typeof value === "string" && URL_PATTERN.test(value)) {
+    return link(value, truncate(ctx, value));
+  }
+  return new Markup(plainText(ctx, column, value));
+}
+
+/** Escaped, truncated text of a value. */
+function plainText(ctx: CellContext, column: string, value: unknown): string {
+  if (isIntegralReal(value, ctx.column_types?.[column])) return `${value}.0`;
+  return truncate(ctx, String(value));
+}
+
+/** Escaped text cut at the truncation limit with an ellipsis. */
+function truncate(ctx: CellContext, text: string): string {
+  const cut = ctx.truncate > 0 && text.length > ctx.truncate
+    ? `${text.slice(0, ctx.truncate)}\u2026`
+    : text;
+  return escapeHtml(cut);
+}
+
+function link(href: string, html: string): Markup {
+  return new Markup(`<a href="${escapeHtml(href)}">${html}</a>`);
+}
+
+/** `/<db>/<other>/<v1>,<v2>` when every part of the key has a value. */
+function foreignKeyHref(
+  ctx: CellContext,
+  fk: CellForeignKey,
+  row: Record<string, unknown>,
+): string | null {
+  const values = fk.columns.map((c) => row[c]);
+  if (values.some((v) => v === null || v === undefined || v instanceof Uint8Array)) return null;
+  const table = String(ctx.svc.urls.table(ctx.database, fk.other_table));
+  return `${table}/${values.map((v) => tilde_encode(String(v))).join(",")}`;
+}
+
+function blobCell(
+  ctx: CellContext,
+  row: Record<string, unknown>,
+  column: string,
+  value: Uint8Array,
+): Markup {
+  const size = value.length;
+  const text = `&lt;Binary:&nbsp;${size}&nbsp;byte${size === 1 ? "" : "s"}&gt;`;
+  const href = ctx.blobUrl?.(row, column);
+  return new Markup(
+    href ? `<a class="blob-download" href="${escapeHtml(href)}">${text}</a>` : text,
+  );
+}
+
+/** Display rows (`display_rows` of `_table.html`) with every cell rendered. */
+export async function displayRows(
+  ctx: CellContext,
+  columns: string[],
+  rows: SqlValue[][],
+): Promise<DisplayRow[]> {
+  const out: DisplayRow[] = [];
+  for (const values of rows) {
+    const row: Record<string, unknown> = {};
+    columns.forEach((c, i) => {
+      if (!Object.hasOwn(row, c)) row[c] = values[i];
+    });
+    const cells = [];
+    for (const [i, column] of columns.entries()) {
+      cells.push({ column, value: await renderCell(ctx, row, column, values[i]), raw: values[i] });
+    }
+    out.push(makeDisplayRow(cells));
+  }
+  return out;
+}

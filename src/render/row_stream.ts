@@ -1,0 +1,162 @@
+/**
+ * The streamed text formats of data pages: `.csv`, `.tsv` and `.ndjson` (API-DETAILS §10). The body
+ * is a pull-based stream: the next page of rows is fetched only when the client has taken the
+ * previous one, so `_stream=on` over a whole table runs in constant memory. The status is sent
+ * before the rows, so later problems (a query error, the `max_csv_mb` cap) end the body with a
+ * line of text instead.
+ *
+ * @module
+ */
+
+import type { Service } from "../service.ts";
+import type { Request } from "../http/request.ts";
+import { Response } from "../http/response.ts";
+import { BadRequest } from "../http/errors.ts";
+import type { SqlValue } from "../sqlite/values.ts";
+import { valueAsBoolean } from "../table/args.ts";
+import type { RowsPage } from "../views/data_response.ts";
+import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
+import { pythonJson } from "./json.ts";
+
+/** The extensions served here. */
+export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
+
+const DOWNLOAD_TYPES: Record<string, string> = {
+  csv: "text/csv; charset=utf-8",
+  tsv: "text/tab-separated-values; charset=utf-8",
+  ndjson: "application/x-ndjson; charset=utf-8",
+};
+
+/** True when `_stream=on` (any true-ish value) asks for every row, not just this page. */
+export function wantsStream(request: Request): boolean {
+  return Boolean(valueAsBoolean(request.args.get("_stream")));
+}
+
+/** Throws the 400s of `_stream`: disabled by `allow_csv_stream`, or combined with `_next`. */
+export function checkStreamAllowed(svc: Service, request: Request): void {
+  if (!wantsStream(request)) return;
+  if (!svc.setting("allow_csv_stream")) throw new BadRequest("CSV streaming is disabled");
+  if (request.args.get("_next")) throw new BadRequest("_stream=1 not allowed with _next");
+}
+
+/** A streamed `.csv` / `.tsv` / `.ndjson` response for `page`. */
+export function streamedResponse(
+  svc: Service,
+  request: Request,
+  page: RowsPage,
+  format: string,
+): Response {
+  checkStreamAllowed(svc, request);
+  const download = valueAsBoolean(request.args.get("_dl")) === true;
+  const headers: Record<string, string> = {};
+  if (download) {
+    const name = page.filename ?? page.table ?? page.query_name ?? page.database;
+    headers["content-disposition"] = `attachment; filename="${name}.${format}"`;
+  }
+  const contentType = download ? DOWNLOAD_TYPES[format] : "text/plain; charset=utf-8";
+  if (page.error !== null) {
+    return new Response(page.error, { status: page.status ?? 400, content_type: contentType });
+  }
+  const lines = format === "ndjson"
+    ? ndjsonChunks(request, page)
+    : delimitedChunks(svc, request, page, format === "tsv" ? "\t" : ",");
+  const budget = new ByteBudget(Number(svc.setting("max_csv_mb") ?? 0));
+  return new Response(textStream(lines, budget), {
+    status: page.status ?? 200,
+    headers,
+    content_type: contentType,
+  });
+}
+
+/** This page's rows, then (with `_stream=on`) every following page, one array per page. */
+async function* pages(request: Request, page: RowsPage): AsyncGenerator<SqlValue[][]> {
+  let rows = page.rows;
+  let next = page.next;
+  const follow = wantsStream(request) && page.fetchNext;
+  while (true) {
+    yield rows;
+    if (!follow || !next) return;
+    ({ rows, next } = await page.fetchNext!(next));
+  }
+}
+
+/** CSV or TSV lines: a header (unless `_header=off`), label columns after expanded ones. */
+async function* delimitedChunks(
+  svc: Service,
+  request: Request,
+  page: RowsPage,
+  delimiter: Delimiter,
+): AsyncGenerator<string[]> {
+  const expanded = page.labels?.columns ?? [];
+  if (valueAsBoolean(request.args.get("_header")) !== false) {
+    const headings = page.columns.flatMap((c) => expanded.includes(c) ? [c, `${c}_label`] : [c]);
+    yield [csvLine(headings, delimiter)];
+  }
+  const types = page.column_types ?? {};
+  for await (const rows of pages(request, page)) {
+    const labels = expanded.length ? await page.labels!.lookup(rows) : new Map();
+    yield rows.map((row) => {
+      const fields = page.columns.flatMap((column, i) => {
+        const value = row[i];
+        const text = value instanceof Uint8Array && page.blobUrl
+          ? blobLink(svc, request, page.blobUrl(row, column))
+          : csvCellText(value, types[column]);
+        if (!expanded.includes(column)) return [text];
+        const label = value === null ? "" : labels.get(column)?.get(value) ?? "";
+        return [text, csvCellText(label)];
+      });
+      return csvLine(fields, delimiter);
+    });
+  }
+}
+
+function blobLink(svc: Service, request: Request, path: string | null): string {
+  return path ? svc.absolute_url(request, path) : "";
+}
+
+/** One JSON object per row and line (Python spacing, like `_nl=on`). */
+async function* ndjsonChunks(request: Request, page: RowsPage): AsyncGenerator<string[]> {
+  const types = page.column_types ?? {};
+  for await (const rows of pages(request, page)) {
+    yield rows.map((row) => {
+      const members = page.columns.map((c, i) =>
+        `${JSON.stringify(c)}: ${pythonJson(row[i], types[c])}`
+      );
+      return `{${members.join(", ")}}\n`;
+    });
+  }
+}
+
+/** Encodes chunks of lines as they are pulled, stopping with a message past the byte budget. */
+function textStream(
+  chunks: AsyncGenerator<string[]>,
+  budget: ByteBudget,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await chunks.next();
+        if (done) return controller.close();
+        let text = "";
+        for (const line of value) {
+          const bytes = encoder.encode(line).length;
+          if (!budget.spend(bytes)) {
+            controller.enqueue(encoder.encode(text + budget.message));
+            await chunks.return(undefined);
+            return controller.close();
+          }
+          text += line;
+        }
+        if (text) controller.enqueue(encoder.encode(text));
+      } catch (error) {
+        // Headers are gone already: the error becomes the body's last line.
+        controller.enqueue(encoder.encode(error instanceof Error ? error.message : String(error)));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * The table page's filter form. It submits `_filter_column_N` / `_filter_op_N` / `_filter_value_N`
+ * for each current filter, `_filter_column` / `_filter_op` / `_filter_value` for a new one, `_sort`
+ * and the `_sort_by_desc` checkbox; the view turns that into `col__op=value` arguments and
+ * redirects, so every filtered page has a plain, shareable URL.
+ *
+ * @module
+ */
+
+import type { Service } from "../service.ts";
+import type { Request } from "../http/request.ts";
+import { Response } from "../http/response.ts";
+import { type ArgPair, urlencode } from "../table/url_args.ts";
+import {
+  FILTER_OPERATORS,
+  type Filters,
+  isFilterArgument,
+  parseFilterKey,
+} from "../table/filters.ts";
+
+const FORM_KEY = /^_filter_(column|op|value)(?:_(\d+))?$/;
+
+/** A 302 to the clean URL when the request comes from the filter form, else null. */
+export function filterFormRedirect(svc: Service, request: Request): Response | null {
+  const pairs = new URLSearchParams(request.query_string);
+  const keys = [...pairs.keys()];
+  if (!keys.some((key) => key.startsWith("_filter_column"))) return null;
+  const form = new Map<string, { column?: string; op?: string; value?: string }>();
+  const kept: ArgPair[] = [];
+  for (const [key, value] of pairs.entries()) {
+    const match = FORM_KEY.exec(key);
+    if (match) {
+      const slot = form.get(match[2] ?? "new") ?? {};
+      slot[match[1] as "column" | "op" | "value"] = value;
+      form.set(match[2] ?? "new", slot);
+    } else if (key !== "_sort_by_desc" && key !== "_sort" && key !== "_sort_desc") {
+      // Existing filters are re-sent by the form's numbered rows, so drop the old ones.
+      if (!isFilterArgument(key)) kept.push([key, value]);
+    }
+  }
+  const filters: ArgPair[] = [];
+  for (const { column, op = "exact", value = "" } of form.values()) {
+    if (!column) continue;
+    const [lookup, fixedValue] = op.endsWith("__1") ? [op.slice(0, -3), "1"] : [op, value];
+    const bare = lookup === "exact" && !column.startsWith("_") && !column.includes("__");
+    filters.push([bare ? column : `${column}__${lookup}`, fixedValue]);
+  }
+  const sort = pairs.get("_sort") || pairs.get("_sort_desc");
+  const sorting: ArgPair[] = sort
+    ? [[pairs.has("_sort_by_desc") ? "_sort_desc" : "_sort", sort]]
+    : [];
+  const query = urlencode([...filters, ...kept, ...sorting]);
+  const path = String(svc.urls.path(request.path));
+  return Response.redirect(query ? `${path}?${query}` : path);
+}
+
+/** The current filters for the form's rows: `{column, lookup, value}` of known operators. */
+export function currentFilters(
+  filters: Filters,
+): { column: string; lookup: string; value: string }[] {
+  const known = new Set(FILTER_OPERATORS.map((op) => op.key));
+  return filters.pairs.map(([key, value]) => ({ ...parseFilterKey(key), value }))
+    .filter((f) => known.has(f.lookup));
+}
+
+/** The operators offered by the form. */
+export function lookups(): { key: string; display: string; no_argument: boolean }[] {
+  return FILTER_OPERATORS.map(({ key, display, no_argument }) => ({ key, display, no_argument }));
+}

@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { example, shopService } from "../fixtures/shop.ts";
+
+Deno.test("an unknown database is a 404 in JSON for .json URLs and HTML otherwise", async () => {
+  const svc = shopService();
+  try {
+    const json = await svc.client.get("/nope.json");
+    const expected = example("37-error-404-database.json");
+    assert.equal(json.status, 404);
+    assert.equal(json.headers.get("content-type"), expected.headers["content-type"]);
+    assert.equal(json.headers.get("cache-control"), null);
+    const body = json.json();
+    for (const [key, value] of Object.entries(expected.body as Record<string, unknown>)) {
+      assert.deepEqual(body[key], value, key);
+    }
+    const html = await svc.client.get("/nope");
+    assert.equal(html.status, 404);
+    assert.match(html.headers.get("content-type")!, /^text\/html/);
+    assert.match(html.text, /Database not found/);
+    const accept = await svc.client.get("/nope", { headers: { accept: "application/json" } });
+    assert.equal(accept.json().status, 404);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("a wrong method is a 405; HEAD answers GET routes without a body", async () => {
+  const svc = shopService();
+  try {
+    assert.equal((await svc.client.post("/-/versions.json", { json: {} })).status, 405);
+    const head = await svc.client.head("/-/versions.json");
+    assert.equal(head.status, 200);
+    assert.equal(head.text, "");
+    assert.match(head.headers.get("content-type")!, /application\/json/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("--cors adds CORS headers and answers OPTIONS", async () => {
+  const svc = shopService({ cors: true });
+  try {
+    const response = await svc.client.get("/-/versions.json");
+    assert.equal(response.headers.get("access-control-allow-origin"), "*");
+    assert.match(response.headers.get("access-control-allow-headers")!, /Authorization/);
+    const options = await svc.client.options("/shop/products.json");
+    assert.equal(options.status, 200);
+    assert.equal(options.text, "ok");
+    assert.equal(options.headers.get("access-control-allow-origin"), "*");
+  } finally {
+    await svc.close();
+  }
+  const plain = shopService();
+  try {
+    const response = await plain.client.get("/-/versions.json");
+    assert.equal(response.headers.get("access-control-allow-origin"), null);
+  } finally {
+    await plain.close();
+  }
+});
+
+Deno.test("bundled static assets are served; traversal attempts are 404", async () => {
+  const svc = shopService();
+  try {
+    const css = await svc.client.get("/-/static/app.css");
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get("content-type")!, /^text\/css/);
+    for (
+      const path of [
+        "/-/static/../deno.json",
+        "/-/static/%2e%2e/deno.json",
+        "/-/static/..%2fdeno.json",
+      ]
+    ) {
+      assert.equal((await svc.client.get(path)).status, 404, path);
+    }
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("--static mounts serve a directory at /mount/", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${dir}/notes.txt`, "static notes");
+  const svc = shopService({ static_mounts: [["assets", dir]] });
+  try {
+    const response = await svc.client.get("/assets/notes.txt");
+    assert.equal(response.status, 200);
+    assert.equal(response.text, "static notes");
+    assert.equal((await svc.client.get("/assets/missing.txt")).status, 404);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("custom pages: nested paths, {variables}, status, headers, redirects and raise_404", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.mkdirSync(`${dir}/pages/about`, { recursive: true });
+  Deno.writeTextFileSync(`${dir}/pages/about.html`, "About this site");
+  Deno.writeTextFileSync(
+    `${dir}/pages/about/{slug}.html`,
+    `{% if slug == "gone" %}{{ raise_404("No such page") }}{% endif %}` +
+      `{{ custom_status(202) }}{{ custom_header("x-page", slug) }}Slug: {{ slug }}`,
+  );
+  Deno.writeTextFileSync(`${dir}/pages/old.html`, `{{ custom_redirect("/about", 301) }}`);
+  const svc = shopService({ template_dir: dir });
+  try {
+    const about = await svc.client.get("/about");
+    assert.equal(about.status, 200);
+    assert.match(about.text, /About this site/);
+    assert.match(about.headers.get("content-type")!, /^text\/html; charset=utf-8/);
+    const slug = await svc.client.get("/about/maps");
+    assert.equal(slug.status, 202);
+    assert.equal(slug.headers.get("x-page"), "maps");
+    assert.match(slug.text, /Slug: maps/);
+    const old = await svc.client.get("/old");
+    assert.equal(old.status, 301);
+    assert.equal(old.headers.get("location"), "/about");
+    const gone = await svc.client.get("/about/gone");
+    assert.equal(gone.status, 404);
+    assert.match(gone.text, /No such page/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("base_url: pages live under the prefix and nothing outside it matches", async () => {
+  const svc = shopService({ settings: { base_url: "/data/" } });
+  try {
+    const handler = svc.handler();
+    const inside = await handler(new Request("http://localhost/data/-/versions.json"));
+    assert.equal(inside.status, 200);
+    const outside = await handler(new Request("http://localhost/-/versions.json"));
+    assert.equal(outside.status, 404);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("unexpected errors become a 500 with the message and no stack trace", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.mkdirSync(`${dir}/pages`);
+  Deno.writeTextFileSync(`${dir}/pages/broken.html`, "{{ undefined_function() }}");
+  const svc = shopService({ template_dir: dir });
+  const originalError = console.error;
+  console.error = () => {};
+  try {
+    const response = await svc.client.get("/broken");
+    assert.equal(response.status, 500);
+    assert.doesNotMatch(response.text, /at .*\.ts:\d+/);
+  } finally {
+    console.error = originalError;
+    await svc.close();
+  }
+});

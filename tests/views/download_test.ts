@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { buildShopDb, shopService } from "../fixtures/shop.ts";
+import { Service } from "../../src/service.ts";
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+Deno.test("an immutable database downloads with its SHA-256 as ETag; a match is a 304", async () => {
+  const path = buildShopDb();
+  const svc = new Service({ immutables: [path] });
+  try {
+    const bytes = Deno.readFileSync(path);
+    const response = await svc.client.get("/shop.db");
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "application/octet-stream");
+    const etag = `"${await sha256Hex(bytes)}"`;
+    assert.equal(response.headers.get("etag"), etag);
+    assert.deepEqual(response.content, bytes);
+    const cached = await svc.client.get("/shop.db", { headers: { "if-none-match": etag } });
+    assert.equal(cached.status, 304);
+    assert.equal(cached.content.length, 0);
+    const page = await svc.client.get("/shop");
+    assert.match(page.text, /<a href="\/shop.db">Download SQLite database<\/a>/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("a mutable database cannot be downloaded", async () => {
+  const svc = shopService();
+  try {
+    const response = await svc.client.get("/shop.db", { headers: { accept: "application/json" } });
+    assert.equal(response.status, 403);
+    assert.equal((response.json() as { error: string }).error, "Database download is forbidden");
+    assert.doesNotMatch((await svc.client.get("/shop")).text, /Download SQLite database/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("allow_download off or view-database-download denied forbids the download", async () => {
+  const off = new Service({ immutables: [buildShopDb()], settings: { allow_download: false } });
+  const denied = new Service({
+    immutables: [buildShopDb()],
+    metadata: { permissions: { "view-database-download": { id: "admin" } } },
+  });
+  try {
+    assert.equal((await off.client.get("/shop.db")).status, 403);
+    assert.equal((await denied.client.get("/shop.db")).status, 403);
+    assert.doesNotMatch((await denied.client.get("/shop")).text, /Download SQLite database/);
+  } finally {
+    await off.close();
+    await denied.close();
+  }
+});
+
+Deno.test("an in-memory database cannot be downloaded", async () => {
+  const svc = new Service({ memory: true });
+  try {
+    assert.equal((await svc.client.get("/_memory.db")).status, 403);
+  } finally {
+    await svc.close();
+  }
+});

@@ -1,0 +1,153 @@
+import assert from "node:assert/strict";
+import { SHOP_METADATA, shopService } from "../fixtures/shop.ts";
+import { encodeActorCookie } from "../../src/auth/actor_cookie.ts";
+import { setMagicClock } from "../../src/views/magic_parameters.ts";
+
+/** The examples' metadata with extra canned queries for `shop`. */
+function withQueries(queries: Record<string, unknown>) {
+  const metadata = structuredClone(SHOP_METADATA);
+  Object.assign(metadata.databases.shop.queries, queries);
+  return metadata;
+}
+
+const FIXED = new Date("2024-05-06T07:08:09.500Z");
+
+Deno.test("every built-in magic parameter is filled in canned queries", async () => {
+  setMagicClock(() => FIXED);
+  const svc = shopService({
+    metadata: withQueries({
+      magic: {
+        sql: "select :_actor_id as actor, :_header_user_agent as agent, " +
+          ":_cookie_flavour as cookie, :_now_epoch as epoch, :_now_date_utc as date, " +
+          ":_now_datetime_utc as datetime, :_random_chars_8 as random, :_header_x_missing as none",
+      },
+    }),
+  });
+  try {
+    const cookies = {
+      ds_actor: encodeActorCookie(svc.signer, { id: "alice" }),
+      flavour: "mint",
+    };
+    const response = await svc.client.get("/shop/magic.json", {
+      cookies,
+      headers: { "user-agent": "TestAgent/1.0" },
+    });
+    assert.equal(response.status, 200);
+    const [row] = (response.json() as { rows: Record<string, unknown>[] }).rows;
+    assert.equal(row.actor, "alice");
+    assert.equal(row.agent, "TestAgent/1.0");
+    assert.equal(row.cookie, "mint");
+    assert.equal(row.epoch, 1714979289);
+    assert.equal(row.date, "2024-05-06");
+    assert.equal(row.datetime, "2024-05-06T07:08:09Z");
+    assert.match(String(row.random), /^[0-9a-f]{8}$/);
+    assert.equal(row.none, "");
+  } finally {
+    setMagicClock();
+    await svc.close();
+  }
+});
+
+Deno.test("magic parameters are never form fields and a client cannot supply them", async () => {
+  const svc = shopService({
+    metadata: withQueries({
+      who: { sql: "select :_actor_id as actor, :note as note" },
+    }),
+  });
+  try {
+    const cookies = { ds_actor: encodeActorCookie(svc.signer, { id: "alice" }) };
+    const html = (await svc.client.get("/shop/who", { cookies })).text;
+    assert.match(html, /name="note"/);
+    assert.doesNotMatch(html, /name="_actor_id"/);
+    const forged = await svc.client.get("/shop/who.json?note=n&_actor_id=mallory", { cookies });
+    assert.deepEqual((forged.json() as { rows: unknown[] }).rows, [{ actor: "alice", note: "n" }]);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("an anonymous _actor_id or a missing cookie is a clear 400 error", async () => {
+  const svc = shopService({
+    metadata: withQueries({
+      who: { sql: "select :_actor_id as actor" },
+      cookie: { sql: "select :_cookie_absent as c" },
+      unknown: { sql: "select :_nosuch_thing as x" },
+    }),
+  });
+  try {
+    const who = await svc.client.get("/shop/who.json");
+    assert.equal(who.status, 400);
+    assert.match(String((who.json() as { error: string }).error), /_actor_id/);
+    const cookie = await svc.client.get("/shop/cookie.json");
+    assert.equal(cookie.status, 400);
+    assert.match(String((cookie.json() as { error: string }).error), /_cookie_absent/);
+    const unknown = await svc.client.get("/shop/unknown.json");
+    assert.equal(unknown.status, 400);
+    assert.equal(
+      (unknown.json() as { error: string }).error,
+      "Unknown magic parameter: _nosuch_thing",
+    );
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("register_magic_parameters adds prefixes; KeyError means unknown key", async () => {
+  const svc = shopService({
+    metadata: withQueries({
+      upper: { sql: "select :_upper_hello as shout" },
+      bad: { sql: "select :_upper_nope as shout" },
+    }),
+  });
+  try {
+    svc.pm.register({
+      register_magic_parameters() {
+        return [["upper", (key: string) => {
+          if (key === "nope") {
+            const error = new Error(key);
+            error.name = "KeyError";
+            throw error;
+          }
+          return key.toUpperCase();
+        }]];
+      },
+    }, { name: "test-magic" });
+    const response = await svc.client.get("/shop/upper.json");
+    assert.deepEqual((response.json() as { rows: unknown[] }).rows, [{ shout: "HELLO" }]);
+    const bad = await svc.client.get("/shop/bad.json");
+    assert.equal(bad.status, 400);
+    assert.match((bad.json() as { error: string }).error, /_upper_nope/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("writable canned queries get magic parameters too", async () => {
+  setMagicClock(() => FIXED);
+  const svc = shopService({
+    metadata: withQueries({
+      stamp: {
+        sql: "insert into log (message, level) values (:_now_datetime_utc, :_actor_id)",
+        write: true,
+      },
+    }),
+  });
+  try {
+    const cookies = { ds_actor: encodeActorCookie(svc.signer, { id: "alice" }) };
+    const html = (await svc.client.get("/shop/stamp", { cookies })).text;
+    assert.doesNotMatch(html, /<fieldset class="named-parameters">/);
+    const response = await svc.client.post("/shop/stamp", {
+      json: {},
+      headers: { accept: "application/json" },
+      cookies,
+    });
+    assert.equal(response.status, 200);
+    const last = await svc.get_database("shop").execute(
+      "select message, level from log order by rowid desc limit 1",
+    );
+    assert.deepEqual([...last.rows[0]], ["2024-05-06T07:08:09Z", "alice"]);
+  } finally {
+    setMagicClock();
+    await svc.close();
+  }
+});

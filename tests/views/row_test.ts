@@ -1,0 +1,49 @@
+/** The row page: HTML with related rows, key validation, formats. */
+import assert from "node:assert/strict";
+import { shopService } from "../fixtures/shop.ts";
+
+Deno.test("the row page shows the row and links to the rows that reference it", async () => {
+  const svc = shopService();
+  try {
+    const response = await svc.client.get("/shop/categories/2");
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("cache-control"), "max-age=5");
+    const html = response.text;
+    assert.match(html, /<title>shop: categories: 2<\/title>/);
+    assert.match(html, /<body class="row db-shop table-categories">/);
+    assert.match(html, /<td class="col-name type-str">Garden<\/td>/);
+    assert.match(
+      html,
+      /<a href="\/shop\/products\?category_id=2">3 rows<\/a>\s*from category_id in products/,
+    );
+    assert.match(html, /Templates considered: row-shop-categories.html, \*row.html/);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("row pages of compound and tilde-encoded keys, foreign keys as links", async () => {
+  const svc = shopService();
+  try {
+    const html = (await svc.client.get("/shop/order_items/B~2F2001,4")).text;
+    assert.match(html, /<a href="\/shop\/orders\/B~2F2001">B\/2001<\/a>/);
+    assert.match(html, /<a href="\/shop\/products\/4">4<\/a>/);
+    const wrong = await svc.client.get("/shop/order_items/B~2F2001.json");
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.json<{ error: string }>().error, "Expected 2 primary key values");
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("a row as CSV and in other JSON shapes", async () => {
+  const svc = shopService();
+  try {
+    assert.equal((await svc.client.get("/shop/categories/3.csv")).text, "id,name\r\n3,Tools\r\n");
+    assert.deepEqual((await svc.client.get("/shop/categories/3.json?_shape=array")).json(), [
+      { id: 3, name: "Tools" },
+    ]);
+  } finally {
+    await svc.close();
+  }
+});
