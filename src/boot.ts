@@ -7,7 +7,12 @@
  * 3. Template environment: plugin `templates/` dirs, `prepare_jinja2_environment`.
  * 4. Routes: `register_routes` before the built-in table.
  * 5. Output renderers, facet classes and magic parameters from their hooks.
- * 6. `startup` hooks; a failure rejects `ready()`, which stops the server.
+ * 6. `asgi_wrapper` hooks: the handler wraps itself in them on the first request.
+ * 7. `startup` hooks; a failure rejects `ready()` (and `invoke_startup()`), which stops
+ *    `vitrine serve` with exit code 1 and answers any request with a 500.
+ *
+ * Plugins are loaded here, not in the constructor: code that queries databases directly without
+ * a request should `await svc.invoke_startup()` first, so connections see plugin SQL functions.
  */
 import type { Service } from "./service.ts";
 import { type LoadedPlugin, loadPlugins } from "./plugins/loader.ts";
