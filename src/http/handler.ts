@@ -87,8 +87,22 @@ async function route(svc: Service, request: Request): Promise<Response> {
     if (!(error instanceof NotFound)) throw error;
     const page = await customPageOrNull(svc, request);
     if (page) return page;
+    const tilde = tildeFormOf(request);
+    if (tilde) return Response.redirect(String(svc.urls.path(tilde)));
     throw error;
   }
+}
+
+/**
+ * Links written with percent-encoding (`/db/my%2Ftable`) predate tilde encoding; a GET that 404s
+ * with `%XX` in its path is sent to the tilde form (`/db/my~2Ftable`), which does resolve.
+ */
+function tildeFormOf(request: Request): string | null {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  // Only database, table and row URLs use tilde encoding; static paths must not be rewritten.
+  if (!request.url_vars?.database || !/%[0-9A-Fa-f]{2}/.test(request.path)) return null;
+  const path = request.path.replace(/%([0-9A-Fa-f]{2})/g, (_, hex) => `~${hex.toUpperCase()}`);
+  return request.query_string ? `${path}?${request.query_string}` : path;
 }
 
 /** A request for `/prefix/x` under base_url `/prefix/` becomes `/x`; others don't match. */

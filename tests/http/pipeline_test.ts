@@ -153,3 +153,28 @@ Deno.test("unexpected errors become a 500 with the message and no stack trace", 
     await svc.close();
   }
 });
+
+Deno.test("a percent-encoded table path that 404s redirects to its tilde form", async () => {
+  const dir = Deno.makeTempDirSync();
+  const { Connection } = await import("../../src/sqlite/mod.ts");
+  const path = `${dir}/files.db`;
+  const conn = Connection.open(path, { mode: "rwc" });
+  conn.exec(
+    'create table "reports/2024" (id integer primary key, title text); insert into "reports/2024" values (1, \'q1\');',
+  );
+  conn.close();
+  const { Service } = await import("../../src/service.ts");
+  const svc = new Service({ files: [path] });
+  try {
+    const old = await svc.client.get("/files/reports%2F2024.json?_size=1");
+    assert.equal(old.status, 302);
+    assert.equal(old.headers.get("location"), "/files/reports~2F2024.json?_size=1");
+    const tilde = await svc.client.get("/files/reports~2F2024.json");
+    assert.equal(tilde.status, 200);
+    assert.deepEqual(tilde.json().rows, [{ id: 1, title: "q1" }]);
+    assert.equal((await svc.client.get("/files/nope%2Fnope")).status, 302);
+    assert.equal((await svc.client.get("/files/nope~2Fnope")).status, 404);
+  } finally {
+    await svc.close();
+  }
+});
