@@ -40,3 +40,14 @@ Deno.test("HTML pages link to their JSON twin with rel=alternate", async () => {
     await svc.close();
   }
 });
+
+Deno.test("the index page links each listed table to its page", async () => {
+  const svc = shopService();
+  try {
+    const html = (await svc.client.get("/")).text;
+    assert.match(html, /href="\/shop\/products"/);
+    assert.match(html, /href="\/shop\/order_items"/);
+  } finally {
+    await svc.close();
+  }
+});
