@@ -8,7 +8,7 @@ import { Database } from "./db/database.ts";
 import type { DatabaseHost } from "./db/host.ts";
 import type { Row } from "./db/results.ts";
 import { ReadPool } from "./db/pool.ts";
-import { CATALOG_SCHEMA } from "./db/internal_db.ts";
+import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
 import type { Connection } from "./sqlite/mod.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import type { HookArgs, HookName } from "./plugins/hookspecs.ts";
@@ -99,6 +99,7 @@ export class Service implements DatabaseHost {
   #pool: ReadPool | null = null;
   #internal: Database | null = null;
   #booting: Promise<void> | null = null;
+  #catalogRefresh: Promise<void> = Promise.resolve();
   #handler: FetchHandler | null = null;
 
   constructor(options: ServiceOptions = {}) {
@@ -156,8 +157,20 @@ export class Service implements DatabaseHost {
 
   /** Loads plugins and runs start-up hooks once; every request awaits it. */
   ready(): Promise<void> {
-    this.#booting ??= boot(this);
+    this.#booting ??= boot(this).then(() => this.refresh_catalog());
     return this.#booting;
+  }
+
+  /**
+   * Brings the internal database's `catalog_*` tables up to date with the attached databases
+   * (cheap when nothing changed: each database's schema version is compared first).
+   */
+  async refresh_catalog(): Promise<void> {
+    const databases = [...this.databases.values()];
+    this.#catalogRefresh = this.#catalogRefresh
+      .then(() => refreshCatalog(this.get_internal_database(), databases))
+      .catch((error) => console.error(`Could not refresh the internal catalog: ${error}`));
+    await this.#catalogRefresh;
   }
 
   /** Runs the `startup` hooks (for tests that send no requests). */
@@ -173,6 +186,7 @@ export class Service implements DatabaseHost {
 
   /** Closes every database connection and the read-worker pool. */
   async close(): Promise<void> {
+    await this.#catalogRefresh;
     for (const db of this.databases.values()) db.close();
     this.#internal?.close();
     await this.#pool?.close();
@@ -278,6 +292,7 @@ export class Service implements DatabaseHost {
     db.name = chosen;
     db.route = route ?? chosen;
     this.databases.set(chosen, db);
+    if (this.#booting) this.refresh_catalog();
     return db;
   }
 
@@ -292,6 +307,7 @@ export class Service implements DatabaseHost {
     if (!db) throw keyError(`Database not found: ${name}`);
     this.databases.delete(name);
     db.close();
+    if (this.#booting) this.refresh_catalog();
   }
 
   /** The database for a route (its URL name). */

@@ -185,3 +185,23 @@ Deno.test("actors_from_ids maps ids to {id} without plugins", async () => {
     await svc.close();
   }
 });
+
+Deno.test("the internal database's catalog describes the attached databases", async () => {
+  const svc = shopService();
+  try {
+    await svc.invoke_startup();
+    const internal = svc.get_internal_database();
+    const tables = await internal.execute(
+      "select table_name from catalog_tables where database_name = 'shop' order by table_name",
+    );
+    assert.ok(tables.rows.map((row) => row[0]).includes("products"));
+    svc.add_database(new Database(svc, { path: buildShopDb() }), { name: "second" });
+    await svc.refresh_catalog();
+    const names = await internal.execute("select database_name from catalog_databases order by 1");
+    assert.deepEqual(names.rows.map((row) => row[0]), ["second", "shop"]);
+    assert.equal(svc.databases.has("_internal"), false);
+    assert.equal((await svc.client.get("/_internal.json")).status, 404);
+  } finally {
+    await svc.close();
+  }
+});
