@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { buildShopDb } from "../fixtures/shop.ts";
+
+const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+
+/** Runs `vitrine ARGS` in a subprocess; returns exit code and output. */
+async function vitrine(args: string[], cwd?: string) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("--get prints a page without serving and fails on 4xx", async () => {
+  const db = buildShopDb();
+  const ok = await vitrine([db, "--get", "/shop/categories.json?_shape=array"]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(JSON.parse(ok.stdout).map((c: { name: string }) => c.name), [
+    "Kitchen",
+    "Garden",
+    "Tools",
+  ]);
+  const missing = await vitrine([db, "--get", "/nope.json"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /Database not found/);
+});
+
+Deno.test("serve -p 0 picks a free port, prints it, and answers there", async () => {
+  const db = buildShopDb();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, db, "-p", "0"],
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(text)![0];
+    assert.doesNotMatch(url, /:0\//);
+    const response = await fetch(`${url}-/versions.json`);
+    assert.equal(response.status, 200);
+    assert.match((await response.json()).vitrine.version, /\d+\.\d+/);
+    reader.releaseLock();
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+  }
+});
+
+Deno.test("bad input on the command line is a clear error and a non-zero exit", async () => {
+  const db = buildShopDb();
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${dir}/bad.yaml`, "title: [unclosed\n");
+  const badMetadata = await vitrine([db, "-m", `${dir}/bad.yaml`, "--get", "/"]);
+  assert.equal(badMetadata.code, 1);
+  assert.match(badMetadata.stderr, /bad\.yaml/);
+  const badSetting = await vitrine([db, "-s", "no_such_setting", "1", "--get", "/"]);
+  assert.equal(badSetting.code, 1);
+  assert.match(badSetting.stderr, /no_such_setting/);
+  assert.match(badSetting.stderr, /default_page_size/);
+  const badValue = await vitrine([db, "-s", "default_page_size", "lots", "--get", "/"]);
+  assert.equal(badValue.code, 1);
+  assert.match(badValue.stderr, /default_page_size/);
+  const missing = await vitrine([`${dir}/missing.db`, "--get", "/"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /missing\.db/);
+});
+
+Deno.test("--version and --help describe the command", async () => {
+  const version = await vitrine(["--version"]);
+  assert.equal(version.code, 0);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+  const help = await vitrine(["serve", "--help"]);
+  assert.equal(help.code, 0);
+  for (const option of ["--immutable", "--metadata", "--setting", "--crossdb", "--get", "--port"]) {
+    assert.match(help.stdout, new RegExp(option));
+  }
+});
+
+Deno.test("inspect writes counts and hashes that serve reuses for immutable files", async () => {
+  const db = buildShopDb();
+  const out = `${Deno.makeTempDirSync()}/inspect.json`;
+  const inspect = await vitrine(["inspect", db, "--inspect-file", out]);
+  assert.equal(inspect.code, 0, inspect.stderr);
+  const data = JSON.parse(Deno.readTextFileSync(out));
+  assert.equal(data.shop.tables.products.count, 9);
+  assert.match(data.shop.hash, /^[0-9a-f]{64}$/);
+  // A doctored count proves serve reads the file instead of counting again.
+  data.shop.tables.products.count = 12345;
+  Deno.writeTextFileSync(out, JSON.stringify(data));
+  const served = await vitrine(["-i", db, "--inspect-file", out, "--get", "/shop.json"]);
+  assert.equal(served.code, 0, served.stderr);
+  const products = JSON.parse(served.stdout).tables.find((t: { name: string }) =>
+    t.name === "products"
+  );
+  assert.equal(products.count, 12345);
+});
+
+Deno.test("a configuration directory is served with its metadata, settings and templates", async () => {
+  const dir = Deno.makeTempDirSync();
+  buildShopDb(dir);
+  Deno.writeTextFileSync(`${dir}/metadata.yaml`, "title: From the config dir\n");
+  Deno.writeTextFileSync(`${dir}/settings.json`, JSON.stringify({ default_page_size: 7 }));
+  Deno.mkdirSync(`${dir}/templates/pages`, { recursive: true });
+  Deno.writeTextFileSync(`${dir}/templates/pages/hello.html`, "Hello from the config dir");
+  const index = await vitrine([dir, "--get", "/.json"]);
+  assert.equal(index.code, 0, index.stderr);
+  assert.equal(JSON.parse(index.stdout).metadata.title, "From the config dir");
+  const settings = await vitrine([dir, "--get", "/-/settings.json"]);
+  assert.equal(JSON.parse(settings.stdout).default_page_size, 7);
+  const page = await vitrine([dir, "--get", "/hello"]);
+  assert.match(page.stdout, /Hello from the config dir/);
+});
