@@ -74,6 +74,8 @@ export class Connection {
     if (rc !== 0) {
       const error = errorFor(db, rc);
       if (db !== null) lib.sqlite3_close_v2(db);
+      // SQLite's "unable to open database file" does not say which file.
+      error.message = `${error.message}: ${path}`;
       throw error;
     }
     lib.sqlite3_extended_result_codes(db, 1);

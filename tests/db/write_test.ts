@@ -121,10 +121,10 @@ Deno.test("block: false returns a task id and runs the write later", async () =>
   });
 });
 
-Deno.test("50 concurrent writes run in arrival order", async () => {
+Deno.test("100 concurrent writes run in arrival order", async () => {
   await withItemsDb(async (db) => {
     const writes = [];
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 100; i++) {
       writes.push(
         i % 2 === 0
           ? db.execute_write("insert into items (name, seq) values (?, ?)", [`w${i}`, i])
@@ -136,7 +136,7 @@ Deno.test("50 concurrent writes run in arrival order", async () => {
     }
     await Promise.all(writes);
     const rows = await db.execute("select seq from items order by id");
-    assert.deepEqual(rows.rows.map((r) => r[0]), Array.from({ length: 50 }, (_, i) => i));
+    assert.deepEqual(rows.rows.map((r) => r[0]), Array.from({ length: 100 }, (_, i) => i));
   });
 });
 

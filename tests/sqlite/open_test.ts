@@ -18,7 +18,8 @@ Deno.test("mode rw refuses to create a missing file", async () => {
     assert.throws(
       () => Connection.open(`${dir}/missing.db`, { mode: "rw" }),
       (error: unknown) =>
-        error instanceof SqliteError && error.message === "unable to open database file" &&
+        error instanceof SqliteError &&
+        error.message === `unable to open database file: ${dir}/missing.db` &&
         error.code === 14,
     );
   });
