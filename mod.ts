@@ -104,10 +104,16 @@ export type { HookimplOptions } from "./src/plugins/hookimpl.ts";
 
 /**
  * Hook types: `Hooks` declares every hook; `HookArgs<"render_cell">` is the one argument object
- * a hook receives; `HookName` is any hook's name; the rest describe hook parameters and results.
+ * a hook receives; `HookName` is any hook's name; the rest describe hook parameters and results
+ * (`RenderArgs` for output renderers, `Connection` for `prepare_connection`, `Actor`, ...).
+ * Typing an export as `Hooks["name"]` has the compiler check its return value as well.
  */
 export type {
+  Actor,
+  AsgiMessage,
   AssetUrl,
+  Command,
+  Connection,
   FetchHandler,
   HookArgs,
   HookName,
@@ -116,8 +122,13 @@ export type {
   MenuLink,
   OutputRenderer,
   PageHookArgs,
+  RenderArgs,
+  Resource,
   RouteView,
+  Scope,
+  SqlRow,
   SqlValue,
+  TemplateEnvironment,
 } from "./src/plugins/hookspecs.ts";
 
 /**

@@ -100,6 +100,7 @@ export class Service implements DatabaseHost {
   #internal: Database | null = null;
   #booting: Promise<void> | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
+  #internalSchema: Promise<void> = Promise.resolve();
   #handler: FetchHandler | null = null;
 
   constructor(options: ServiceOptions = {}) {
@@ -168,7 +169,11 @@ export class Service implements DatabaseHost {
   async refresh_catalog(): Promise<void> {
     const databases = [...this.databases.values()];
     this.#catalogRefresh = this.#catalogRefresh
-      .then(() => refreshCatalog(this.get_internal_database(), databases))
+      .then(async () => {
+        const internal = this.get_internal_database();
+        await this.#internalSchema;
+        await refreshCatalog(internal, databases);
+      })
       .catch((error) => console.error(`Could not refresh the internal catalog: ${error}`));
     await this.#catalogRefresh;
   }
@@ -243,11 +248,11 @@ export class Service implements DatabaseHost {
   }
 
   /** Plugin configuration from metadata; `null` when not configured. */
-  plugin_config(
+  plugin_config<T = Record<string, unknown>>(
     plugin_name: string,
     { database = null, table = null }: { database?: string | null; table?: string | null } = {},
-  ): unknown {
-    return this.metadata().plugin_config(plugin_name, { database, table });
+  ): T | null {
+    return this.metadata().plugin_config(plugin_name, { database, table }) as T | null;
   }
 
   // -- databases -------------------------------------------------------------------------
@@ -273,8 +278,9 @@ export class Service implements DatabaseHost {
         memory_name: `vitrine_internal_${crypto.randomUUID()}`,
         name: "_internal",
       });
-      // Writes run in arrival order, so the catalog tables exist before any plugin's write.
-      this.#internal.execute_write_script(CATALOG_SCHEMA, { block: false });
+      // Writes run in arrival order, so the catalog tables exist before any plugin's write;
+      // reads do not queue behind writes, so catalog refreshes await this first.
+      this.#internalSchema = this.#internal.execute_write_script(CATALOG_SCHEMA).then(() => {});
     }
     return this.#internal;
   }

@@ -25,11 +25,12 @@
     const addButton = form.querySelector("button.add-filter");
     if (!template || !addButton) return;
     let added = form.querySelectorAll(".filter-row:not(.filter-row-new):not(.sort-row)").length;
+    // Cloned rows are numbered after the applied filters (`_filter_column_N`).
     addButton.hidden = false;
     addButton.addEventListener("click", () => {
       added += 1;
       const copy = template.cloneNode(true);
-      copy.classList.remove("filter-row-new");
+      copy.classList.replace("filter-row-new", "filter-row-added");
       // Numbered names so the server sees each new filter separately.
       copy.querySelectorAll("[name]").forEach((field) => {
         field.name = `${field.name}_${added}`;
@@ -43,15 +44,23 @@
     });
   }
 
-  // Drop empty fields so shared URLs stay short.
+  // Drop fields that say nothing so shared URLs stay short: an empty search box, a new filter
+  // row without a column or value, "sort by: none".
   function tidyOnSubmit(form) {
     form.addEventListener("submit", () => {
-      form.querySelectorAll("input[type=search], .filter-row-new select, .filter-row-new input")
-        .forEach((field) => {
-          if (field.value === "" && !field.closest(".filter-row:not(.filter-row-new)")) {
-            field.disabled = true;
-          }
-        });
+      form.querySelectorAll("input[type=search], select[name=_sort]").forEach((field) => {
+        if (field.value === "") field.disabled = true;
+      });
+      form.querySelectorAll(".filter-row-new, .filter-row-added").forEach((row) => {
+        const column = row.querySelector("select[name^='_filter_column']");
+        const op = row.querySelector("select[name^='_filter_op']");
+        const value = row.querySelector("input.filter-value");
+        const noArgument = op && op.options[op.selectedIndex] &&
+          op.options[op.selectedIndex].dataset.noArgument === "1";
+        if (!column || column.value === "" || (!noArgument && value && value.value === "")) {
+          row.querySelectorAll("select, input").forEach((field) => (field.disabled = true));
+        }
+      });
     });
   }
 

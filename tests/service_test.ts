@@ -205,3 +205,61 @@ Deno.test("the internal database's catalog describes the attached databases", as
     await svc.close();
   }
 });
+
+Deno.test("svc.urls: every method with format= under base_url, each URL answering", async () => {
+  const svc = shopService({ settings: { base_url: "/prefix/" } });
+  try {
+    svc.add_database(new Database(svc, { path: buildShopDb() }), {
+      name: "archive db",
+      route: "old shop",
+    });
+    const { PrefixedUrl } = await import("../src/http/urls.ts");
+    const urls = svc.urls;
+    const cases: [unknown, string, number | null][] = [
+      [urls.instance(), "/prefix/", 200],
+      [urls.instance({ format: "json" }), "/prefix/.json", 200],
+      [urls.path("/-/versions"), "/prefix/-/versions", 200],
+      [urls.path("-/versions", { format: "json" }), "/prefix/-/versions.json", 200],
+      [urls.logout(), "/prefix/-/logout", 200],
+      [urls.static("app.css"), "/prefix/-/static/app.css", 200],
+      [urls.static_plugins("my-plugin", "x.js"), "/prefix/-/static-plugins/my-plugin/x.js", 404],
+      [urls.database("shop"), "/prefix/shop", 200],
+      [urls.database("shop", { format: "json" }), "/prefix/shop.json", 200],
+      [urls.database("archive db", { format: "json" }), "/prefix/old+shop.json", 200],
+      [urls.table("shop", "products"), "/prefix/shop/products", 200],
+      [urls.table("shop", "products", { format: "csv" }), "/prefix/shop/products.csv", 200],
+      [
+        urls.table("archive db", "products", { format: "json" }),
+        "/prefix/old+shop/products.json",
+        200,
+      ],
+      [urls.query("shop", "products_by_category"), "/prefix/shop/products_by_category", 200],
+      [
+        urls.query("shop", "products_by_category", { format: "json" }),
+        "/prefix/shop/products_by_category.json",
+        200,
+      ],
+      [urls.row("shop", "products", "1", { format: "json" }), "/prefix/shop/products/1.json", 200],
+    ];
+    for (const [url, expected, status] of cases) {
+      assert.ok(url instanceof PrefixedUrl, expected);
+      assert.equal(String(url), expected);
+      // A PrefixedUrl is never prefixed twice, by urls.path() or by svc.client.
+      assert.equal(String(urls.path(url as InstanceType<typeof PrefixedUrl>)), expected);
+      if (status !== null) {
+        const response = await svc.client.get(url as InstanceType<typeof PrefixedUrl>);
+        assert.equal(response.status, status, expected);
+      }
+    }
+    // Templates see the same builder as `urls`.
+    assert.equal(
+      await svc.render_template(
+        ["nope.html", "show_json.html"],
+        { filename: "x", data_json: "{}" },
+      ).then((html) => html.includes('href="/prefix/-/static/app.css')),
+      true,
+    );
+  } finally {
+    await svc.close();
+  }
+});

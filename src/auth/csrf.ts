@@ -51,19 +51,21 @@ export interface CsrfCheckInput {
 /**
  * Null when the request may proceed, else the error message for a 403.
  *
- * Safe methods always pass. Unsafe ones pass when `skip` is set, when they carry no cookies (no
- * ambient credentials to abuse), an `Authorization: Bearer` header, or a JSON content type (which a
- * cross-site form cannot send). Otherwise a browser's `Sec-Fetch-Site: cross-site` is refused, and
- * the token from the form field or header must match the cookie's; both must carry our signature.
+ * Safe methods always pass. Unsafe ones pass when `skip` is set or when they carry no cookies (no
+ * ambient credentials to abuse). A browser's `Sec-Fetch-Site: cross-site` is refused next, before
+ * the remaining exemptions: a cross-site page must not ride the visitor's cookies just by adding
+ * an arbitrary `Authorization: Bearer` header or a JSON content type. Same-site requests with a
+ * bearer header or a JSON body (which a cross-site form cannot send) pass; everything else needs
+ * the token from the form field or header to match the cookie's, both carrying our signature.
  */
 export function csrfCheck(input: CsrfCheckInput): string | null {
   if (SAFE_METHODS.has(input.method.toUpperCase()) || input.skip) return null;
   const header = (name: string) => headerValue(input.headers, name);
   if (Object.keys(input.cookies).length === 0) return null;
+  if ((header("sec-fetch-site") ?? "").toLowerCase() === "cross-site") return CSRF_CROSS_SITE;
   if (/^bearer\s/i.test(header("authorization") ?? "")) return null;
   const contentType = (header("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (contentType === "application/json") return null;
-  if ((header("sec-fetch-site") ?? "").toLowerCase() === "cross-site") return CSRF_CROSS_SITE;
 
   const cookieToken = input.cookies[CSRF_COOKIE];
   const sentToken = input.formToken || header(CSRF_HEADER);

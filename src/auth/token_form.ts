@@ -89,5 +89,11 @@ function parseExpiry(form: Record<string, string>, errors: string[]): number | n
     errors.push("The expiry duration must be a whole number greater than zero");
     return null;
   }
+  // Beyond this the signed `d` would be a float in exponent notation (`1e+21`), which neither we
+  // nor Datasette read back as a duration: the token would be unusable, not long-lived.
+  if (!Number.isSafeInteger(count * seconds)) {
+    errors.push("The expiry duration is too large; choose Never for a token that does not expire");
+    return null;
+  }
   return count * seconds;
 }

@@ -54,14 +54,23 @@ export async function main(args: string[]): Promise<number> {
 }
 
 /**
- * A plugin's command accepts `--plugin SPECIFIER` (hidden), so `vitrine mycommand --plugin
- * ./my_plugin.ts` can name the plugin that provides it: installedPluginRegistry() has already
- * loaded every `--plugin` of the command line.
+ * A plugin's command accepts `--plugin SPECIFIER` and `-m/--metadata FILE` (hidden, unless the
+ * command defines them itself), so `vitrine mycommand --plugin ./my_plugin.ts` and `vitrine
+ * mycommand -m metadata.yaml` can name the plugin that provides it: installedPluginRegistry()
+ * has already loaded every `--plugin` and the metadata file's `plugins` list.
  */
 function acceptPluginOption(command: Command): void {
-  if (command.options.some((option) => option.long === "--plugin")) return;
-  command.addOption(
-    new Option("--plugin <specifier>", "plugin providing this command").argParser(collect)
-      .default([]).hideHelp(),
-  );
+  const taken = (flag: string) =>
+    command.options.some((option) => option.long === flag || option.short === flag);
+  if (!taken("--plugin")) {
+    command.addOption(
+      new Option("--plugin <specifier>", "plugin providing this command").argParser(collect)
+        .default([]).hideHelp(),
+    );
+  }
+  if (!taken("-m") && !taken("--metadata")) {
+    command.addOption(
+      new Option("-m, --metadata <file>", "metadata file listing plugins").hideHelp(),
+    );
+  }
 }

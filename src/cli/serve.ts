@@ -4,6 +4,7 @@ import { Service, type ServiceOptions } from "../service.ts";
 import { serve } from "../http/server.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
 import { loadConfigDir } from "../config/config_dir.ts";
+import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
 
@@ -94,14 +95,29 @@ export async function serviceOptionsFrom(
     };
     files = [];
   }
-  for (const file of [...files, ...flags.immutable]) {
-    if (!isFile(file)) throw new CliExit(1, `Error: database file not found: ${file}`);
-  }
+  // Settings first: `-s NAME` missing its value swallows the next argument, and the clearest
+  // message names the setting rather than a "file" that is really an option's value.
   const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
   for (const joined of flags.setting) {
     const [name, value] = splitJoined(joined);
-    if (value === undefined) throw new CliExit(1, `Error: --setting needs a name and a value`);
-    settings[name] = value;
+    if (value === undefined || /^--[a-z]/.test(value)) {
+      throw new CliExit(1, `Error: --setting ${name} needs a value, e.g. --setting ${name} VALUE`);
+    }
+    try {
+      settings[name] = parseSettingValue(name, value);
+    } catch (error) {
+      throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+  for (const file of [...files, ...flags.immutable]) {
+    if (!isFile(file)) {
+      // `vitrine foo` with no file foo is often a command that is not installed.
+      const hint = /^[\w-]+$/.test(file) && !file.includes(".")
+        ? ` (nor is there a command "${file}": plugin commands need the plugin installed ` +
+          "through VITRINE_PLUGINS, --plugin or the metadata plugins list)"
+        : "";
+      throw new CliExit(1, `Error: database file not found: ${file}${hint}`);
+    }
   }
   const static_mounts = (options.static_mounts ?? []).concat(flags.static.map(parseMount));
   return {

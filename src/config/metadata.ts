@@ -4,6 +4,7 @@
  */
 import YAML from "yaml";
 import { resolvePluginConfig } from "./plugin_config.ts";
+import { jsonErrorOffset, positionAt } from "./json_position.ts";
 
 /** A parsed metadata document (nested plain objects). */
 export type MetadataDict = Record<string, unknown>;
@@ -41,24 +42,56 @@ export interface DisplayMetadata {
   about_url?: string;
 }
 
+/** Options of the error raised for unparseable metadata. */
+export interface BadMetadataErrorOptions extends ErrorOptions {
+  /** 1-based line of the syntax error, when the parser located it. */
+  line?: number | null;
+  /** 1-based column of the syntax error, when the parser located it. */
+  column?: number | null;
+}
+
 /** The metadata text is neither valid JSON nor valid YAML (or not a mapping). */
 export class BadMetadataError extends Error {
   override name = "BadMetadataError";
+  /** 1-based line of the syntax error, or null. */
+  readonly line: number | null;
+  /** 1-based column of the syntax error, or null. */
+  readonly column: number | null;
+
+  constructor(message: string, options: BadMetadataErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.line = options.line ?? null;
+    this.column = options.column ?? null;
+  }
 }
 
-/** Parse metadata text that may be JSON or YAML; returns a nested object. */
-export function parse_metadata(text: string): MetadataDict {
+/** Which parser `parse_metadata` uses: `auto` tries JSON, then YAML. */
+export type MetadataFormat = "auto" | "json" | "yaml";
+
+/**
+ * Parse metadata text that may be JSON or YAML; returns a nested object. A syntax error is a
+ * `BadMetadataError` whose message (and `line`/`column`) says where the parser stopped: the
+ * JSON parser's position for text that starts with `{` or `[`, the YAML parser's otherwise.
+ * `format: "json"` (a `.json` file) accepts JSON only, so a typo is not read as YAML.
+ */
+export function parse_metadata(
+  text: string,
+  { format = "auto" }: { format?: MetadataFormat } = {},
+): MetadataDict {
+  if (text.trim() === "") return {};
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
+  if (format === "yaml") {
+    parsed = parseYaml(text);
+  } else {
     try {
-      parsed = YAML.parse(text);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-      throw new BadMetadataError(`Metadata is not valid JSON or YAML: ${detail}`, {
-        cause: error,
-      });
+      parsed = JSON.parse(text);
+    } catch (jsonError) {
+      if (format === "json") throw jsonSyntaxError(text, jsonError);
+      try {
+        parsed = YAML.parse(text);
+      } catch (yamlError) {
+        throw /^\s*[{[]/.test(text) ? jsonSyntaxError(text, jsonError) : yamlSyntaxError(yamlError);
+      }
     }
   }
   if (parsed === null || parsed === undefined) return {};
@@ -68,7 +101,53 @@ export function parse_metadata(text: string): MetadataDict {
   return parsed;
 }
 
-/** Read and parse a metadata file; errors name the file. */
+function parseYaml(text: string): unknown {
+  try {
+    return YAML.parse(text);
+  } catch (error) {
+    throw yamlSyntaxError(error);
+  }
+}
+
+function jsonSyntaxError(text: string, error: unknown): BadMetadataError {
+  const message = error instanceof Error ? error.message : String(error);
+  // V8 names a position for most mistakes ("... in JSON at position 18 (line 3 column 2)"),
+  // but not for an unexpected token; the scanner finds that one.
+  const reported = /\bat position (\d+)/.exec(message);
+  let offset: number;
+  let reason: string;
+  if (reported) {
+    offset = Number(reported[1]);
+    reason = message.replace(/ (?:in JSON )?at position \d+.*$/s, "");
+  } else {
+    offset = jsonErrorOffset(text) ?? text.length;
+    reason = offset < text.length
+      ? `Unexpected character ${JSON.stringify(text[offset])}`
+      : "Unexpected end of input";
+  }
+  const { line, column } = positionAt(text, offset);
+  return new BadMetadataError(
+    `Metadata is not valid JSON: ${reason} at line ${line}, column ${column}`,
+    { cause: error, line, column },
+  );
+}
+
+function yamlSyntaxError(error: unknown): BadMetadataError {
+  const first = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+  const where = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+  const reason = first.replace(/ at line \d+, column \d+:?\s*$/, "");
+  const suffix = where ? ` at line ${where.line}, column ${where.col}` : "";
+  return new BadMetadataError(`Metadata is not valid YAML: ${reason}${suffix}`, {
+    cause: error,
+    line: where?.line ?? null,
+    column: where?.col ?? null,
+  });
+}
+
+/**
+ * Read and parse a metadata file; errors name the file. `.json` files are parsed as JSON only,
+ * `.yaml`/`.yml` as YAML, anything else as either.
+ */
 export async function loadMetadataFile(path: string): Promise<MetadataDict> {
   let text: string;
   try {
@@ -76,12 +155,20 @@ export async function loadMetadataFile(path: string): Promise<MetadataDict> {
   } catch (error) {
     throw new BadMetadataError(`Cannot read metadata file "${path}"`, { cause: error });
   }
+  const format: MetadataFormat = /\.json$/i.test(path)
+    ? "json"
+    : /\.ya?ml$/i.test(path)
+    ? "yaml"
+    : "auto";
   try {
-    return parse_metadata(text);
+    return parse_metadata(text, { format });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const located = error instanceof BadMetadataError ? error : null;
     throw new BadMetadataError(`Cannot load metadata file "${path}": ${message}`, {
       cause: error,
+      line: located?.line,
+      column: located?.column,
     });
   }
 }

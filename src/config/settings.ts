@@ -101,9 +101,25 @@ export function parseSettingValue(name: string, raw: unknown): SettingValue {
     case "int":
       return parseInt(name, raw);
     default:
-      if (typeof raw === "string") return raw;
-      throw new SettingsError(`Setting "${name}" must be a string, got ${JSON.stringify(raw)}`);
+      if (typeof raw !== "string") {
+        throw new SettingsError(`Setting "${name}" must be a string, got ${JSON.stringify(raw)}`);
+      }
+      return name === "base_url" ? normaliseBaseUrl(raw) : raw;
   }
+}
+
+/** `prefix`, `/prefix` and `/prefix/` all mean the path prefix `/prefix/`. */
+function normaliseBaseUrl(raw: string): string {
+  const trimmed = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith("//")) {
+    throw new SettingsError(
+      `Setting "base_url" must be a path such as /prefix/, not a full URL: ${JSON.stringify(raw)}`,
+    );
+  }
+  let path = trimmed || "/";
+  if (!path.startsWith("/")) path = "/" + path;
+  if (!path.endsWith("/")) path += "/";
+  return path;
 }
 
 function parseBool(name: string, raw: unknown): boolean {
@@ -118,12 +134,20 @@ function parseBool(name: string, raw: unknown): boolean {
 }
 
 function parseInt(name: string, raw: unknown): number {
-  if (typeof raw === "number" && Number.isSafeInteger(raw)) return raw;
+  let value: number | null = null;
+  if (typeof raw === "number" && Number.isSafeInteger(raw)) value = raw;
   if (typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw)) {
-    const value = Number(raw.trim());
-    if (Number.isSafeInteger(value)) return value;
+    const parsed = Number(raw.trim());
+    if (Number.isSafeInteger(parsed)) value = parsed;
   }
-  throw new SettingsError(`Setting "${name}" must be an integer, got ${JSON.stringify(raw)}`);
+  if (value === null) {
+    throw new SettingsError(`Setting "${name}" must be an integer, got ${JSON.stringify(raw)}`);
+  }
+  // Every integer setting is a size, a count or a time: a negative one has no meaning.
+  if (value < 0) {
+    throw new SettingsError(`Setting "${name}" must be 0 or more, got ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 /** The configured settings: defaults overridden by `--setting`, `settings.json` or code. */

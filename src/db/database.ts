@@ -70,7 +70,7 @@ export interface ExecuteOptions {
   page_size?: number | null;
   /** Print failing SQL to stderr as well as throwing (default true). */
   log_sql_errors?: boolean;
-  /** Aborting cancels the query (it then fails with `QueryInterrupted`). */
+  /** Aborting cancels the query, queued or running (it then fails with `QueryInterrupted`). */
   signal?: AbortSignal;
 }
 
@@ -186,11 +186,15 @@ export class Database {
       timeLimitMs,
     };
     const start = traceClock();
+    const { signal } = options;
     try {
-      const result = await this.#read(request, options.signal);
+      const result = await this.#read(request, signal);
       return new Results(result.rows, result.columns, result.truncated);
     } catch (error) {
-      if (isInterruptError(error)) throw new QueryInterrupted(sql, params);
+      // A query dropped from the queue rejects with the signal's reason: same outcome as one
+      // interrupted while running.
+      const cancelled = signal?.aborted && error === signal.reason;
+      if (cancelled || isInterruptError(error)) throw new QueryInterrupted(sql, params);
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`SQL error in database "${this.name}": ${message}\n  sql: ${sql}`);
@@ -204,8 +208,12 @@ export class Database {
   #read(request: ReadRequest, signal?: AbortSignal): Promise<ReadResult> {
     const pool = this.#host.readPool();
     if (pool.size === 0 || this.#isPrivateMemory()) {
-      // Synchronous on this thread; the deadline still stops runaway queries.
-      return Promise.resolve().then(() => runRead(this.#mainConnection(), request));
+      // Synchronous on this thread; the deadline still stops runaway queries, and a signal
+      // can only cancel it before it starts.
+      return Promise.resolve().then(() => {
+        signal?.throwIfAborted();
+        return runRead(this.#mainConnection(), request);
+      });
     }
     return pool.run(this.#readTarget(), request, signal);
   }
@@ -232,7 +240,8 @@ export class Database {
       return conn;
     }
     const key = targetKey(target);
-    if (this.#reader?.key === key) return this.#reader.conn;
+    // An execute_fn function may have closed the connection: open a new one then.
+    if (this.#reader?.key === key && this.#reader.conn.isOpen) return this.#reader.conn;
     this.#reader?.conn.close();
     this.#reader = null;
     const conn = openReadConnection(target);
@@ -261,7 +270,9 @@ export class Database {
 
   #openWriteConnection(): Connection {
     this.#assertOpen();
-    if (this.#writeConn) return this.#writeConn;
+    // A write function may have closed the connection: later writes get a new one.
+    if (this.#writeConn?.isOpen) return this.#writeConn;
+    if (this.#writeConn) this.#attachedKey = "[]";
     let conn: Connection;
     if (this.memory_name !== null) conn = Connection.open("", { memoryName: this.memory_name });
     else if (this.#isPrivateMemory()) conn = Connection.open(":memory:");
@@ -381,7 +392,10 @@ export class Database {
       try {
         return await fn(conn);
       } catch (error) {
-        conn.rollback();
+        // The caller gets fn's own error, even if the rollback fails too.
+        try {
+          if (conn.isOpen) conn.rollback();
+        } catch { /* the original error matters more */ }
         throw error;
       }
     }, block);

@@ -80,15 +80,19 @@ export async function primaryKeys(run: SqlRunner, table: string): Promise<string
   );
 }
 
-/** Outgoing foreign keys; a reference without a column points at the other table's key. */
+/**
+ * Outgoing foreign keys; a reference without columns (`references other`) points at the other
+ * table's primary key, column `seq` of a compound one.
+ */
 export async function outgoingForeignKeys(run: SqlRunner, table: string): Promise<ForeignKey[]> {
   const rows = await run(
-    `select "from", "table", "to" from pragma_foreign_key_list(?) order by id, seq`,
+    `select "from", "table", "to", seq from pragma_foreign_key_list(?) order by id, seq`,
     [table],
   );
   const keys: ForeignKey[] = [];
-  for (const [from, otherTable, to] of rows as SqlValue[][]) {
-    const otherColumn = to ?? (await primaryKeys(run, String(otherTable)))[0] ?? "rowid";
+  for (const [from, otherTable, to, seq] of rows as SqlValue[][]) {
+    const otherColumn = to ??
+      (await primaryKeys(run, String(otherTable)))[Number(seq)] ?? "rowid";
     keys.push({
       column: String(from),
       other_table: String(otherTable),

@@ -57,6 +57,7 @@ export class ReadPool {
   #options: Required<ReadPoolOptions>;
   #workers: PoolWorker[] = [];
   #nextId = 1;
+  #nextWorker = 0;
   #closed = false;
 
   /** Creates the pool; no worker starts until the first query. */
@@ -126,7 +127,7 @@ export class ReadPool {
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
     const entry: PoolWorker = {
       worker,
-      index: this.#workers.length,
+      index: this.#nextWorker++,
       queue: [],
       current: null,
       pointer: null,
@@ -135,6 +136,9 @@ export class ReadPool {
     worker.onerror = (event) => {
       event.preventDefault();
       this.#onCrash(entry, new Error(`Read worker failed: ${event.message}`));
+    };
+    worker.onmessageerror = () => {
+      this.#onCrash(entry, new Error("Read worker failed: a message could not be read"));
     };
     const { pluginModules, cacheSizeKb } = this.#options;
     worker.postMessage({ type: "init", pluginModules, cacheSizeKb } satisfies ToWorker);
@@ -191,6 +195,10 @@ export class ReadPool {
       worker.pointer = message.pointer;
       return;
     }
+    if (message.type === "exit") {
+      this.#onCrash(worker, new Error(`Read worker exited: ${message.reason}`));
+      return;
+    }
     const job = worker.current;
     if (!job || job.id !== message.id) return;
     worker.current = null;
@@ -200,7 +208,9 @@ export class ReadPool {
     this.#dispatch(worker);
   }
 
+  /** Drops a dead worker (the next query starts a fresh one) and fails its queries. */
   #onCrash(worker: PoolWorker, error: Error): void {
+    if (!this.#workers.includes(worker)) return;
     this.#workers = this.#workers.filter((w) => w !== worker);
     const jobs = [...(worker.current ? [worker.current] : []), ...worker.queue];
     worker.current = null;

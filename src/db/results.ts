@@ -18,12 +18,19 @@ export type Row = SqlValue[] & {
   toObject(): Record<string, SqlValue>;
 };
 
-// Names that arrays, JSON.stringify or our own helpers rely on: a column with one of these names
-// stays reachable by index only, because shadowing them would break the row as an array.
 // Where a row prototype keeps its column names; a symbol, so no column name can collide.
 const COLUMNS = Symbol("columns");
 
-const RESERVED = new Set(["length", "constructor", "toJSON", "toObject", "__proto__"]);
+// Names that arrays, JSON.stringify or our own helpers rely on: a column with one of these names
+// (`map`, `values`, `length`, `toString`, ...) stays reachable by index and `toObject()` only,
+// because shadowing them breaks code that uses the row as an array (a column called "map" made
+// `row.map(...)` throw in the JSON view).
+const RESERVED = new Set<string>([
+  "toJSON",
+  "toObject",
+  ...Object.getOwnPropertyNames(Array.prototype),
+  ...Object.getOwnPropertyNames(Object.prototype),
+]);
 
 /** Methods every row has, between the per-result prototype and `Array.prototype`. */
 const rowBase = Object.create(Array.prototype, {

@@ -1,8 +1,9 @@
 /**
  * Result rows as JSON text, the cheapest way across a worker boundary (see deno-tech.md §2).
- * JSON cannot hold BLOBs, integers beyond ±2^53 or non-finite floats, so those cells travel as
- * tagged objects — `{"$int": "9007199254740993"}`, `{"$blob": "<base64>"}`,
- * `{"$float": "Infinity"}` — and come back as bigint, Uint8Array and number.
+ * JSON cannot hold BLOBs, integers beyond ±2^53, non-finite floats or -0, so those cells travel
+ * as tagged objects — `{"$int": "9007199254740993"}`, `{"$blob": "<base64>"}`,
+ * `{"$float": "Infinity"}`, `{"$float": "-0"}` — and come back as bigint, Uint8Array and number,
+ * so that a worker's answer equals the main thread's (`num_sql_threads` 0).
  *
  * @module
  */
@@ -13,14 +14,16 @@ import type { ReadResult } from "./read_query.ts";
 type Tagged = { $int: string } | { $blob: string } | { $float: string };
 
 function needsTag(value: SqlValue): boolean {
-  return typeof value === "bigint" || value instanceof Uint8Array ||
-    (typeof value === "number" && !Number.isFinite(value));
+  if (typeof value === "number") return !Number.isFinite(value) || Object.is(value, -0);
+  return typeof value === "bigint" || value instanceof Uint8Array;
 }
 
 function tag(value: SqlValue): SqlValue | Tagged {
   if (typeof value === "bigint") return { $int: value.toString() };
   if (value instanceof Uint8Array) return { $blob: value.toBase64() };
-  if (typeof value === "number" && !Number.isFinite(value)) return { $float: String(value) };
+  if (typeof value === "number" && needsTag(value)) {
+    return { $float: Object.is(value, -0) ? "-0" : String(value) };
+  }
   return value;
 }
 

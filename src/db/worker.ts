@@ -89,6 +89,22 @@ async function handle(message: ToWorker): Promise<void> {
   }
 }
 
+// A Worker that closes itself sends no event to its owner (deno#14327), so the pool would wait
+// forever for the query in flight. Plugin code calling `self.close()` or `Deno.exit()` is the one
+// way this worker stops on its own: announce it first so the pool can replace the worker.
+const closeSelf = self.close.bind(self);
+self.close = () => {
+  post({ type: "exit", reason: "self.close() was called" });
+  closeSelf();
+};
+Object.assign(Deno, {
+  exit(code?: number): never {
+    post({ type: "exit", reason: `Deno.exit(${code ?? ""}) was called` });
+    closeSelf();
+    throw new Error("The read worker is exiting");
+  },
+});
+
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   handle(event.data);
 };

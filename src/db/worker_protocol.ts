@@ -21,4 +21,6 @@ export type FromWorker =
   | { type: "connection"; id: number; pointer: bigint }
   | { type: "result"; id: number; json: string; tagged: boolean }
   | { type: "error"; id: number; error: SerializedError }
-  | { type: "done"; id: number };
+  | { type: "done"; id: number }
+  /** The worker is about to close itself (`self.close()` or `Deno.exit()` in plugin code). */
+  | { type: "exit"; reason: string };

@@ -29,9 +29,16 @@ export function inTransaction<T>(conn: Connection, body: () => T): T {
     conn.exec("COMMIT");
     return result;
   } catch (error) {
-    if (conn.inTransaction) conn.exec("ROLLBACK");
+    rollbackQuietly(conn);
     throw error;
   }
+}
+
+/** Ends any open transaction without letting a failed ROLLBACK hide the error being reported. */
+function rollbackQuietly(conn: Connection): void {
+  try {
+    if (conn.inTransaction) conn.exec("ROLLBACK");
+  } catch { /* the caller rethrows the original error */ }
 }
 
 /** One statement; returns the binding's Python-style cursor (rows, rowcount, lastrowid). */
@@ -48,7 +55,14 @@ export function writeScript(conn: Connection, sql: string): WriteResult {
   } catch (error) {
     // A script with its own BEGIN/COMMIT (or VACUUM) cannot be wrapped; run it as written.
     if (!(error instanceof Error) || !/within a transaction/.test(error.message)) throw error;
-    conn.exec(sql);
+    try {
+      conn.exec(sql);
+    } catch (scriptError) {
+      // A failure after the script's own BEGIN would leave its transaction open, and every
+      // later write would fail with "database table is locked".
+      rollbackQuietly(conn);
+      throw scriptError;
+    }
   }
   return { rowcount: conn.totalChanges - before, lastrowid: conn.lastInsertRowid };
 }

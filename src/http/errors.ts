@@ -20,6 +20,8 @@ export interface HttpErrorOptions extends ErrorOptions {
   title?: string | null;
   /** Extra keys merged into the JSON error body. */
   extra?: Record<string, unknown>;
+  /** Extra response headers (e.g. `WWW-Authenticate`, `Allow`). */
+  headers?: Record<string, string>;
 }
 
 /** An error that maps to an HTTP status. */
@@ -31,12 +33,15 @@ export class HttpError extends Error {
   title: string | null;
   /** Extra keys for the JSON error body. */
   extra: Record<string, unknown>;
+  /** Extra headers sent with the error response. */
+  headers: Record<string, string>;
 
   constructor(status: number, message?: string, options: HttpErrorOptions = {}) {
     super(message ?? STATUS_TEXT[status] ?? `HTTP ${status}`, { cause: options.cause });
     this.status = status;
     this.title = options.title ?? null;
     this.extra = options.extra ?? {};
+    this.headers = { ...(options.headers ?? {}) };
   }
 }
 
@@ -92,7 +97,7 @@ export class BadRequest extends HttpError {
   }
 }
 
-/** 405; `allowed` lists the methods the path accepts (for the `Allow` header). */
+/** 405; `allowed` lists the methods the path accepts, sent as the `Allow` header. */
 export class MethodNotAllowed extends HttpError {
   override name = "MethodNotAllowed";
   /** Methods the matched path accepts. */
@@ -103,6 +108,7 @@ export class MethodNotAllowed extends HttpError {
   ) {
     super(405, message, options);
     this.allowed = options.allowed ?? [];
+    if (this.allowed.length) this.headers["allow"] = this.allowed.join(", ");
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The one place an error becomes a response. `HttpError`s keep their status; an interrupted
  * query is a 400 "SQL Interrupted"; a 403 first asks the `forbidden` hooks; anything unexpected
- * asks `handle_exception` hooks, then becomes a 500 whose message never includes a stack trace.
+ * asks `handle_exception` hooks, then becomes a 500 whose message never includes a stack trace
+ * or a server file path.
  * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
  */
 import type { Service } from "../service.ts";
@@ -54,7 +55,7 @@ function describe(error: unknown): ErrorInfo {
     const headers = (error as { headers?: Record<string, string> }).headers ?? {};
     return {
       status: error.status,
-      message: error.message,
+      message: error.status >= 500 ? withoutFilePaths(error.message) : error.message,
       title: error.title ?? null,
       headers,
       extra: error.extra,
@@ -73,7 +74,24 @@ function describe(error: unknown): ErrorInfo {
     return { status: error.status, message: error.message, title: null, headers: {} };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { status: 500, message, title: null, headers: {} };
+  return { status: 500, message: withoutFilePaths(message), title: null, headers: {} };
+}
+
+// Absolute file paths and file: URLs, as Deno, SQLite and template errors quote them. URLs such as
+// `http://host/a/b` are left alone: the lookbehind rejects a slash that follows `:`, `/` or a name.
+const FILE_PATHS = [
+  /\bfile:\/\/[^\s'"`)]*/g,
+  /(?<![\w.~/:\\-])\/(?:[\w.@+~-]+\/)+[\w.@+~-]*/g,
+  /\b[A-Za-z]:\\[^\s'"`)]*/g,
+];
+
+/**
+ * An unexpected error's message without the server's file paths: the message (`str(exception)`)
+ * helps whoever reads the page, but where Vitrine, its plugins and its databases live on disk is
+ * for the operator's log, which gets the whole error.
+ */
+export function withoutFilePaths(message: string): string {
+  return FILE_PATHS.reduce((text, pattern) => text.replace(pattern, "[path]"), message);
 }
 
 /** The default error response: JSON body or the `<status>.html` / `error.html` page. */

@@ -42,8 +42,11 @@ export function createHandler(svc: Service): FetchHandler {
     try {
       await svc.ready();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return new globalThis.Response(`Vitrine failed to start: ${message}`, { status: 500 });
+      console.error(error);
+      // Details (and file paths) go to the server log; clients only learn that start-up failed.
+      return new globalThis.Response("Vitrine failed to start; see the server log.", {
+        status: 500,
+      });
     }
     wrapped ??= (svc.state.wrappers as Wrapper[]).reduce((app, wrap) => wrap(app) ?? app, core);
     return await wrapped(raw, info);
@@ -52,7 +55,8 @@ export function createHandler(svc: Service): FetchHandler {
 
 async function handleRequest(svc: Service, raw: globalThis.Request): Promise<globalThis.Response> {
   const stripped = stripBaseUrl(raw, String(svc.setting("base_url")));
-  const request = new Request(stripped ?? raw, {});
+  const limit = Number(svc.setting("max_post_body_bytes"));
+  const request = new Request(stripped ?? raw, { max_post_body_bytes: limit > 0 ? limit : null });
   let response: Response;
   try {
     if (!stripped) throw new NotFound("Not found");
@@ -68,7 +72,9 @@ async function route(svc: Service, request: Request): Promise<Response> {
   request.actor = await resolveActor(svc, request);
   if (match && "allowedMethods" in match) {
     if (request.method === "OPTIONS") return optionsResponse(svc, match.allowedMethods);
-    throw new MethodNotAllowed(`Method ${request.method} not allowed`);
+    throw new MethodNotAllowed(`Method ${request.method} not allowed`, {
+      allowed: match.allowedMethods,
+    });
   }
   if (!match) {
     if (request.method === "OPTIONS") return optionsResponse(svc, ["GET", "HEAD", "OPTIONS"]);
@@ -126,12 +132,22 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   if (state.messagesToSet.length) {
     response.set_cookie("ds_messages", encodeMessages(svc.signer, state.messagesToSet), {
       httponly: true,
+      secure: secureCookies(svc, request),
     });
   } else if (state.messagesShown) {
-    response.set_cookie("ds_messages", "", { max_age: 0, expires: 0, httponly: true });
+    response.set_cookie("ds_messages", "", {
+      max_age: 0,
+      expires: 0,
+      httponly: true,
+      secure: secureCookies(svc, request),
+    });
   }
   if (state.csrfToken && state.csrfToken !== state.cookieCsrfToken) {
-    response.set_cookie("ds_csrftoken", state.csrfToken, { path: "/", samesite: "lax" });
+    response.set_cookie("ds_csrftoken", state.csrfToken, {
+      path: "/",
+      samesite: "lax",
+      secure: secureCookies(svc, request),
+    });
     appendVary(response, "Cookie");
   }
   if (svc.options.cors) addCorsHeaders(response);
@@ -140,6 +156,8 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   }
   const web = response.toWebResponse();
   if (request.method === "HEAD") {
+    // A streamed body (a CSV stream, a file) must be released, not just dropped.
+    web.body?.cancel().catch(() => {});
     return new globalThis.Response(null, { status: web.status, headers: web.headers });
   }
   return web;
@@ -154,6 +172,11 @@ function addAlternateLink(svc: Service, request: Request, response: Response): v
   const link = `<${url}>; rel="alternate"; type="application/json+datasette"`;
   const current = response.headers["link"];
   response.headers["link"] = current ? `${current}, ${link}` : link;
+}
+
+/** Cookies are `Secure` whenever the site is reached over HTTPS (or says it is). */
+function secureCookies(svc: Service, request: Request): boolean {
+  return request.scheme === "https" || Boolean(svc.setting("force_https_urls"));
 }
 
 function appendVary(response: Response, value: string): void {

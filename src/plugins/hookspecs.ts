@@ -11,15 +11,18 @@
  * ```
  *
  * Parameters are typed with the real classes (`Service`, `Request`, `Response`, `Connection`,
- * commander's `Command`) through type-only imports, so this module loads nothing at run time
- * and no import cycle can start here.
+ * commander's `Command`) through type-only imports, so at run time this module loads only the
+ * name lists of hook_names.ts and no import cycle can start here.
+ *
+ * A plugin can have the compiler check a hook's return value too by typing the export as the
+ * hook: `export const extra_css_urls: Hooks["extra_css_urls"] = () => ["/x.css"];`.
  *
  * @module
  */
 
 import type { Command as CommanderCommand } from "commander";
 import type { Service as VitrineService } from "../service.ts";
-import type { Request as VitrineRequest } from "../http/request.ts";
+import type { Request as VitrineRequest, Scope as RequestScope } from "../http/request.ts";
 import type { Response as VitrineResponse } from "../http/response.ts";
 import type { Connection as SqliteConnection } from "../sqlite/connection.ts";
 import type { NunjucksEnvironment } from "../render/template_filters.ts";
@@ -41,6 +44,9 @@ export type Service = VitrineService;
 
 /** An incoming request as hooks see it (`url_vars`, `args`, `headers`, `cookies`, `actor`...). */
 export type Request = VitrineRequest;
+
+/** The ASGI-like scope of a request (`type`, `method`, `path`, `query_string`, `url_route`...). */
+export type Scope = RequestScope;
 
 /** A response a hook or view returns. */
 export type Response = VitrineResponse;
@@ -110,14 +116,21 @@ export interface OutputRenderer {
   can_render?(args: RenderArgs): Lazy<boolean>;
 }
 
-/** A route view: receives `{svc, request, scope, send, receive}`, returns a Response. */
+/** An ASGI-style message a route view passes to `send` or gets from `receive`. */
+export type AsgiMessage = Record<string, unknown>;
+
+/**
+ * A route view: receives `{svc, request, scope, send, receive}` and returns a Response, or
+ * answers through `send({type: "http.response.start", status, headers})` then
+ * `send({type: "http.response.body", body})` and returns nothing.
+ */
 export type RouteView = (args: {
   svc: Service;
   request: Request;
-  scope?: unknown;
-  send?: unknown;
-  receive?: unknown;
-}) => Lazy<Response | null | undefined | void>;
+  scope: Scope;
+  send: (message: AsgiMessage) => Promise<void>;
+  receive: () => Promise<AsgiMessage>;
+}) => Lazy<Response | globalThis.Response | null | undefined | void>;
 
 /** A menu item returned by `table_actions` / `database_actions`. */
 export interface MenuLink {
@@ -153,7 +166,7 @@ export interface Hooks {
     args: PageHookArgs,
   ): Lazy<string | { module?: boolean; script: string } | null | undefined>;
   /** The `publish` command group is built: add a provider subcommand. */
-  publish_subcommand(args: { publish: Command }): void;
+  publish_subcommand(args: { publish: Command }): Lazy<void>;
   /** An HTML table cell is rendered: a string or Markup replaces it. First non-null wins. */
   render_cell(args: {
     row: unknown;
@@ -165,17 +178,26 @@ export interface Hooks {
     request: Request | null;
   }): Lazy<string | object | null | undefined>;
   /** Start-up: one output format or a list of them. */
-  register_output_renderer(args: { svc: Service }): OutputRenderer | OutputRenderer[] | null;
+  register_output_renderer(
+    args: { svc: Service },
+  ): Lazy<OutputRenderer | OutputRenderer[] | null | undefined>;
   /** Start-up: `[pattern, view]` pairs; patterns are strings or RegExps with named groups. */
-  register_routes(args: { svc: Service }): [string | RegExp, RouteView][] | null | undefined;
+  register_routes(
+    args: { svc: Service },
+  ): Lazy<[string | RegExp, RouteView][] | null | undefined>;
   /** Command-line start: add commands to the root command (installed plugins only). */
-  register_commands(args: { cli: Command }): void;
+  register_commands(args: { cli: Command }): Lazy<void>;
   /** Start-up: Facet classes (design unstable). */
-  register_facet_classes(args: Record<string, never>): FacetClass[] | null | undefined;
+  register_facet_classes(args: Record<string, never>): Lazy<FacetClass[] | null | undefined>;
   /** Start-up: Permission objects. */
-  register_permissions(args: { svc: Service }): Permission[] | null | undefined;
-  /** The application is assembled: a function wrapping the fetch-style handler. */
-  asgi_wrapper(args: { svc: Service }): ((handler: FetchHandler) => FetchHandler) | null;
+  register_permissions(args: { svc: Service }): Lazy<Permission[] | null | undefined>;
+  /** The application is assembled: a function wrapping the fetch-style handler (or its promise). */
+  asgi_wrapper(
+    args: { svc: Service },
+  ):
+    | ((handler: FetchHandler) => FetchHandler)
+    | Promise<(handler: FetchHandler) => FetchHandler>
+    | null;
   /** The server first starts; throwing aborts start-up. */
   startup(args: { svc: Service }): Lazy<void>;
   /** Canned queries are listed for a database: name → definition (or SQL string). */
@@ -208,7 +230,7 @@ export interface Hooks {
   /** Start-up: `[prefix, (key, request) => value]` pairs; unknown keys throw a KeyError. */
   register_magic_parameters(args: {
     svc: Service;
-  }): [string, (key: string, request: Request) => unknown][] | null | undefined;
+  }): Lazy<[string, (key: string, request: Request) => unknown][] | null | undefined>;
   /** A 403 is about to be returned: a Response replaces it. First non-null wins. */
   forbidden(args: {
     svc: Service;
@@ -239,8 +261,8 @@ export interface Hooks {
   /** Each incoming request: true skips CSRF protection for it. */
   skip_csrf(args: {
     svc: Service;
-    scope: Record<string, unknown>;
-    request?: Request;
+    scope: Scope;
+    request: Request;
   }): Lazy<boolean | null | undefined>;
   /** Metadata requested: a metadata-shaped object; the local file wins. Synchronous. */
   get_metadata(args: {
@@ -264,59 +286,4 @@ export type HookName = keyof Hooks;
 /** The one argument object a hook receives. */
 export type HookArgs<N extends HookName> = Parameters<Hooks[N]>[0];
 
-/** Every hook name, in SPEC order (the extra `menu_links` last). */
-export const HOOK_NAMES: readonly HookName[] = [
-  "prepare_connection",
-  "prepare_jinja2_environment",
-  "extra_template_vars",
-  "extra_css_urls",
-  "extra_js_urls",
-  "extra_body_script",
-  "publish_subcommand",
-  "render_cell",
-  "register_output_renderer",
-  "register_routes",
-  "register_commands",
-  "register_facet_classes",
-  "register_permissions",
-  "asgi_wrapper",
-  "startup",
-  "canned_queries",
-  "actor_from_request",
-  "actors_from_ids",
-  "filters_from_request",
-  "permission_allowed",
-  "register_magic_parameters",
-  "forbidden",
-  "handle_exception",
-  "table_actions",
-  "database_actions",
-  "skip_csrf",
-  "get_metadata",
-  "menu_links",
-];
-
-/** True when `name` is a hook name. */
-export function isHookName(name: string): name is HookName {
-  return HOOK_SET.has(name);
-}
-
-const HOOK_SET: ReadonlySet<string> = new Set(HOOK_NAMES);
-
-/** Hooks where only the first non-null result is used. */
-export const FIRST_RESULT: ReadonlySet<HookName> = new Set<HookName>([
-  "actors_from_ids",
-  "render_cell",
-  "actor_from_request",
-  "forbidden",
-  "handle_exception",
-]);
-
-/** Hooks that must answer synchronously (called with `PluginRegistry.callSync`). */
-export const SYNC_ONLY: ReadonlySet<HookName> = new Set<HookName>([
-  "prepare_connection",
-  "get_metadata",
-]);
-
-/** Hooks whose result is itself a function, so the registry must not call it to resolve it. */
-export const FUNCTION_RESULT: ReadonlySet<HookName> = new Set<HookName>(["asgi_wrapper"]);
+export { FIRST_RESULT, FUNCTION_RESULT, HOOK_NAMES, isHookName, SYNC_ONLY } from "./hook_names.ts";

@@ -18,7 +18,13 @@
  * @module
  */
 
-import { FUNCTION_RESULT, type HookArgs, type HookName, isHookName } from "./hookspecs.ts";
+import {
+  FUNCTION_RESULT,
+  HOOK_NAMES,
+  type HookArgs,
+  type HookName,
+  isHookName,
+} from "./hookspecs.ts";
 import { hookimplOptions } from "./hookimpl.ts";
 import { PluginError, type PluginInfo, type PluginListing, pluginListing } from "./plugin_info.ts";
 
@@ -36,6 +42,11 @@ interface Impl {
 export interface CallOptions {
   /** Only call implementations of plugins this returns true for. */
   filter?: (plugin: PluginInfo) => boolean;
+  /**
+   * Called with an error an implementation threw (or rejected with) and its plugin; whatever it
+   * throws reaches the caller instead. Without it errors reach the caller unchanged, as in pluggy.
+   */
+  onError?: (error: unknown, plugin: PluginInfo) => never;
 }
 
 /** Export names that look like hooks: lower snake_case with at least one underscore. */
@@ -71,7 +82,9 @@ export class PluginRegistry {
         if (options || HOOK_LIKE.test(exportName)) {
           throw new PluginError(
             info.name,
-            `Cannot load plugin "${info.name}": unknown hook "${hook}"`,
+            `Cannot load plugin "${info.name}": unknown hook "${hook}"${
+              unknownHookHint(hook, !options?.specname)
+            }`,
           );
         }
         continue;
@@ -144,7 +157,7 @@ export class PluginRegistry {
   ): Promise<unknown[]> {
     const results: unknown[] = [];
     for (const impl of this.#ordered(name, options)) {
-      const value = await this.#resolve(name, impl.fn(args));
+      const value = await this.#answer(name, impl, args, options);
       if (value !== null && value !== undefined) results.push(value);
     }
     return results;
@@ -157,7 +170,7 @@ export class PluginRegistry {
     options: CallOptions = {},
   ): Promise<unknown> {
     for (const impl of this.#ordered(name, options)) {
-      const value = await this.#resolve(name, impl.fn(args));
+      const value = await this.#answer(name, impl, args, options);
       if (value !== null && value !== undefined) return value;
     }
     return null;
@@ -187,6 +200,15 @@ export class PluginRegistry {
     return filter ? list.filter((impl) => filter(impl.plugin)) : [...list];
   }
 
+  async #answer(name: HookName, impl: Impl, args: unknown, { onError }: CallOptions) {
+    if (!onError) return await this.#resolve(name, impl.fn(args));
+    try {
+      return await this.#resolve(name, impl.fn(args));
+    } catch (error) {
+      onError(error, impl.plugin);
+    }
+  }
+
   async #resolve(name: HookName, value: unknown): Promise<unknown> {
     const callable = !FUNCTION_RESULT.has(name);
     for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
@@ -196,6 +218,36 @@ export class PluginRegistry {
     }
     throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
   }
+}
+
+/**
+ * For an unknown hook-like name: the hook it was probably meant to be (a typo within a few
+ * letters), else how to keep a helper that is not a hook.
+ */
+function unknownHookHint(name: string, isExportName: boolean): string {
+  let best: { hook: string; distance: number } | null = null;
+  for (const hook of HOOK_NAMES) {
+    const distance = editDistance(name, hook);
+    if (!best || distance < best.distance) best = { hook, distance };
+  }
+  if (best && best.distance <= Math.max(2, Math.floor(name.length / 5))) {
+    return ` (did you mean "${best.hook}"?)`;
+  }
+  if (!isExportName) return "";
+  return " (a helper that is not a hook needs a camelCase name, or no export)";
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length];
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

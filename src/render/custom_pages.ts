@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { TemplateEnvironment } from "./environment.ts";
+import { templatesConsideredComment } from "./template_lookup.ts";
 
 /** A custom page template that matches a URL path. */
 export interface CustomPageMatch {
@@ -64,7 +65,9 @@ export function renderCustomPage(
   const state = new CustomPageState();
   let html: string;
   try {
-    html = env.render(match.template, { ...context, ...match.vars, ...state.functions() }).html;
+    html = String(
+      env.renderFragment(match.template, { ...context, ...match.vars, ...state.functions() }),
+    );
   } catch (error) {
     // nunjucks wraps thrown errors; the state tells us the template asked for a 404.
     if (state.notFound !== null) return { notFound: state.notFound };
@@ -77,6 +80,12 @@ export function renderCustomPage(
       headers: { ...state.headers, location: state.redirect },
       redirect: state.redirect,
     };
+  }
+  // The `Templates considered` comment is HTML: a page served as text, JSON, XML... (set with
+  // `custom_header("content-type", ...)`, e.g. a robots.txt page) must end as its template does.
+  const type = state.headers["content-type"];
+  if (!type || /html/i.test(type)) {
+    html = `${html}\n${templatesConsideredComment([match.template], match.template)}`;
   }
   return { html, status: state.status, headers: state.headers, redirect: null };
 }

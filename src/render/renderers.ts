@@ -37,7 +37,16 @@ export function collectRenderers(results: unknown[]): Map<string, OutputRenderer
     if (
       !renderer || typeof renderer.extension !== "string" || typeof renderer.render !== "function"
     ) {
-      throw new Error("register_output_renderer must return {extension, render, can_render?}");
+      throw new TypeError(
+        "register_output_renderer must return {extension, render, can_render?} or a list of " +
+          `them; got ${describe(entry)}`,
+      );
+    }
+    if (renderer.extension.startsWith(".") || renderer.extension.includes("/")) {
+      throw new TypeError(
+        `register_output_renderer: extension "${renderer.extension}" must be a bare name ` +
+          `such as "atom" (no dot or slash)`,
+      );
     }
     renderers.set(renderer.extension, renderer);
   }
@@ -59,15 +68,55 @@ export async function runRenderer(
   if (result === null || result === undefined) return null;
   if (result instanceof Response) return result;
   if (result instanceof globalThis.Response) return Response.fromWeb(result);
-  const legacy = result as {
-    body?: string | Uint8Array;
-    content_type?: string;
-    status_code?: number;
-    headers?: Record<string, string>;
-  };
+  const legacy = legacyDict(renderer.extension, result);
   return new Response(legacy.body ?? "", {
     status: legacy.status_code ?? 200,
     headers: legacy.headers ?? {},
     content_type: legacy.content_type ?? "text/plain",
   });
+}
+
+/** The deprecated dict form of a renderer's answer, or the renderer's mistake as a TypeError. */
+interface LegacyResult {
+  body?: string | Uint8Array;
+  content_type?: string;
+  status_code?: number;
+  headers?: Record<string, string>;
+}
+
+const LEGACY_KEYS = new Set(["body", "content_type", "status_code", "headers"]);
+
+/**
+ * Checks the legacy `{body, content_type, status_code, headers}` form. Anything else (a bare
+ * string, a number, an array, an object with other keys) used to become an empty 200 page,
+ * hiding the plugin's bug; now it is a 500 whose message names the format and the expected shape.
+ */
+function legacyDict(extension: string, result: unknown): LegacyResult {
+  const fail = (what: string): never => {
+    throw new TypeError(
+      `Output renderer ".${extension}" returned ${what}; render() must return a Response, ` +
+        "null, or {body, content_type, status_code, headers}",
+    );
+  };
+  if (typeof result !== "object" || Array.isArray(result) || result === null) {
+    return fail(Array.isArray(result) ? "an array" : `a ${typeof result}`);
+  }
+  const keys = Object.keys(result);
+  const unknown = keys.filter((key) => !LEGACY_KEYS.has(key));
+  if (!keys.length || unknown.length) {
+    return fail(keys.length ? `an object with keys ${unknown.join(", ")}` : "an empty object");
+  }
+  const { body, status_code } = result as LegacyResult;
+  if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
+    return fail(`a body of type ${typeof body}`);
+  }
+  if (status_code !== undefined && !Number.isInteger(status_code)) {
+    return fail("a status_code that is not an integer");
+  }
+  return result as LegacyResult;
+}
+
+function describe(value: unknown): string {
+  if (value === null || typeof value !== "object") return String(value);
+  return `an object with keys ${Object.keys(value).join(", ") || "(none)"}`;
 }

@@ -95,12 +95,13 @@ async function* delimitedChunks(
   const types = page.column_types ?? {};
   for await (const rows of pages(request, page)) {
     const labels = expanded.length ? await page.labels!.lookup(rows) : new Map();
+    const blobUrl = page.blobUrls ? await page.blobUrls(rows) : page.blobUrl;
     yield rows.map((row) => {
       const fields = page.columns.flatMap((column, i) => {
         const value = row[i];
-        const text = value instanceof Uint8Array && page.blobUrl
-          ? blobLink(svc, request, page.blobUrl(row, column))
-          : csvCellText(value, types[column]);
+        // A BLOB with no row to download it from is written out whole, as base64.
+        const path = value instanceof Uint8Array && blobUrl ? blobUrl(row, column) : null;
+        const text = path ? svc.absolute_url(request, path) : csvCellText(value, types[column]);
         if (!expanded.includes(column)) return [text];
         const label = value === null ? "" : labels.get(column)?.get(value) ?? "";
         return [text, csvCellText(label)];
@@ -108,10 +109,6 @@ async function* delimitedChunks(
       return csvLine(fields, delimiter);
     });
   }
-}
-
-function blobLink(svc: Service, request: Request, path: string | null): string {
-  return path ? svc.absolute_url(request, path) : "";
 }
 
 /** One JSON object per row and line (Python spacing, like `_nl=on`). */

@@ -33,17 +33,34 @@ const decoder = new TextDecoder();
 type BindInt64 = (stmt: Deno.PointerValue, index: number, value: number | bigint) => number;
 type ResultInt64 = (context: Deno.PointerValue, value: number | bigint) => void;
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A bigint as an `i64` argument; the FFI layer would silently wrap values outside the range. */
+function int64(value: bigint): bigint {
+  if (value < INT64_MIN || value > INT64_MAX) {
+    throw new RangeError(`Cannot bind ${value}: SQLite integers are 64-bit (-2^63 to 2^63-1)`);
+  }
+  return value;
+}
+
+/** Integers SQLite can store as INTEGER; -0 stays a REAL so that its sign survives. */
+function isInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && !Object.is(value, -0);
+}
+
 /** Binds one value at 1-based `index`; returns the SQLite result code. */
 export function bindValue(stmt: Deno.PointerValue, index: number, value: BindValue): number {
   const lib = sqlite();
   if (value === null || value === undefined) return lib.sqlite3_bind_null(stmt, index);
   switch (typeof value) {
     case "number":
-      return Number.isSafeInteger(value)
+      // NaN binds as a REAL NaN, which SQLite stores as NULL.
+      return isInteger(value)
         ? (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, value)
         : lib.sqlite3_bind_double(stmt, index, value);
     case "bigint":
-      return (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, value);
+      return (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, int64(value));
     case "boolean":
       return (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, value ? 1 : 0);
     case "string": {
@@ -85,12 +102,15 @@ function utf8Length(text: string): number {
 /**
  * Decodes text of `byteLength` bytes at `pointer`. `getCString` is 8x faster than TextDecoder but
  * stops at a NUL byte, so when its result is shorter than SQLite's byte count we decode the
- * exact bytes instead (pure-ASCII text is confirmed by the length compare alone).
+ * exact bytes instead (pure-ASCII text is confirmed by the length compare alone). Invalid UTF-8
+ * (`cast(x'ff00' as text)`) decodes to U+FFFD, whose 3 bytes could make a cut-short string look
+ * complete, so text holding U+FFFD is decoded exactly too.
  */
 export function readText(pointer: Deno.PointerValue, byteLength: number): string {
   if (pointer === null || byteLength === 0) return "";
   const text = Deno.UnsafePointerView.getCString(pointer);
-  if (text.length === byteLength || utf8Length(text) === byteLength) return text;
+  if (text.length === byteLength) return text;
+  if (utf8Length(text) === byteLength && !text.includes("\uFFFD")) return text;
   return decoder.decode(Deno.UnsafePointerView.getArrayBuffer(pointer, byteLength));
 }
 
@@ -165,10 +185,13 @@ export function setResult(context: Deno.PointerValue, value: unknown): void {
   if (value === null || value === undefined) return lib.sqlite3_result_null(context);
   switch (typeof value) {
     case "number":
-      return Number.isSafeInteger(value)
+      return isInteger(value)
         ? (lib.sqlite3_result_int64 as ResultInt64)(context, value)
         : lib.sqlite3_result_double(context, value);
     case "bigint":
+      if (value < INT64_MIN || value > INT64_MAX) {
+        return setResultError(context, `Function result ${value} does not fit in 64 bits`);
+      }
       return (lib.sqlite3_result_int64 as ResultInt64)(context, value);
     case "boolean":
       return (lib.sqlite3_result_int64 as ResultInt64)(context, value ? 1 : 0);

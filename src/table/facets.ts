@@ -16,6 +16,7 @@ import {
   type FacetSuggestion,
   facetValueText,
   isQueryInterrupted,
+  loadFacetConfigs,
   SUGGEST_CONSIDER,
 } from "./facet_base.ts";
 import { ArrayFacet, DateFacet } from "./facet_kinds.ts";
@@ -142,6 +143,23 @@ export function checkFacetArgsAllowed(args: ArgsLike, allowFacet: boolean): void
   if (allowFacet) return;
   if (argKeys(args).some((key) => key === "_facet" || key.startsWith("_facet_"))) {
     throw new TableArgsError("_facet= is not allowed");
+  }
+}
+
+/** The facet kinds whose request arguments name a column of the table. */
+const COLUMN_FACET_TYPES = ["column", "array", "date"];
+
+/**
+ * Throws a 400 when a built-in `_facet*` argument names no column of the table, so a hostile
+ * or mistyped name is refused before it reaches SQL (where it would be an SQL error).
+ */
+export function checkFacetColumns(args: ArgsLike, columns: string[]): void {
+  const sources = loadFacetConfigs(args);
+  for (const type of COLUMN_FACET_TYPES) {
+    for (const source of sources.get(type) ?? []) {
+      const column = facetColumn(source);
+      if (!columns.includes(column)) throw new TableArgsError(`Invalid facet column: ${column}`);
+    }
   }
 }
 

@@ -4,7 +4,8 @@
  * Token forms: rowid tables `<rowid>`; primary keys `<pk1>,<pk2>` (each tilde-encoded); sorted
  * tables `<sortvalue>[,<sortvalue>…],<pk token>` with `$null` for NULL; views (and `_rank`
  * sorts, whose value is not a column) an integer offset. The reference supports one sort
- * column; the clause here generalises its null rules to several, nesting one level per key.
+ * column; the clause here generalises its null rules to several keys, each with its own
+ * direction, nesting one level per key.
  *
  * @module
  */

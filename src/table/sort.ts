@@ -1,14 +1,15 @@
 /**
  * `_sort` / `_sort_desc` (API-DETAILS §3): validation, config defaults and the `order by`.
- * Both are repeatable — `_sort=a&_sort=b` orders by `a, b` — an extension of the reference,
- * which reads only the first value. `_sort=_rank` orders by FTS5 relevance while `_search` is
- * active (see `search.ts`).
+ * Both are repeatable and may be mixed — `_sort=a&_sort_desc=b` orders by `a, b desc`, keys in
+ * query-string order — an extension of the reference, which reads only the first value and
+ * refuses the mix. One column given both ways is still the reference's 400. `_sort=_rank` orders
+ * by FTS5 relevance while `_search` is active (see `search.ts`).
  *
  * @module
  */
 
 import { escapeSqlIdentifier } from "../util/sql.ts";
-import { argList, type ArgsLike } from "./args.ts";
+import { argPairs, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 
 /** The pseudo-column for full-text relevance. */
@@ -66,17 +67,22 @@ export function parseSort(
   args: ArgsLike,
   options: { sortable: string[]; config?: SortConfig; rankExpression?: string | null },
 ): SortOrder {
-  let sort = argList(args, "_sort").filter((v) => v !== "");
-  let sort_desc = argList(args, "_sort_desc").filter((v) => v !== "");
-  if (sort.length === 0 && sort_desc.length === 0) {
-    sort = asList(options.config?.sort);
-    sort_desc = asList(options.config?.sort_desc);
+  let keys = argPairs(args).filter(([key, value]) =>
+    (key === "_sort" || key === "_sort_desc") && value !== ""
+  ).map(([key, column]) => ({ column, desc: key === "_sort_desc" }));
+  if (keys.length === 0) {
+    // Config gives two lists, so their relative order is unknown: ascending keys first.
+    keys = [
+      ...asList(options.config?.sort).map((column) => ({ column, desc: false })),
+      ...asList(options.config?.sort_desc).map((column) => ({ column, desc: true })),
+    ];
   }
-  if (sort.length && sort_desc.length) {
+  const sort = keys.filter((key) => !key.desc).map((key) => key.column);
+  const sort_desc = keys.filter((key) => key.desc).map((key) => key.column);
+  if (sort.some((column) => sort_desc.includes(column))) {
     throw new TableArgsError("Cannot use _sort and _sort_desc at the same time");
   }
-  const desc = sort_desc.length > 0;
-  const items = (desc ? sort_desc : sort).map((column) => {
+  const items = keys.map(({ column, desc }) => {
     if (column === RANK_COLUMN && options.rankExpression) {
       return { column, desc, expression: options.rankExpression };
     }
@@ -88,6 +94,11 @@ export function parseSort(
   return { sort, sort_desc, items };
 }
 
+/** The `_sort` / `_sort_desc` arguments that reproduce `order`, in its key order. */
+export function sortArgs(order: SortOrder): [string, string][] {
+  return order.items.map((item) => [item.desc ? "_sort_desc" : "_sort", item.column]);
+}
+
 /** `order by` terms for the sort keys followed by the tie-breaking primary keys. */
 export function orderByTerms(items: SortItem[], pkExpressions: string[]): string[] {
   const terms = items.map((item) => item.desc ? `${item.expression} desc` : item.expression);
@@ -95,9 +106,19 @@ export function orderByTerms(items: SortItem[], pkExpressions: string[]): string
   return [...terms, ...pkExpressions.filter((pk) => !sorted.has(pk))];
 }
 
-/** `sorted by price descending`, or "" without a sort. */
+/**
+ * `sorted by price descending`, or "" without a sort. Keys sharing one direction read as the
+ * reference's single-column form (`sorted by a, b descending`); a mix names each key's direction
+ * (`sorted by a ascending, b descending`), since a trailing "descending" would be ambiguous.
+ */
 export function sortDescription(order: SortOrder): string {
-  if (order.items.length === 0) return "";
-  const names = order.items.map((item) => item.column).join(", ");
-  return `sorted by ${names}${order.items[0].desc ? " descending" : ""}`;
+  const { items } = order;
+  if (items.length === 0) return "";
+  const mixed = items.some((item) => item.desc !== items[0].desc);
+  if (mixed) {
+    const keys = items.map((item) => `${item.column} ${item.desc ? "descending" : "ascending"}`);
+    return `sorted by ${keys.join(", ")}`;
+  }
+  const names = items.map((item) => item.column).join(", ");
+  return `sorted by ${names}${items[0].desc ? " descending" : ""}`;
 }

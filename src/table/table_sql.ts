@@ -21,6 +21,7 @@ import {
   orderByTerms,
   parseSort,
   sortableColumns,
+  sortArgs,
   type SortConfig,
   sortDescription,
   type SortOrder,
@@ -80,6 +81,8 @@ export interface TableQuery {
   params: Record<string, unknown>;
   /** `select count(*) from … where …` (without the `_next` clause). */
   count_sql: string;
+  /** The `from … where …` of {@link count_sql}, for capped counts (`src/table/count.ts`). */
+  count_from: string;
   /** Every column, filtered, without order or limit: the base for facets. */
   sql_no_order_no_limit: string;
   /** Params of {@link count_sql} and {@link sql_no_order_no_limit}. */
@@ -158,6 +161,7 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
     sql,
     params,
     count_sql: `select count(*) ${from}${whereSql(whereClauses)}`,
+    count_from: `${from}${whereSql(whereClauses)}`,
     sql_no_order_no_limit: `select ${allColumns.map(escapeSqlIdentifier).join(", ")} ${from}${
       whereSql(whereClauses)
     }`,
@@ -188,10 +192,8 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
         columnTypes: table.column_types,
       });
       const next_args: [string, string][] = [["_next", next]];
-      if (!usesOffset(shape) || sort.items.length) {
-        for (const column of sort.sort) next_args.push(["_sort", column]);
-        for (const column of sort.sort_desc) next_args.push(["_sort_desc", column]);
-      }
+      // The sort keys are re-added in key order, so a mixed sort survives the replacement.
+      if (!usesOffset(shape) || sort.items.length) next_args.push(...sortArgs(sort));
       return { rows: rows.slice(0, pageSize), next, next_args };
     },
   };

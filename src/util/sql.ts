@@ -133,7 +133,8 @@ export function detectNamedParameters(sql: string): string[] {
       const end = sql.indexOf("]", i);
       i = end === -1 ? sql.length : end + 1;
     } else if (char === ":") {
-      const match = /^\w+/.exec(sql.slice(i + 1));
+      // Letters and digits of any script, like the reference's Unicode `\w` and SQLite itself.
+      const match = /^[\p{L}\p{N}_]+/u.exec(sql.slice(i + 1));
       if (match) found.add(match[0]);
       i += 1 + (match ? match[0].length : 0);
     } else {

@@ -102,6 +102,9 @@ export function trace<T>(
 ): T | TraceInfo {
   const traces = storage.getStore();
   const info = { ...kwargs };
+  // Taken now, at the caller's line: at the end of an async block the stack would only show the
+  // promise machinery that settled it.
+  const traceback = traces ? stackLines() : [];
   const start = traceClock();
   let recorded = false;
   const record = () => {
@@ -114,7 +117,7 @@ export function trace<T>(
       start,
       end,
       duration_ms: (end - start) * 1000,
-      traceback: stackLines(),
+      traceback,
     });
   };
   if (!fn) {

@@ -5,6 +5,7 @@
 import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
+import type { CookieOptions } from "../http/cookies.ts";
 import { Forbidden } from "../http/errors.ts";
 import { ACTOR_COOKIE, encodeActorCookie } from "../auth/actor_cookie.ts";
 import { TOKEN_PREFIX } from "../auth/tokens.ts";
@@ -22,10 +23,22 @@ export function authTokenView(svc: Service, request: Request): Promise<Response>
     "Root token has already been used";
   if (outcome !== "ok") return Promise.reject(new Forbidden(outcome));
   const response = Response.redirect(String(svc.urls.instance()));
-  response.set_cookie(ACTOR_COOKIE, encodeActorCookie(svc.signer, { id: "root" }), {
-    httponly: true,
-  });
+  response.set_cookie(
+    ACTOR_COOKIE,
+    encodeActorCookie(svc.signer, { id: "root" }),
+    actorCookieOptions(svc, request),
+  );
   return Promise.resolve(response);
+}
+
+/**
+ * Attributes of the `ds_actor` cookie: never readable by scripts, not sent on cross-site
+ * subrequests (SameSite=Lax, the serializer's default), and HTTPS-only when the site is served
+ * over HTTPS — directly, or behind a TLS proxy that `force_https_urls` declares.
+ */
+function actorCookieOptions(svc: Service, request: Request): CookieOptions {
+  const secure = request.scheme === "https" || Boolean(svc.setting("force_https_urls"));
+  return { httponly: true, samesite: "lax", secure };
 }
 
 /**
@@ -35,7 +48,11 @@ export function authTokenView(svc: Service, request: Request): Promise<Response>
 export async function logoutView(svc: Service, request: Request): Promise<Response> {
   if (request.method === "POST") {
     const response = Response.redirect(String(svc.urls.instance()));
-    response.set_cookie(ACTOR_COOKIE, "", { max_age: 0, expires: new Date(0), httponly: true });
+    response.set_cookie(ACTOR_COOKIE, "", {
+      ...actorCookieOptions(svc, request),
+      max_age: 0,
+      expires: new Date(0),
+    });
     svc.add_message(request, "You are now logged out", svc.WARNING);
     return response;
   }

@@ -8,7 +8,7 @@ import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import type { Database } from "../db/database.ts";
-import { MethodNotAllowed } from "../http/errors.ts";
+import { HttpError, MethodNotAllowed } from "../http/errors.ts";
 import { QueryInterrupted } from "../db/errors.ts";
 import { pathWithReplacedArgs } from "../render/url_helpers.ts";
 import { isMagicParameter } from "../util/sql.ts";
@@ -25,6 +25,7 @@ import {
 } from "./query_page.ts";
 import { formatLinks, respondWithRows } from "./data_response.ts";
 import { cannedWrite } from "./canned_write.ts";
+import { queryBlobUrls } from "./query_blobs.ts";
 
 /** GET (form / results) and POST (writable queries) for a canned query. */
 export async function cannedQueryView(
@@ -38,6 +39,10 @@ export async function cannedQueryView(
     ["view-database", db.name],
     "view-instance",
   ]);
+  if (typeof query.sql !== "string") {
+    // A metadata or plugin mistake: say which query and what is missing, not a TypeError.
+    throw new HttpError(500, `Canned query "${query.name}" has no "sql" string in its definition`);
+  }
   const isWrite = Boolean(query.write);
   if (request.method === "POST") {
     if (!isWrite) throw new MethodNotAllowed("Only writable canned queries accept POST");
@@ -48,7 +53,10 @@ export async function cannedQueryView(
     resource: [db.name, query.name],
   });
   const params = queryParameters(query.sql, query.params);
-  const values = formValues(params.form, request.args);
+  // A parameter left out of an explicit `params` list gets no field but still takes its value
+  // from the query string, as it would with no list at all.
+  const values = formValues(params.all.filter((name) => !isMagicParameter(name)), request.args);
+  const fieldValues = formValues(params.form, request.args);
   const html = wantsHtml(request);
   const submitted = params.form.every((name) => request.args.get(name) !== null);
   // Writable queries only run on POST; in HTML a query with fields waits for its form.
@@ -82,6 +90,7 @@ export async function cannedQueryView(
       cache: true,
     },
   );
+  if (outcome) rowsPage.blobUrls = queryBlobUrls(svc, db, query.sql, outcome.columns);
   const page = async () =>
     await renderQueryPage(svc, request, db, {
       sql: query.sql,
@@ -91,7 +100,7 @@ export async function cannedQueryView(
       ...sqlVisibility(svc, request, db, query),
       edit_sql_url: isWrite ? undefined : await editSqlUrl(svc, request, db, query, values),
       form_action: String(svc.urls.query(db.name, query.name)),
-      named_parameter_values: values,
+      named_parameter_values: fieldValues,
       outcome,
       metadata: queryMetadata(svc, db, query),
       renderers: outcome && status === 200 ? await formatLinks(svc, request, rowsPage) : {},
@@ -108,22 +117,18 @@ function sqlVisibility(
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
-): { hide_sql: boolean; show_hide_link: string } {
+): { hide_sql: boolean; show_hide_link: string; sql_toggle_arg?: string } {
   const source = {
     path: String(svc.urls.query(db.name, query.name)),
     query_string: request.query_string,
   };
-  if (query.hide_sql) {
-    const shown = Boolean(request.args.get("_show_sql"));
-    return {
-      hide_sql: !shown,
-      show_hide_link: pathWithReplacedArgs(source, { _show_sql: shown ? null : 1 }),
-    };
-  }
-  const hidden = Boolean(request.args.get("_hide_sql"));
+  // The GET form carries the toggle as a hidden field, so running the query keeps the choice.
+  const toggle = query.hide_sql ? "_show_sql" : "_hide_sql";
+  const on = Boolean(request.args.get(toggle));
   return {
-    hide_sql: hidden,
-    show_hide_link: pathWithReplacedArgs(source, { _hide_sql: hidden ? null : 1 }),
+    hide_sql: query.hide_sql ? !on : on,
+    show_hide_link: pathWithReplacedArgs(source, { [toggle]: on ? null : 1 }),
+    ...(on && !query.write ? { sql_toggle_arg: toggle } : {}),
   };
 }
 

@@ -110,6 +110,11 @@ function defaultMessage(rowcount: number): string {
 async function postedValues(request: Request): Promise<Record<string, string | null>> {
   const text = new TextDecoder().decode(await request.post_body()).trim();
   const values: Record<string, string | null> = {};
+  if (text.startsWith("[") || (request.headers["content-type"] ?? "").includes("json")) {
+    if (!(text.startsWith("{") && text.endsWith("}"))) {
+      throw new HttpError(400, "A JSON body must be an object of parameter names to values");
+    }
+  }
   if (text.startsWith("{") && text.endsWith("}")) {
     let parsed: unknown;
     try {

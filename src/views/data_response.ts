@@ -27,6 +27,7 @@
  *   column_types?: ColumnTypes;   // declared types: REAL 12 prints 12.0 in CSV and _nl lines
  *   labels?: RowLabels;           // foreign-key labels: {value,label} cells, <col>_label CSV columns
  *   blobUrl?: (row, column) => string | null;   // path of a BLOB cell's .blob download
+ *   blobUrls?: (rows) => Promise<blobUrl>;      // the same, resolved per page (query pages)
  *   fetchNext?: (next) => Promise<{rows, next}>;  // following pages, for `_stream=on`
  *   filename?: string;            // `_dl=on` file name stem (defaults to table or database)
  * }
@@ -86,6 +87,8 @@ export interface RowsPage {
   column_types?: ColumnTypes;
   labels?: RowLabels;
   blobUrl?: (row: SqlValue[], column: string) => string | null;
+  /** Per-page form of `blobUrl`, for pages that must look rows up to address them. */
+  blobUrls?: (rows: SqlValue[][]) => Promise<(row: SqlValue[], column: string) => string | null>;
   fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
   filename?: string;
 }

@@ -83,6 +83,7 @@ export async function databaseView(svc: Service, request: Request): Promise<Resp
         allow_download: await downloadAllowed(svc, db, actor),
         renderers: { json: String(svc.urls.database(db.name, { format: "json" })) },
         default_sql: defaultSql(tables),
+        attached_databases: await attachedDatabases(svc, db, actor),
       }, { view_name: "database", database: db.name });
     },
   });
@@ -174,6 +175,23 @@ async function tableColumns(
   }
   for (const view of await db.view_names()) if (visible.has(view)) result[view] = [];
   return result;
+}
+
+/**
+ * With `--crossdb`, the databases `/_memory` ATTACHes (file databases, at most ten, the same
+ * list as auth/sql_access.ts) that the actor may see: an empty editor says nothing about them.
+ */
+async function attachedDatabases(svc: Service, db: Database, actor: Actor | null) {
+  if (!svc.options.crossdb || db.name !== "_memory") return [];
+  const names = [];
+  for (const other of [...svc.databases.values()].filter((d) => !d.is_memory).slice(0, 10)) {
+    const [visible] = await svc.check_visibility(actor, {
+      action: "view-database",
+      resource: other.name,
+    });
+    if (visible) names.push(other.name);
+  }
+  return names;
 }
 
 /** A starting query for the editor: the first visible table. */

@@ -31,8 +31,14 @@ export async function databaseDownloadView(svc: Service, request: Request): Prom
   if (matchesEtag(request.headers["if-none-match"], etag)) {
     return new Response("", { status: 304, headers, content_type: null });
   }
-  const file = await Deno.open(db.path!, { read: true });
   headers["content-disposition"] = `attachment; filename="${db.name}.db"`;
+  // HEAD never reads the body: opening the file for it would leak the handle (nothing drains or
+  // cancels that stream), so HEAD gets the headers alone.
+  if (request.method === "HEAD") {
+    headers["content-length"] = String((await Deno.stat(db.path!)).size);
+    return new Response("", { headers, content_type: "application/octet-stream" });
+  }
+  const file = await Deno.open(db.path!, { read: true });
   return new Response(file.readable, { headers, content_type: "application/octet-stream" });
 }
 

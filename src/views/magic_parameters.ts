@@ -29,9 +29,14 @@ export function setMagicClock(fn: (() => Date) | null = null): void {
 }
 
 const BUILTIN: [string, MagicFunction][] = [
+  // Actor and cookie say which of their two reasons applies: "no value" would leave a visitor
+  // guessing whether to sign in or to set something.
   ["actor", (key, request) => {
     const actor = request.actor as Record<string, unknown> | null;
-    if (!actor || !(key in actor)) throw keyError(key);
+    if (!actor) throw cannotFill(`_actor_${key}`, "nobody is signed in");
+    if (!Object.hasOwn(actor, key)) {
+      throw cannotFill(`_actor_${key}`, `the signed-in actor has no "${key}" field`);
+    }
     return actor[key];
   }],
   ["header", (key, request) => {
@@ -39,7 +44,9 @@ const BUILTIN: [string, MagicFunction][] = [
     return request.headers[name] ?? "";
   }],
   ["cookie", (key, request) => {
-    if (!(key in request.cookies)) throw keyError(key);
+    if (!Object.hasOwn(request.cookies, key)) {
+      throw cannotFill(`_cookie_${key}`, `the request has no "${key}" cookie`);
+    }
     return request.cookies[key];
   }],
   ["now", (key) => {
@@ -52,11 +59,28 @@ const BUILTIN: [string, MagicFunction][] = [
   ["random", (key) => {
     const match = /^chars_(\d+)$/.exec(key);
     if (!match) throw keyError(key);
-    const length = Number(match[1]);
-    const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(length / 2)));
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, length);
+    return randomHex(Number(match[1]));
   }],
 ];
+
+function cannotFill(name: string, reason: string): MagicParameterError {
+  return new MagicParameterError(`Cannot fill magic parameter ${name}: ${reason}`);
+}
+
+/** Most characters `_random_chars_N` gives: beyond this the SQL is wrong, not the visitor. */
+const MAX_RANDOM_CHARS = 1_000_000;
+
+/** `length` lowercase hex characters (getRandomValues fills at most 65,536 bytes per call). */
+function randomHex(length: number): string {
+  if (length > MAX_RANDOM_CHARS) {
+    throw cannotFill(`_random_chars_${length}`, `at most ${MAX_RANDOM_CHARS} characters`);
+  }
+  const bytes = new Uint8Array(Math.ceil(length / 2));
+  for (let start = 0; start < bytes.length; start += 65_536) {
+    crypto.getRandomValues(bytes.subarray(start, start + 65_536));
+  }
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, length);
+}
 
 /** Built-in prefixes plus the `[prefix, fn]` pairs returned by `register_magic_parameters`. */
 export function collectMagicParameters(hookResults: unknown[]): MagicParameters {
@@ -90,7 +114,7 @@ export function fillMagicParameters(
       values[name] = registry.get(prefix)!(key, request);
     } catch (error) {
       if (isKeyError(error)) {
-        throw new MagicParameterError(`Cannot fill magic parameter ${name}: no value for "${key}"`);
+        throw cannotFill(name, `no value for "${key}"`);
       }
       throw error;
     }

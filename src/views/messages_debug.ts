@@ -16,6 +16,8 @@ export async function messagesDebugView(svc: Service, request: Request): Promise
   }
   const form = await request.post_vars();
   const message = form.message ?? "";
+  // The form marks the field required; a client that skips it would queue an empty banner.
+  if (!message.trim()) throw new BadRequest("message must not be empty");
   const choice = form.message_type || "INFO";
   const types: Record<string, number[]> = {
     INFO: [svc.INFO],

@@ -9,7 +9,7 @@ import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import { BadRequest } from "../http/errors.ts";
 import { QueryInterrupted } from "../db/errors.ts";
-import { validateSqlSelect } from "../util/sql.ts";
+import { InvalidSql, validateSqlSelect } from "../util/sql.ts";
 import { formatLinks, respondWithRows } from "./data_response.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
@@ -22,6 +22,7 @@ import {
   wantsHtml,
 } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../auth/sql_access.ts";
+import { queryBlobUrls } from "./query_blobs.ts";
 
 /** GET `/<db>/-/query(.fmt)?sql=`. */
 export async function queryView(svc: Service, request: Request): Promise<Response> {
@@ -63,6 +64,11 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
   try {
     validateSqlSelect(sql);
   } catch (error) {
+    // A person who typed `selec` or a PRAGMA gets the editor back with the message above it;
+    // API clients get the "Invalid SQL" error body of examples 41 and 42.
+    if (error instanceof InvalidSql && wantsHtml(request)) {
+      return await page({ columns: [], rows: [], truncated: false, error: error.message }, {}, 400);
+    }
     throw asHttpError(error);
   }
   await ensureSqlTablesVisible(svc, request.actor, db, sql);
@@ -85,6 +91,7 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
     private: isPrivate,
     cache: false,
   });
+  rowsPage.blobUrls = queryBlobUrls(svc, db, sql, outcome.columns);
   return await respondWithRows(svc, request, rowsPage, async () => {
     const ok = outcome.error === null;
     const links = ok ? await formatLinks(svc, request, rowsPage) : {};

@@ -17,6 +17,7 @@ import { MagicParameterError } from "./magic_parameters.ts";
 import { queryDisplayRows } from "./query_cells.ts";
 import { renderPage } from "./render_page.ts";
 import { templateCandidates } from "../render/template_lookup.ts";
+import { streamQuery, wantsQueryStream } from "./query_stream.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
 export interface QueryOutcome {
@@ -24,6 +25,9 @@ export interface QueryOutcome {
   rows: SqlValue[][];
   truncated: boolean;
   error: string | null;
+  /** With `_stream=on` on a text export: the next page's offset and how to fetch it. */
+  next?: string | null;
+  fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
 }
 
 /**
@@ -40,6 +44,10 @@ export async function runReadQuery(
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
   try {
+    if (wantsQueryStream(request)) {
+      const streamed = await streamQuery(db, sql, params, custom_time_limit);
+      if (streamed) return { ...streamed, error: null };
+    }
     const results = await db.execute(sql, params as never, {
       custom_time_limit,
       log_sql_errors: false,
@@ -93,8 +101,9 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
     params: options.params,
     truncated: failed ? false : outcome.truncated,
     error: outcome.error,
-    next: null,
+    next: outcome.next ?? null,
     next_url: null,
+    fetchNext: outcome.fetchNext,
     primary_keys: null,
     defaultKeys: { ok: !failed },
     extras: {
@@ -123,6 +132,8 @@ export interface QueryPageContext {
   editable: boolean;
   hide_sql: boolean;
   show_hide_link?: string;
+  /** `_hide_sql` / `_show_sql` when set: a hidden field of the GET form, to keep it on submit. */
+  sql_toggle_arg?: string;
   edit_sql_url?: string;
   form_action: string;
   named_parameter_values: Record<string, string>;

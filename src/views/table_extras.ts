@@ -7,10 +7,11 @@
  * @module
  */
 
-import { QueryInterrupted } from "../db/errors.ts";
+import { type CountResult, countWithFallback } from "../table/count.ts";
 import { md5Hex } from "../util/hash.ts";
 import {
   checkFacetArgsAllowed,
+  checkFacetColumns,
   collectFacetResults,
   collectSuggestedFacets,
   DEFAULT_FACET_CLASSES,
@@ -34,15 +35,11 @@ function once<T>(fn: () => Promise<T> | T): () => Promise<T> {
   return () => value ??= Promise.resolve().then(fn);
 }
 
-/** Row count of the filtered table, or null when it took too long. */
-async function countRows(ctx: TableContext): Promise<number | null> {
-  try {
-    const results = await ctx.db.execute(ctx.query.count_sql, ctx.query.from_params as BindParams);
-    return Number(results.single_value());
-  } catch (error) {
-    if (error instanceof QueryInterrupted) return null;
-    throw error;
-  }
+/** Row count of the filtered table: exact, a lower bound when slow, or null when unknown. */
+async function countRows(ctx: TableContext): Promise<CountResult> {
+  const run = async (sql: string, params: Record<string, unknown>) =>
+    Number((await ctx.db.execute(sql, params as BindParams)).single_value());
+  return await countWithFallback(run, ctx.query.count_from, ctx.query.from_params);
 }
 
 /** The facet instances of this page: built-in kinds first, then `register_facet_classes`. */
@@ -114,9 +111,11 @@ export function rowLabels(ctx: TableContext, columns: string[], html: boolean): 
 export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
   const { svc, request, db, table, query, facts } = ctx;
   const nocount = Boolean(ctx.args.get("_nocount"));
-  const count = once(() => nocount ? null : countRows(ctx));
+  const counted = once(() => nocount ? null : countRows(ctx));
+  const count = once(async () => (await counted())?.count ?? null);
   const facets = once(() => {
     checkFacetArgsAllowed(ctx.args, Boolean(svc.setting("allow_facet")));
+    checkFacetColumns(ctx.args, query.use_rowid ? ["rowid", ...facts.columns] : facts.columns);
     if (ctx.args.get("_nofacet")) return [] as Facet[];
     return facetInstances(ctx, null);
   });
@@ -132,7 +131,7 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
   const names = { database: db.name, table };
   const extras: Extras = {
     count,
-    count_truncated: once(async () => (await count()) === null && !nocount),
+    count_truncated: once(async () => (await counted())?.truncated ?? false),
     count_sql: once(() => query.count_sql),
     facet_results: facetResults,
     facets_timed_out: once(async () => (await facetResults()).timed_out),

@@ -53,8 +53,9 @@ export async function tableHtml(
     count: await extras.count(),
     count_truncated: await extras.count_truncated(),
     human_description_en: query.human_description_en,
-    sort: query.sort.sort[0] ?? null,
-    sort_desc: query.sort.sort_desc[0] ?? null,
+    // The template shows one sort control: the leading key decides it, even for a mixed sort.
+    sort: query.sort.items[0]?.desc === false ? query.sort.items[0].column : null,
+    sort_desc: query.sort.items[0]?.desc ? query.sort.items[0].column : null,
     sortable_columns: rows.display_columns.filter((c) => c.sortable).map((c) => c.name),
     filters: currentFilters(filtersFromArgs(ctx.args)),
     filter_columns: query.use_rowid ? ["rowid", ...ctx.facts.columns] : ctx.facts.columns,

@@ -8,7 +8,8 @@
 
 import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
-import { Forbidden } from "../http/errors.ts";
+import { Forbidden, HttpError } from "../http/errors.ts";
+import { SqliteError } from "../sqlite/errors.ts";
 import { ensureSqlTablesVisible } from "../auth/sql_access.ts";
 import type { Database } from "../db/database.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
@@ -20,6 +21,7 @@ import {
   whereFilterArguments,
 } from "../table/filter_arguments.ts";
 import { argPairs } from "../table/args.ts";
+import { TableArgsError } from "../table/errors.ts";
 import { pathWithReplacedArgs } from "../table/url_args.ts";
 import type { CellForeignKey } from "../render/render_cell.ts";
 
@@ -79,6 +81,7 @@ export async function prepareTable(
       );
     }
   }
+  await checkSearchArgs(svc, request, db, facts, args);
   const filter_arguments = await filterArguments(svc, request, db, table, args);
   const query = buildTableQuery({
     table: facts,
@@ -130,6 +133,37 @@ async function tableFacts(
     is_fts5: /using\s+fts5/i.test(ftsDefinition ?? ""),
     text_columns: columns.filter((c) => /TEXT|CHAR|CLOB|^$/i.test(column_types[c] ?? "")),
   };
+}
+
+/**
+ * `_fts_table=` / `_fts_pk=` name SQL objects from the URL: the table must be a full-text index
+ * the actor may see (matches against a hidden index would reveal its contents), the key a column.
+ */
+async function checkSearchArgs(
+  svc: Service,
+  request: Request,
+  db: Database,
+  facts: TableFacts,
+  args: URLSearchParams,
+): Promise<void> {
+  const ftsTable = args.get("_fts_table");
+  if (ftsTable) {
+    const definition = await db.table_exists(ftsTable)
+      ? await db.get_table_definition(ftsTable)
+      : null;
+    if (!/using\s+fts[345]/i.test(definition ?? "")) {
+      throw new TableArgsError(`Invalid _fts_table: ${ftsTable}`);
+    }
+    const [visible] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [db.name, ftsTable],
+    });
+    if (!visible) throw new Forbidden("You do not have permission to view the _fts_table");
+  }
+  const ftsPk = args.get("_fts_pk");
+  if (ftsPk && ftsPk !== "rowid" && !facts.columns.includes(ftsPk)) {
+    throw new TableArgsError(`Invalid _fts_pk: ${ftsPk}`);
+  }
 }
 
 /** `_where=` (needs `execute-sql`), `_through=`, then every `filters_from_request` hook. */
@@ -195,6 +229,13 @@ export async function fetchPage(
   const results = await db.execute(query.sql, query.params as BindParams, {
     truncate: false,
     custom_time_limit: limit,
+  }).catch((error) => {
+    // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
+    // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
+    if (error instanceof SqliteError) {
+      throw new HttpError(400, error.message, { title: "Invalid SQL" });
+    }
+    throw error;
   });
   const objects = results.rows.map((row) => row.toObject() as Record<string, unknown>);
   const page = await query.page(objects, async (sql, params) => {

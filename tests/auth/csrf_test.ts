@@ -66,3 +66,15 @@ Deno.test("csrfCheck() refuses cross-site browser requests even with a valid tok
   const sameOrigin = { "content-type": formPost, "sec-fetch-site": "same-origin" };
   assert.equal(check({ headers: sameOrigin, formToken: token }), null);
 });
+
+Deno.test("csrfCheck() refuses cross-site cookie requests whatever bearer or JSON header they add", () => {
+  const crossSite = { "sec-fetch-site": "cross-site" };
+  // A page on another site cannot buy its way past the check with headers that cost it nothing.
+  const bearer = { ...crossSite, "content-type": formPost, authorization: "Bearer anything" };
+  assert.equal(check({ headers: bearer }), CSRF_CROSS_SITE);
+  const json = { ...crossSite, "content-type": "application/json" };
+  assert.equal(check({ headers: json }), CSRF_CROSS_SITE);
+  // Without cookies there are no ambient credentials to abuse; a skip_csrf hook still decides.
+  assert.equal(check({ headers: bearer, cookies: {} }), null);
+  assert.equal(check({ headers: json, skip: true }), null);
+});

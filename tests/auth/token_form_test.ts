@@ -32,6 +32,8 @@ Deno.test("bad expiry input is an error, never a token without expiry", () => {
       { expire_type: "weeks", expire_duration: "1" },
       { expire_type: "constructor", expire_duration: "1" },
       { expire_type: "", expire_duration: "3" },
+      // Would sign `d` as 8.64e+24, which no verifier reads as a whole number of seconds.
+      { expire_type: "days", expire_duration: "100000000000000000000" },
     ]
   ) {
     const parsed = parseTokenForm(form, registry);

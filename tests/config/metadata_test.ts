@@ -17,11 +17,74 @@ Deno.test("parse_metadata() reads JSON and YAML into the same object", () => {
 Deno.test("parse_metadata() raises BadMetadataError for broken or non-object text", () => {
   assert.throws(() => parse_metadata("title: [unclosed"), (e: Error) => {
     assert.ok(e instanceof BadMetadataError);
-    assert.match(e.message, /not valid JSON or YAML/);
+    assert.match(e.message, /^Metadata is not valid YAML: .+ at line 1, column \d+$/);
     return true;
   });
   assert.throws(() => parse_metadata("[1, 2]"), BadMetadataError);
   assert.throws(() => parse_metadata("just a string"), BadMetadataError);
+});
+
+/** The error `fn` throws, checked to be a BadMetadataError. */
+function badMetadata(fn: () => unknown): BadMetadataError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof BadMetadataError, String(error));
+    return error;
+  }
+  throw new Error("expected a BadMetadataError");
+}
+
+Deno.test("YAML syntax errors give the parser's line and column", () => {
+  const cases: [string, number, number][] = [
+    ["title: x\ndatabases:\n  d: [1, 2\n  e: 3", 4, 3],
+    ['title: "unterminated\nfoo: 1', 2, 7],
+    ["a:\n\t- b", 2, 1],
+    ["a: 1\n b: 2\n", 1, 4],
+  ];
+  for (const [text, line, column] of cases) {
+    const error = badMetadata(() => parse_metadata(text));
+    assert.equal(error.line, line, text);
+    assert.equal(error.column, column, text);
+    assert.match(error.message, /^Metadata is not valid YAML: /);
+    assert.ok(error.message.endsWith(` at line ${line}, column ${column}`), error.message);
+    assert.ok(!error.message.includes("\n"), "one line, no source excerpt");
+  }
+});
+
+Deno.test("JSON syntax errors give line and column, also where V8 reports no position", () => {
+  // The last flag: YAML rejects the text too, so auto mode reports the JSON error as well.
+  const cases: [string, number, number, RegExp, boolean][] = [
+    ['{"a": 1,\n "b": 2\n "c": 3}', 3, 2, /Expected ',' or '}' after property value/, true],
+    ['{\n  "title": "x",\n  "d": [1, 2,, 3]\n}', 3, 14, /Unexpected character ","/, true],
+    ['{"a":\n\n   nope}', 3, 4, /Unexpected character "n"/, false],
+    ['{"a": 1} x', 1, 10, /Unexpected non-whitespace character after JSON/, true],
+    ['{"a": "x\ny"}', 1, 9, /Bad control character/, false],
+    ["{", 1, 2, /Expected property name/, true],
+  ];
+  for (const [text, line, column, reason, yamlFails] of cases) {
+    // Text starting with `{` is JSON: when YAML cannot read it either, auto mode reports the
+    // JSON parser's error rather than YAML's.
+    for (const format of yamlFails ? ["auto", "json"] as const : ["json"] as const) {
+      const error = badMetadata(() => parse_metadata(text, { format }));
+      assert.match(error.message, /^Metadata is not valid JSON: /);
+      assert.match(error.message, reason);
+      assert.ok(error.message.endsWith(` at line ${line}, column ${column}`), error.message);
+      assert.deepEqual([error.line, error.column], [line, column]);
+      assert.ok(!error.message.includes("position"), error.message);
+    }
+  }
+});
+
+Deno.test("format json refuses what only YAML accepts; auto keeps the YAML fallback", () => {
+  assert.deepEqual(parse_metadata('{"a": tru}'), { a: "tru" });
+  const error = badMetadata(() => parse_metadata('{"a": tru}', { format: "json" }));
+  assert.equal(
+    error.message,
+    'Metadata is not valid JSON: Unexpected character "t" at line 1, column 7',
+  );
+  assert.deepEqual(parse_metadata("title: x", { format: "yaml" }), { title: "x" });
+  assert.deepEqual(parse_metadata("  \n", { format: "json" }), {});
 });
 
 Deno.test("loadMetadataFile() names the file in its errors", async () => {
@@ -32,6 +95,32 @@ Deno.test("loadMetadataFile() names the file in its errors", async () => {
     await Deno.writeTextFile(`${dir}/bad.json`, "{: nope");
     await assert.rejects(() => loadMetadataFile(`${dir}/bad.json`), /bad\.json/);
     await assert.rejects(() => loadMetadataFile(`${dir}/missing.json`), BadMetadataError);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadMetadataFile() parses .json as JSON only and keeps line and column", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/metadata.json`, '{\n  "title": "x",\n  "license": tru\n}\n');
+    await assert.rejects(() => loadMetadataFile(`${dir}/metadata.json`), (e: Error) => {
+      assert.ok(e instanceof BadMetadataError);
+      assert.equal(
+        e.message,
+        `Cannot load metadata file "${dir}/metadata.json": ` +
+          'Metadata is not valid JSON: Unexpected character "t" at line 3, column 14',
+      );
+      assert.deepEqual([e.line, e.column], [3, 14]);
+      return true;
+    });
+    await Deno.writeTextFile(`${dir}/metadata.yaml`, "title: x\n  bad: indent\n");
+    await assert.rejects(
+      () => loadMetadataFile(`${dir}/metadata.yaml`),
+      /metadata\.yaml": Metadata is not valid YAML: .* at line \d+, column \d+$/,
+    );
+    await Deno.writeTextFile(`${dir}/metadata.json`, "");
+    assert.deepEqual(await loadMetadataFile(`${dir}/metadata.json`), {});
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

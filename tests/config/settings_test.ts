@@ -82,3 +82,96 @@ Deno.test("Settings rejects unknown names and bad values with clear messages", (
   assert.throws(() => settings.get("nope"), SettingsError);
   assert.throws(() => new Settings({ trace_debug: "yes please" }), SettingsError);
 });
+
+Deno.test("integer settings refuse negative values; base_url is normalised to /path/", () => {
+  const settings = new Settings();
+  assert.throws(
+    () => settings.set("default_cache_ttl", "-3"),
+    /Setting "default_cache_ttl" must be 0 or more, got "-3"/,
+  );
+  assert.throws(() => settings.set("num_sql_threads", -1), /must be 0 or more/);
+  settings.set("sql_time_limit_ms", "0");
+  assert.equal(settings.get("sql_time_limit_ms"), 0);
+  for (
+    const [raw, expected] of [
+      ["prefix", "/prefix/"],
+      ["/prefix", "/prefix/"],
+      [
+        "/a/b/",
+        "/a/b/",
+      ],
+      ["", "/"],
+      ["/", "/"],
+    ]
+  ) {
+    settings.set("base_url", raw);
+    assert.equal(settings.get("base_url"), expected, raw);
+  }
+  assert.throws(() => settings.set("base_url", "https://example.com/x/"), /must be a path/);
+});
+
+/** `vitrine serve` flags with every option at its default. */
+function flags(setting: string[]): import("../../src/cli/serve.ts").ServeFlags {
+  return {
+    immutable: [],
+    host: "127.0.0.1",
+    port: "8001",
+    plugin: [],
+    static: [],
+    setting,
+    loadExtension: [],
+  };
+}
+
+Deno.test("--setting NAME VALUE: every setting of §8 typed from its CLI string", async () => {
+  const { serviceOptionsFrom } = await import("../../src/cli/serve.ts");
+  const { joinMultiValueOptions } = await import("../../src/cli/argv.ts");
+  const raw: Record<string, [string, unknown]> = {};
+  for (const d of DEFAULT_SETTINGS) {
+    raw[d.name] = d.type === "int"
+      ? [String(Number(d.default) + 7), Number(d.default) + 7]
+      : d.type === "bool"
+      ? [d.default ? "off" : "on", !d.default]
+      : ["/somewhere", "/somewhere/"];
+  }
+  const argv = joinMultiValueOptions(
+    Object.entries(raw).flatMap(([name, [value]]) => ["--setting", name, value]),
+  );
+  const joined = argv.filter((_, i) => i % 2 === 1);
+  const options = await serviceOptionsFrom([], flags(joined));
+  for (const [name, [, expected]] of Object.entries(raw)) {
+    assert.strictEqual(options.settings?.[name], expected, name);
+  }
+  assert.equal(Object.keys(options.settings ?? {}).length, DEFAULT_SETTINGS.length);
+});
+
+Deno.test("--setting errors name the setting before anything else is checked", async () => {
+  const { serviceOptionsFrom } = await import("../../src/cli/serve.ts");
+  const { joinMultiValueOptions } = await import("../../src/cli/argv.ts");
+  const attempt = (...argv: string[]) => {
+    const joined = joinMultiValueOptions(argv).filter((_, i) => i % 2 === 1);
+    // A file that does not exist: the setting's error must win over "file not found".
+    return serviceOptionsFrom(["/no/such/file.db"], flags(joined));
+  };
+  const cases: [string[], RegExp][] = [
+    [
+      ["-s", "no_such_setting", "1"],
+      /Unknown setting "no_such_setting"; known settings: .*base_url/,
+    ],
+    [["-s", "default_page_size", "lots"], /"default_page_size" must be an integer, got "lots"/],
+    [["-s", "sql_time_limit_ms", "2.5"], /must be an integer, got "2\.5"/],
+    [["-s", "default_cache_ttl", "-1"], /must be 0 or more/],
+    [["-s", "allow_facet", "maybe"], /must be on\/off, true\/false or 1\/0, got "maybe"/],
+    [["-s", "base_url", "http://x/"], /must be a path/],
+    // `-s NAME` with its value missing would swallow the next option.
+    [["-s", "default_page_size", "--get", "/"], /--setting default_page_size needs a value/],
+  ];
+  for (const [argv, message] of cases) {
+    await assert.rejects(() => attempt(...argv), (e: Error) => {
+      assert.equal(e.name, "CliExit", argv.join(" "));
+      assert.equal((e as Error & { code: number }).code, 1);
+      assert.match(e.message, message, argv.join(" "));
+      return true;
+    });
+  }
+});

@@ -114,3 +114,84 @@ Deno.test("a GET request has an empty body", async () => {
   assert.equal((await Request.fake("/").post_body()).length, 0);
   assert.deepEqual(await Request.fake("/").post_vars(), {});
 });
+
+Deno.test("odd inputs: + and %2B in args, non-UTF-8 escapes, bare keys, `=` in cookie values", () => {
+  const request = Request.fake("/db/t?a=1+2&a=3%2B4&q=%FF%FE&flag&empty=&bad=%ZZ&k=%E2%9C%93");
+  assert.deepEqual(request.args.getlist("a"), ["1 2", "3+4"]);
+  // Invalid UTF-8 decodes to U+FFFD (as Python's parse_qs does), never an exception.
+  assert.equal(request.args.get("q"), "\uFFFD\uFFFD");
+  assert.equal(request.args.get("flag"), "");
+  assert.equal(request.args.get("empty"), "");
+  assert.equal(request.args.get("bad"), "%ZZ");
+  assert.equal(request.args.get("k"), "✓");
+  assert.deepEqual(request.args.keys(), ["a", "q", "flag", "empty", "bad", "k"]);
+  assert.equal(request.query_string, "a=1+2&a=3%2B4&q=%FF%FE&flag&empty=&bad=%ZZ&k=%E2%9C%93");
+  const cookies = new Request(
+    new globalThis.Request("http://localhost/", {
+      headers: { cookie: "token=a=b==; empty=; spaced = v ; flag" },
+    }),
+  ).cookies;
+  assert.deepEqual(cookies, { token: "a=b==", empty: "", spaced: "v" });
+});
+
+Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw escapes", async () => {
+  const { Service } = await import("../../src/service.ts");
+  const { serve } = await import("../../src/http/server.ts");
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-request-" });
+  Deno.writeTextFileSync(
+    `${dir}/echo.ts`,
+    `export function register_routes() {
+  return [[/^\\/-\\/echo\\/(?<rest>.*)$/, ({ request }) => new Response(JSON.stringify({
+    path: request.path, full_path: request.full_path, query_string: request.query_string,
+    args: request.args.pairs(), headers: request.headers, cookies: request.cookies,
+    host: request.host, url: request.url, url_vars: request.url_vars,
+    scope_path: request.scope.path,
+  }), { headers: { "content-type": "application/json" } })]];
+}
+`,
+  );
+  const svc = new Service({ plugins_dir: dir, settings: { base_url: "/base/" } });
+  const controller = new AbortController();
+  let port = 0;
+  const server = await serve(svc, {
+    port: 0,
+    signal: controller.signal,
+    onListen: (url) => (port = Number(new URL(url).port)),
+  });
+  try {
+    const conn = await Deno.connect({ port });
+    await conn.write(bytes(
+      "GET /base/-/echo/a%2Fb~2Ec?q=%FF&x=a+b&y=%2B&y=2&z=%22%3C%3E%22 HTTP/1.1\r\n" +
+        'Host: example.com:8080\r\nCookie: a=1\r\nCookie: b=2=3; c="x\\073y"\r\n' +
+        "X-Rep: one\r\nX-Rep: two\r\nConnection: close\r\n\r\n",
+    ));
+    let raw = "";
+    const buffer = new Uint8Array(16384);
+    for (let n; (n = await conn.read(buffer)) !== null;) {
+      raw += new TextDecoder().decode(buffer.subarray(0, n));
+    }
+    conn.close();
+    const [head, body] = raw.split("\r\n\r\n");
+    assert.match(head, /^HTTP\/1\.1 200/);
+    const echo = JSON.parse(body);
+    // base_url is stripped before routing; the path keeps its percent- and tilde-encoding.
+    assert.equal(echo.path, "/-/echo/a%2Fb~2Ec");
+    assert.equal(echo.scope_path, "/-/echo/a/b~2Ec");
+    assert.deepEqual(echo.url_vars, { rest: "a%2Fb~2Ec" });
+    assert.equal(echo.query_string, "q=%FF&x=a+b&y=%2B&y=2&z=%22%3C%3E%22");
+    assert.equal(echo.full_path, `/-/echo/a%2Fb~2Ec?${echo.query_string}`);
+    assert.deepEqual(echo.args, [["q", "\uFFFD"], ["x", "a b"], ["y", "+"], ["y", "2"], [
+      "z",
+      '"<>"',
+    ]]);
+    assert.equal(echo.headers["x-rep"], "one, two");
+    assert.equal(echo.host, "example.com:8080");
+    assert.equal(echo.url, `http://example.com:8080${echo.full_path}`);
+    assert.deepEqual(echo.cookies, { a: "1", b: "2=3", c: "x;y" });
+  } finally {
+    controller.abort();
+    await server.finished;
+    await svc.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -111,3 +111,44 @@ Deno.test("304 responses drop the body", () => {
   const web = new Response("ignored", { status: 304 }).toWebResponse();
   assert.equal(web.body, null);
 });
+
+Deno.test("asgi_send answers a plugin route through its send function", async () => {
+  const { Service } = await import("../../src/service.ts");
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-asgi-" });
+  const responseModule = new URL("../../src/http/response.ts", import.meta.url).href;
+  Deno.writeTextFileSync(
+    `${dir}/asgi_route.ts`,
+    `import { Response } from "${responseModule}";
+export function register_routes() {
+  return [
+    ["/-/asgi", async ({ send }) => {
+      const response = Response.html("<b>sent</b>", { status: 201, headers: { "x-test": "1" } });
+      response.set_cookie("flavour", "plain");
+      await response.asgi_send(send);
+    }],
+    ["/-/asgi-stream", async ({ send }) => {
+      const chunks = ["a,b\\n", "1,2\\n"].map((c) => new TextEncoder().encode(c));
+      await new Response(ReadableStream.from(chunks), { content_type: "text/csv" })
+        .asgi_send(send);
+    }],
+  ];
+}
+`,
+  );
+  const svc = new Service({ plugins_dir: dir });
+  try {
+    const sent = await svc.client.get("/-/asgi");
+    assert.equal(sent.status, 201);
+    assert.equal(sent.text, "<b>sent</b>");
+    assert.equal(sent.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.equal(sent.headers.get("x-test"), "1");
+    assert.deepEqual(sent.cookies, { flavour: "plain" });
+    const streamed = await svc.client.get("/-/asgi-stream");
+    assert.equal(streamed.status, 200);
+    assert.equal(streamed.headers.get("content-type"), "text/csv");
+    assert.equal(streamed.text, "a,b\n1,2\n");
+  } finally {
+    await svc.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

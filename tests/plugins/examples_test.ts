@@ -66,7 +66,8 @@ Deno.test("hello_route answers /-/hello/<name> with JSON", async () => {
   assert.ok(match?.groups);
   assert.equal("/-/hello/a/b".match(pattern), null);
   const request = stubRequest("/-/hello/Ada%20L", match.groups);
-  const response = await view({ svc, request }) as Response;
+  // A view always gets scope, send and receive; this one needs only svc and request.
+  const response = await view({ svc, request } as Parameters<RouteView>[0]) as Response;
   assert.equal(response.status, 200);
   assert.equal(response.content_type, "application/json; charset=utf-8");
   assert.deepEqual(JSON.parse(response.body as string), { greeting: "Hello, Ada L!", actor: null });

@@ -235,10 +235,16 @@ Deno.test("startup: runs once, awaited, before the first request", async () => {
   });
 });
 
-Deno.test("startup: a failure rejects invoke_startup with the plugin's error and fails requests", async () => {
+Deno.test("startup: a failure rejects invoke_startup naming the plugin and fails requests", async () => {
   await withKitchenSink(async (svc) => {
-    await assert.rejects(() => svc.invoke_startup(), {
-      message: "The kitchen sink refuses to start",
+    await assert.rejects(() => svc.invoke_startup(), (error: Error) => {
+      assert.equal(error.name, "PluginError");
+      assert.equal(
+        error.message,
+        'Plugin "kitchen_sink" failed in startup: The kitchen sink refuses to start',
+      );
+      assert.equal((error.cause as Error).message, "The kitchen sink refuses to start");
+      return true;
     });
     const response = await svc.client.get("/");
     assert.equal(response.status, 500);

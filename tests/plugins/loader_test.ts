@@ -163,7 +163,10 @@ Deno.test("a misspelt hook export stops loading with the plugin's name", async (
   await assert.rejects(
     () =>
       loadPlugins({ specifiers: ["typo_hook.ts"], env: null, cwd: fixtures }, new PluginRegistry()),
-    { message: 'Cannot load plugin "typo_hook": unknown hook "actor_from_requst"' },
+    {
+      message:
+        'Cannot load plugin "typo_hook": unknown hook "actor_from_requst" (did you mean "actor_from_request"?)',
+    },
   );
 });
 

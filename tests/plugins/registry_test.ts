@@ -122,7 +122,8 @@ Deno.test("an export that looks like a misspelt hook is a load error naming the 
     () => registry.register({ actor_from_requst: () => null }, { name: "x" }),
     (error: unknown) =>
       error instanceof PluginError &&
-      error.message === 'Cannot load plugin "x": unknown hook "actor_from_requst"' &&
+      error.message ===
+        'Cannot load plugin "x": unknown hook "actor_from_requst" (did you mean "actor_from_request"?)' &&
       error.plugin === "x",
   );
   assert.equal(registry.list().length, 0, "a rejected plugin is not half-registered");
@@ -136,6 +137,16 @@ Deno.test("an unknown specname is a load error even for a camelCase export", () 
         name: "y",
       }),
     { message: 'Cannot load plugin "y": unknown hook "no_such"' },
+  );
+});
+
+Deno.test("an exported snake_case helper far from any hook name is told how to stay a helper", () => {
+  assert.throws(
+    () => new PluginRegistry().register({ format_price: () => "" }, { name: "h" }),
+    {
+      message: 'Cannot load plugin "h": unknown hook "format_price" ' +
+        "(a helper that is not a hook needs a camelCase name, or no export)",
+    },
   );
 });
 
@@ -198,6 +209,28 @@ Deno.test("errors thrown by an implementation reach the caller unchanged", async
   class Forbidden extends Error {}
   registry.register({ startup: () => Promise.reject(new Forbidden("nope")) }, { name: "strict" });
   await assert.rejects(() => registry.call("startup", { svc }), Forbidden);
+});
+
+Deno.test("onError sees which plugin's implementation threw, sync or async", async () => {
+  const registry = new PluginRegistry();
+  registry.register({ startup: () => Promise.reject(new Error("async")) }, { name: "late" });
+  registry.register({ startup: () => null }, { name: "fine" });
+  const seen: string[] = [];
+  const onError = (error: unknown, plugin: { name: string }): never => {
+    seen.push(plugin.name);
+    throw new Error(`${plugin.name}: ${(error as Error).message}`);
+  };
+  await assert.rejects(() => registry.call("startup", { svc }, { onError }), {
+    message: "late: async",
+  });
+  const render_cell = () => {
+    throw new TypeError("bad cell");
+  };
+  registry.register({ render_cell }, { name: "sync" });
+  await assert.rejects(() => registry.callFirst("render_cell", {} as never, { onError }), {
+    message: "sync: bad cell",
+  });
+  assert.deepEqual(seen, ["late", "sync"]);
 });
 
 Deno.test("templateDirs lists plugin template folders in call order", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseSort, sortableColumns, sortDescription } from "../../src/table/sort.ts";
+import { parseSort, sortableColumns, sortArgs, sortDescription } from "../../src/table/sort.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
 import { example, SHOP_TABLES } from "./_shop.ts";
 
@@ -8,10 +8,11 @@ const parse = (query: string, config = {}) =>
   parseSort(new URLSearchParams(query), { sortable, config });
 
 Deno.test("sort errors use the exact messages", () => {
-  assert.throws(() => parse("_sort=name&_sort_desc=price"), {
+  assert.throws(() => parse("_sort=name&_sort_desc=name"), {
     message: "Cannot use _sort and _sort_desc at the same time",
     status: 400,
   });
+  assert.throws(() => parse("", { sort: "price", sort_desc: "price" }), { status: 400 });
   const ex = example("44-error-400-sort.json");
   assert.throws(() => parse("_sort=nope"), { message: (ex.body as { error: string }).error });
   assert.throws(() => parse("_sort_desc=id&_sort_desc=nope"), {
@@ -26,6 +27,37 @@ Deno.test("repeated _sort keeps request order; config applies only without reque
   assert.equal(sortDescription(parse("_sort_desc=price")), "sorted by price descending");
   assert.equal(sortDescription(parse("_sort=price&_sort=name")), "sorted by price, name");
   assert.equal(sortDescription(parse("")), "");
+});
+
+Deno.test("mixed directions keep query-string order and say each direction", () => {
+  const mixed = parse("_sort_desc=price&_sort=name&_sort=id");
+  assert.deepEqual(mixed.items.map((i) => [i.column, i.desc]), [
+    ["price", true],
+    ["name", false],
+    ["id", false],
+  ]);
+  assert.deepEqual(mixed.sort, ["name", "id"]);
+  assert.deepEqual(mixed.sort_desc, ["price"]);
+  assert.deepEqual(sortArgs(mixed), [["_sort_desc", "price"], ["_sort", "name"], ["_sort", "id"]]);
+  assert.equal(
+    sortDescription(mixed),
+    "sorted by price descending, name ascending, id ascending",
+  );
+  assert.equal(
+    sortDescription(parse("_sort_desc=price&_sort_desc=name")),
+    "sorted by price, name descending",
+  );
+  // Config lists have no relative order: ascending keys first.
+  assert.deepEqual(
+    parse("", { sort_desc: "price", sort: "name" }).items.map((i) => i.column),
+    ["name", "price"],
+  );
+  const built = buildTableQuery({
+    table: SHOP_TABLES.products,
+    args: new URLSearchParams("_sort=category_id&_sort_desc=price"),
+  });
+  assert.equal(built.order_by, "category_id, price desc, id");
+  assert.equal(built.human_description_en, "sorted by category_id ascending, price descending");
 });
 
 Deno.test("sortable columns: config, or all columns plus rowid for rowid tables", () => {

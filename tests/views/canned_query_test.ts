@@ -93,6 +93,10 @@ Deno.test("hide_sql hides the SQL behind a show link; _hide_sql hides it on dema
     assert.match(shown, /<a href="\/shop\/secret">Hide SQL<\/a>/);
     const onDemand = (await svc.client.get("/shop/products_by_category?_hide_sql=1")).text;
     assert.doesNotMatch(onDemand, /<pre class="sql-display">/);
+    // The GET form carries the choice, so running the query does not flip it back.
+    assert.match(onDemand, /<input type="hidden" name="_hide_sql" value="1">/);
+    assert.match(shown, /<input type="hidden" name="_show_sql" value="1">/);
+    assert.doesNotMatch(hidden, /type="hidden" name="_show_sql"/);
   } finally {
     await svc.close();
   }
@@ -113,7 +117,7 @@ Deno.test("description_html is rendered as HTML, description escaped", async () 
   }
 });
 
-Deno.test("an explicit params list decides the form fields", async () => {
+Deno.test("an explicit params list decides the form fields, not what the URL binds", async () => {
   const svc = shopService({
     metadata: withQueries({
       listed: { sql: "select :x as x, :y as y", params: ["y"] },
@@ -123,8 +127,12 @@ Deno.test("an explicit params list decides the form fields", async () => {
     const html = (await svc.client.get("/shop/listed")).text;
     assert.match(html, /name="y"/);
     assert.doesNotMatch(html, /name="x"/);
+    // Like a POST body, the query string supplies every parameter of the SQL (SPEC "Named
+    // parameters"); the list only decides which get a field. A missing one is still "".
     const data = (await svc.client.get("/shop/listed.json?y=1&x=2")).json();
-    assert.deepEqual(data, { ok: true, rows: [{ x: "", y: "1" }], truncated: false });
+    assert.deepEqual(data, { ok: true, rows: [{ x: "2", y: "1" }], truncated: false });
+    const missing = (await svc.client.get("/shop/listed.json?y=1")).json();
+    assert.deepEqual(missing, { ok: true, rows: [{ x: "", y: "1" }], truncated: false });
   } finally {
     await svc.close();
   }
@@ -200,6 +208,27 @@ Deno.test("an allow block on a hook-supplied canned query is enforced", async ()
     });
     assert.equal(alice.status, 200);
     assert.deepEqual(alice.json().rows, [{ one: 1 }]);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("a definition without sql is a 500 naming the query; the database page still lists it", async () => {
+  const svc = shopService({
+    metadata: withQueries({ nosql: { title: "No SQL yet" }, number: 5 }),
+  });
+  try {
+    for (const name of ["nosql", "number"]) {
+      const response = await svc.client.get(`/shop/${name}.json`);
+      assert.equal(response.status, 500);
+      assert.equal(
+        (response.json() as { error: string }).error,
+        `Canned query "${name}" has no "sql" string in its definition`,
+      );
+    }
+    const page = await svc.client.get("/shop");
+    assert.equal(page.status, 200);
+    assert.match(page.text, />No SQL yet<\/a>/);
   } finally {
     await svc.close();
   }

@@ -280,3 +280,19 @@ Deno.test("a writable query without permission is a 403 and writes nothing", asy
     await svc.close();
   }
 });
+
+Deno.test("a JSON body that is not an object is a 400 and writes nothing", async () => {
+  const svc = shopService();
+  try {
+    const before = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
+    const response = await svc.client.post("/shop/add_log_entry", {
+      body: "[1]",
+      headers: { "content-type": "application/json", accept: "application/json" },
+    });
+    assert.equal(response.status, 400);
+    assert.match(response.json().error, /JSON body must be an object/);
+    assert.equal((await svc.client.get("/shop/log.json?_extra=count")).json().count, before);
+  } finally {
+    await svc.close();
+  }
+});

@@ -56,6 +56,10 @@ Deno.test("POST /-/create-token creates a working token for the signed-in actor"
     assert.equal(response.status, 200);
     const token = shownToken(response.text);
     assert.deepEqual(await actorOf(svc, token), { id: "alice", token: "dstok" });
+    // The new token comes before the (long) form, which is offered again for another token.
+    const shown = response.text.indexOf('class="created-token"');
+    assert.ok(shown > 0 && shown < response.text.indexOf('<form class="stacked-form"'));
+    assert.match(response.text, /<h2>Create another token<\/h2>/);
   } finally {
     await svc.close();
   }

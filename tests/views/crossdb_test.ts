@@ -35,3 +35,34 @@ Deno.test("without --crossdb there is no _memory database next to files", async 
     await svc.close();
   }
 });
+
+Deno.test("/_memory joins attached databases over HTTP and its page names them", async () => {
+  const dir = Deno.makeTempDirSync();
+  const shop = buildShopDb(dir);
+  const other = `${dir}/stock.db`;
+  const conn = Connection.open(other, { mode: "rwc" });
+  conn.exec(
+    "create table stock (product_id integer, units integer); insert into stock values (1, 40);",
+  );
+  conn.close();
+  const svc = new Service({ files: [shop, other], crossdb: true, metadata: SHOP_METADATA });
+  try {
+    const sql = "select p.name, s.units from [shop].products p join [stock].stock s " +
+      "on s.product_id = p.id";
+    const response = await svc.client.get(`/_memory.json?sql=${encodeURIComponent(sql)}`);
+    assert.deepEqual(response.json(), {
+      ok: true,
+      rows: [{ name: "Chef knife", units: 40 }],
+      truncated: false,
+    });
+    const page = (await svc.client.get("/_memory")).text;
+    assert.match(
+      page,
+      /Attached for cross-database queries: <code>\[shop\]<\/code>, <code>\[stock\]<\/code>/,
+    );
+    // Other databases' pages carry no such hint.
+    assert.doesNotMatch((await svc.client.get("/shop")).text, /Attached for cross-database/);
+  } finally {
+    await svc.close();
+  }
+});

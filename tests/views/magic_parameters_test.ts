@@ -77,16 +77,54 @@ Deno.test("an anonymous _actor_id or a missing cookie is a clear 400 error", asy
   try {
     const who = await svc.client.get("/shop/who.json");
     assert.equal(who.status, 400);
-    assert.match(String((who.json() as { error: string }).error), /_actor_id/);
+    assert.equal(
+      (who.json() as { error: string }).error,
+      "Cannot fill magic parameter _actor_id: nobody is signed in",
+    );
+    const cookies = { ds_actor: encodeActorCookie(svc.signer, { name: "no id" }) };
+    const noField = await svc.client.get("/shop/who.json", { cookies });
+    assert.equal(
+      (noField.json() as { error: string }).error,
+      'Cannot fill magic parameter _actor_id: the signed-in actor has no "id" field',
+    );
     const cookie = await svc.client.get("/shop/cookie.json");
     assert.equal(cookie.status, 400);
-    assert.match(String((cookie.json() as { error: string }).error), /_cookie_absent/);
+    assert.equal(
+      (cookie.json() as { error: string }).error,
+      'Cannot fill magic parameter _cookie_absent: the request has no "absent" cookie',
+    );
+    // The HTML page shows the same message above the form.
+    const page = await svc.client.get("/shop/cookie");
+    assert.equal(page.status, 400);
+    assert.match(page.text, /<strong>Error:<\/strong> Cannot fill magic parameter _cookie_absent/);
     const unknown = await svc.client.get("/shop/unknown.json");
     assert.equal(unknown.status, 400);
     assert.equal(
       (unknown.json() as { error: string }).error,
       "Unknown magic parameter: _nosuch_thing",
     );
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("_random_chars_N gives N hex characters, however long", async () => {
+  const svc = shopService({
+    metadata: withQueries({
+      long: { sql: "select length(:_random_chars_200000) as n, :_random_chars_1 as one" },
+      huge: { sql: "select :_random_chars_99999999999 as x" },
+    }),
+  });
+  try {
+    // Past 65,536 bytes getRandomValues throws: this used to be a 500.
+    const long = await svc.client.get("/shop/long.json");
+    assert.equal(long.status, 200);
+    const [row] = (long.json() as { rows: { n: number; one: string }[] }).rows;
+    assert.equal(row.n, 200000);
+    assert.match(row.one, /^[0-9a-f]$/);
+    const huge = await svc.client.get("/shop/huge.json");
+    assert.equal(huge.status, 400);
+    assert.match((huge.json() as { error: string }).error, /at most 1000000 characters/);
   } finally {
     await svc.close();
   }

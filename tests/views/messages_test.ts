@@ -73,6 +73,20 @@ Deno.test("an unknown message type is a 400", async () => {
   }
 });
 
+Deno.test("a blank message is a 400 rather than an empty banner", async () => {
+  const svc = shopService();
+  try {
+    const response = await svc.client.post("/-/messages", {
+      data: { message: "  ", message_type: "INFO" },
+      headers: { accept: "application/json" },
+    });
+    assert.equal(response.status, 400);
+    assert.equal((response.json() as { error: string }).error, "message must not be empty");
+  } finally {
+    await svc.close();
+  }
+});
+
 Deno.test("messages escape HTML and a tampered cookie shows nothing", async () => {
   const svc = shopService();
   try {

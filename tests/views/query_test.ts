@@ -122,6 +122,36 @@ Deno.test("an SQL error from SQLite is shown on the HTML page with status 400", 
   }
 });
 
+Deno.test("invalid SQL in HTML keeps the editor with the SQL and the message", async () => {
+  const svc = shopService();
+  try {
+    for (const sql of ["selec 1", "update products set price = 0"]) {
+      const response = await svc.client.get(`/shop?sql=${encodeURIComponent(sql)}`);
+      assert.equal(response.status, 400);
+      assert.match(response.text, /<strong>Error:<\/strong> Statement must be a SELECT/);
+      const editor = new RegExp(`<textarea id="sql-editor" name="sql"[^>]*>${sql}</textarea>`);
+      assert.match(response.text, editor);
+    }
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("parameter names may hold digits, underscores and letters of any script", async () => {
+  const svc = shopService();
+  try {
+    const sql = encodeURIComponent("select :id_2 as a, :café as b, :名前 as c");
+    const query = `id_2=1&${encodeURIComponent("café")}=2&${encodeURIComponent("名前")}=3`;
+    const data = (await svc.client.get(`/shop.json?sql=${sql}&${query}`)).json();
+    assert.deepEqual(data, { ok: true, rows: [{ a: "1", b: "2", c: "3" }], truncated: false });
+    const html = (await svc.client.get(`/shop?sql=${sql}`)).text;
+    assert.match(html, /<label for="qp2">café<\/label>/);
+    assert.match(html, /name="名前"/);
+  } finally {
+    await svc.close();
+  }
+});
+
 Deno.test("a PRAGMA statement is rejected with the list of allowed pragma functions", async () => {
   const svc = shopService();
   try {

@@ -1,0 +1,46 @@
+/** `count_truncated`: a count that runs out of time reports a capped lower bound, shown "≥N". */
+import assert from "node:assert/strict";
+import { Connection } from "../../src/sqlite/mod.ts";
+import { Service } from "../../src/service.ts";
+import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+
+/** Shop plus 2M rows whose `like` count takes far longer than the page or a capped count. */
+function bigService(): Service {
+  const path = buildShopDb();
+  const conn = Connection.open(path, { mode: "rwc" });
+  try {
+    conn.exec(`create table big (id integer primary key, s text);
+      with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000)
+      insert into big (s) select 'row ' || x from c;`);
+  } finally {
+    conn.close();
+  }
+  // 15ms: the full count needs ~80ms, the first page and a 10,000-row capped count under 1ms.
+  return new Service({
+    files: [path],
+    metadata: SHOP_METADATA,
+    settings: { sql_time_limit_ms: 15, suggest_facets: false },
+  });
+}
+
+Deno.test("a count past the time limit is a lower bound: JSON and the ≥N heading", async () => {
+  const svc = bigService();
+  try {
+    // Warm the workers and the page cache, so only the count's own work meets the limit.
+    await svc.client.get("/shop/big.json?_size=1&_nocount=1");
+    const body = (await svc.client.get(
+      "/shop/big.json?s__contains=row&_extra=count,count_truncated&_size=1",
+    )).json();
+    // 10,000 normally; 1,000 if a loaded machine pushed the first cap past the limit too.
+    assert.ok([10000, 1000].includes(body.count), String(body.count));
+    assert.equal(body.count_truncated, true);
+    const html = (await svc.client.get("/shop/big?s__contains=row&_size=1")).text;
+    assert.match(html, /&ge;1(0)?,000 rows where s contains/);
+    // A quick count stays exact.
+    const small = (await svc.client.get("/shop/big.json?id__lt=4&_extra=count,count_truncated"))
+      .json();
+    assert.deepEqual([small.count, small.count_truncated], [3, false]);
+  } finally {
+    await svc.close();
+  }
+});
