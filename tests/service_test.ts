@@ -156,6 +156,13 @@ Deno.test("render_template renders by name, first existing of a list, with csrft
     const request = Request.fake("/");
     const html = await svc.render_template(["missing.html", "hello.html"], { name: "x" }, request);
     assert.match(html, /^Hello x <[^>]{20,}>/);
+    // A template object (compiled by the environment) gets the same context.
+    const compiled = svc.templates.env.getTemplate("hello.html");
+    assert.match(
+      await svc.render_template(compiled, { name: "obj" }, request),
+      /^Hello obj <[^>]{20,}>/,
+    );
+    assert.match(await svc.render_template(compiled, { name: "obj" }), /^Hello obj <>$/);
   } finally {
     await svc.close();
   }

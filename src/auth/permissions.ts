@@ -117,8 +117,8 @@ export class PermissionChecker {
       const [action, resource] = splitSpec(permission);
       const answer = await this.permission_allowed(actor, action, resource, null);
       if (answer === true) return;
-      if (answer === false) throw new Forbidden(action);
-      if (!(this.#options.registry.find(action)?.default ?? false)) throw new Forbidden(action);
+      if (answer === false) throw denied(action);
+      if (!(this.#options.registry.find(action)?.default ?? false)) throw denied(action);
     }
   }
 
@@ -210,4 +210,9 @@ function visibilityChain(action: string | undefined, resource: Resource): Permis
     return [["view-database", database], "view-instance"];
   }
   return [resource ? [action, resource] : action];
+}
+
+/** The 403 for a denied action: a sentence for people that still names the action for code. */
+function denied(action: string): Forbidden {
+  return new Forbidden(`Permission denied: ${action}`, { title: "Permission denied" });
 }

@@ -197,7 +197,9 @@ export class Database {
       if (cancelled || isInterruptError(error)) throw new QueryInterrupted(sql, params);
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);
-        console.error(`SQL error in database "${this.name}": ${message}\n  sql: ${sql}`);
+        // A hostile query string can make the SQL huge; the log keeps the start of it.
+        const shown = sql.length > 500 ? `${sql.slice(0, 500)}… (${sql.length} characters)` : sql;
+        console.error(`SQL error in database "${this.name}": ${message}\n  sql: ${shown}`);
       }
       throw error;
     } finally {

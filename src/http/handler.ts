@@ -37,12 +37,14 @@ type Wrapper = (app: FetchHandler) => FetchHandler;
 /** Builds the service's handler; `asgi_wrapper` hooks wrap it once the service booted. */
 export function createHandler(svc: Service): FetchHandler {
   let wrapped: FetchHandler | null = null;
+  let startupErrorLogged = false;
   const core: FetchHandler = (raw) => traceRequest(svc, raw, () => handleRequest(svc, raw));
   return async (raw, info) => {
     try {
       await svc.ready();
     } catch (error) {
-      console.error(error);
+      if (!startupErrorLogged) console.error(error);
+      startupErrorLogged = true;
       // Details (and file paths) go to the server log; clients only learn that start-up failed.
       return new globalThis.Response("Vitrine failed to start; see the server log.", {
         status: 500,

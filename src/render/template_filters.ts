@@ -19,6 +19,8 @@ export interface NunjucksEnvironment {
   addGlobal(name: string, value: unknown): unknown;
   addTest(name: string, fn: (...args: never[]) => boolean): unknown;
   getFilter(name: string): unknown;
+  /** A compiled template, e.g. for `svc.render_template(template)`. */
+  getTemplate(name: string): { render(context: object): string; path?: string };
   render(name: string, context: object): string;
   renderString(source: string, context: object): string;
 }

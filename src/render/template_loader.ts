@@ -21,17 +21,63 @@ export interface LoaderSource {
   noCache: boolean;
 }
 
-/** A synchronous nunjucks loader over an ordered list of directories. */
+/** Where a cached template was read from, to notice edits. */
+interface LoadedFrom {
+  path: string;
+  mtime: number | null;
+}
+
+/**
+ * A synchronous nunjucks loader over an ordered list of directories.
+ *
+ * With user template dirs (`--template-dir`), compiled templates are reused only while the file
+ * they came from is unchanged and still the one the name resolves to: editing an override, or
+ * adding one that shadows a default, shows on the next request without a restart (as Jinja's
+ * `auto_reload` does). Without user dirs nothing is checked.
+ */
 export class TemplateLoader {
-  /** nunjucks stores compiled templates here (keyed by name); cleared when dirs change. */
-  cache: Record<string, unknown> = {};
   readonly userDirs: string[];
   readonly pluginDirs: string[] = [];
   readonly defaultDir: string;
+  #entries: Record<string, unknown> = {};
+  #loaded = new Map<string, LoadedFrom>();
+  #view: Record<string, unknown>;
 
   constructor(userDirs: string[] = [], defaultDir: string = DEFAULT_TEMPLATE_DIR) {
     this.userDirs = [...userDirs];
     this.defaultDir = defaultDir;
+    this.#view = new Proxy({}, {
+      get: (_target, name) => {
+        if (typeof name !== "string") return undefined;
+        const entry = this.#entries[name];
+        if (entry && this.userDirs.length && this.#stale(name)) {
+          delete this.#entries[name];
+          return undefined;
+        }
+        return entry;
+      },
+      set: (_target, name, value) => {
+        if (typeof name === "string") this.#entries[name] = value;
+        return true;
+      },
+    });
+  }
+
+  /** nunjucks stores compiled templates here (keyed by name); cleared when dirs change. */
+  get cache(): Record<string, unknown> {
+    return this.#view;
+  }
+
+  set cache(value: Record<string, unknown>) {
+    this.#entries = { ...value };
+    this.#loaded.clear();
+  }
+
+  #stale(name: string): boolean {
+    const loaded = this.#loaded.get(name);
+    if (!loaded) return false;
+    const path = this.resolve(name);
+    return path !== loaded.path || mtimeOf(path) !== loaded.mtime;
   }
 
   /** Add a plugin's bundled templates directory (searched after the user dirs). */
@@ -67,6 +113,7 @@ export class TemplateLoader {
   getSource(name: string): LoaderSource | null {
     const path = this.resolve(name);
     if (path === null) return null;
+    if (this.userDirs.length) this.#loaded.set(name, { path, mtime: mtimeOf(path) });
     return { src: Deno.readTextFileSync(path), path, noCache: false };
   }
 }
@@ -76,6 +123,15 @@ function isSafeRelative(name: string): boolean {
   if (name === "" || name.startsWith("/") || name.startsWith("\\")) return false;
   const normalized = normalize(name);
   return !normalized.split(sep).includes("..") && !name.includes("\0");
+}
+
+function mtimeOf(path: string | null): number | null {
+  if (path === null) return null;
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function isFile(path: string): boolean {

@@ -83,14 +83,24 @@ export interface FacetSource {
 /** Rows considered when suggesting facets. */
 export const SUGGEST_CONSIDER = 1000;
 
-/** Facet configs by type (`column`, `array`, `date`, plugin types). */
+/**
+ * Facet configs by type (`column`, `array`, `date`, plugin types): configured (metadata) facets
+ * first, in their order, then the request's. A facet given twice with the same type and column —
+ * typically `_facet=x` for a configured `x` — is kept once, as its first (configured) source.
+ */
 export function loadFacetConfigs(
   args: ArgsLike,
   config: FacetConfig = {},
 ): Map<string, FacetSource[]> {
   const byType = new Map<string, FacetSource[]>();
-  const add = (type: string, source: FacetSource) =>
+  const seen = new Set<string>();
+  const add = (type: string, source: FacetSource) => {
+    const column = facetColumn(source);
+    const key = JSON.stringify([type, column || source.config]);
+    if (seen.has(key)) return;
+    seen.add(key);
     byType.set(type, [...(byType.get(type) ?? []), source]);
+  };
   for (const entry of config.facets ?? []) {
     if (typeof entry === "string") {
       add("column", { source: "metadata", config: { simple: entry } });

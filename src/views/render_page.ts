@@ -108,7 +108,11 @@ export async function renderTemplateForService(
   request: Request | null,
 ): Promise<string> {
   if (typeof template === "object" && !Array.isArray(template)) {
-    return template.render({ ...context, urls: svc.urls });
+    // A compiled template gets the same context as a named one: urls, csrftoken() for the
+    // request, the page hooks' variables.
+    const name = String((template as { path?: unknown }).path ?? "template");
+    const merged = await buildPageContext(svc, request, name, context, { view_name: "custom" });
+    return template.render(merged);
   }
   return await renderHtml(svc, request, template, context, { view_name: "custom" });
 }

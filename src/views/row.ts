@@ -19,6 +19,7 @@ import { displayRows } from "../render/render_cell.ts";
 import { formatLinks, respondWithRows, type RowsPage } from "./data_response.ts";
 import { renderPage } from "./render_page.ts";
 import { foreignKeyTables } from "./row_related.ts";
+import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 
 /** GET `/<db>/<table>/<pks>`. */
 export async function rowView(svc: Service, request: Request): Promise<Response> {
@@ -84,11 +85,16 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
       `${svc.urls.table(db.name, table)}/${
         resolved.pks.map((k) => tilde_encode(String(r[k]))).join(",")
       }`;
-    const foreign_keys = (await db.foreign_keys_for_table(table)).map((fk) => ({
-      columns: [fk.column],
-      other_table: fk.other_table,
-      other_columns: [fk.other_column],
-    }));
+    const types = await columnTypes(db, table);
+    // Foreign keys link to their row and show its label, as on the table page.
+    const { foreign_keys, labels } = await rowForeignKeyCells(
+      svc,
+      request,
+      db,
+      table,
+      columns,
+      page.rows[0],
+    );
     const display_rows = await displayRows(
       {
         svc,
@@ -96,7 +102,9 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
         database: db.name,
         table,
         truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+        column_types: types,
         foreign_keys,
+        labels,
         link_columns: [],
         rowUrl: rowPath,
         blobUrl: (_r, column) => blobPath(svc, resolved, column),
@@ -115,7 +123,7 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
         name,
         sortable: false,
         is_pk: resolved.pks.includes(name),
-        type: "",
+        type: types[name] ?? "",
         description: null,
       })),
       display_rows,

@@ -67,20 +67,7 @@ export async function prepareTable(
   const config = (svc.metadata().table(db.name, table) ?? {}) as Record<string, unknown>;
   const facts = await tableFacts(db, table, is_view, config);
   const foreign_keys = is_view ? [] : await db.foreign_keys_for_table(table);
-  const label_columns = new Map<string, string | null>();
-  for (const fk of foreign_keys) {
-    if (!label_columns.has(fk.other_table)) {
-      // Labels (cells, facets) are read from the other table: never from one the actor may not see.
-      const [visible] = await svc.check_visibility(request.actor, {
-        action: "view-table",
-        resource: [db.name, fk.other_table],
-      });
-      label_columns.set(
-        fk.other_table,
-        visible ? await db.label_column_for_table(fk.other_table) : null,
-      );
-    }
-  }
+  const label_columns = await labelColumns(svc, request, db, foreign_keys);
   await checkSearchArgs(svc, request, db, facts, args);
   const filter_arguments = await filterArguments(svc, request, db, table, args);
   const query = buildTableQuery({
@@ -106,6 +93,28 @@ export async function prepareTable(
     query,
     filter_arguments,
   };
+}
+
+/**
+ * The label column of each table the foreign keys point to (null when it has none). Labels
+ * (cells, facets) are read from the other table: never from one the actor may not see.
+ */
+export async function labelColumns(
+  svc: Service,
+  request: Request,
+  db: Database,
+  foreign_keys: ForeignKey[],
+): Promise<Map<string, string | null>> {
+  const label_columns = new Map<string, string | null>();
+  for (const fk of foreign_keys) {
+    if (label_columns.has(fk.other_table)) continue;
+    const [visible] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [db.name, fk.other_table],
+    });
+    label_columns.set(fk.other_table, visible ? await db.label_column_for_table(fk.other_table) : null);
+  }
+  return label_columns;
 }
 
 async function tableFacts(
@@ -202,7 +211,7 @@ async function filterArguments(
 }
 
 /** Foreign keys over several columns, from `pragma_foreign_key_list` grouped by id. */
-async function compoundKeys(db: Database, table: string): Promise<CellForeignKey[]> {
+export async function compoundKeys(db: Database, table: string): Promise<CellForeignKey[]> {
   const rows = await db.execute(
     `select id, "from", "table", "to" from pragma_foreign_key_list(?) order by id, seq`,
     [table],

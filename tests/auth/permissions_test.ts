@@ -201,7 +201,8 @@ Deno.test("ensure_permissions(): explicit grant stops, denial throws, defaults d
   await assert.rejects(
     () => c.ensure_permissions(bob, [["view-database", "db"], ["view-table", ["db", "t"]]]),
     (error) =>
-      error instanceof Forbidden && error.message === "view-database" && error.status === 403,
+      error instanceof Forbidden && error.message === "Permission denied: view-database" &&
+      error.status === 403,
   );
   // No opinion anywhere: defaults allow views, deny insert-row.
   await c.ensure_permissions(alice, [["view-table", ["db", "u"]], "view-instance"]);

@@ -164,7 +164,7 @@ Deno.test("a startup hook that throws stops start-up with the plugin's name", as
     });
     const response = await svc.client.get("/");
     assert.equal(response.status, 500);
-    assert.match(response.text, /Plugin "decorate" failed in startup/);
+    assert.match(response.text, /failed to start; see the server log/);
   } finally {
     await svc.close();
   }

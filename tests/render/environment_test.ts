@@ -160,3 +160,27 @@ Deno.test("path_with_* globals put base_url back on a Request's stripped path", 
     "/prefix/db?y=2",
   );
 });
+
+Deno.test("edited or newly added user templates are picked up without a restart", async () => {
+  const defaults = await tempDir(DEFAULTS);
+  const user = await tempDir({ "page.html": "first" });
+  try {
+    const env = new TemplateEnvironment({ templateDirs: [user], defaultDir: defaults });
+    assert.match(env.render("page.html").html, /^first/);
+    assert.match(env.render("page.html").html, /^first/);
+    await Deno.writeTextFile(`${user}/page.html`, "second, longer");
+    // mtime resolution can be coarse: make sure the edit has a different one.
+    await Deno.utime(`${user}/page.html`, new Date(), new Date(Date.now() + 5000));
+    assert.match(env.render("page.html").html, /^second, longer/);
+    // A new override that shadows a default (which was already compiled and cached).
+    assert.match(env.render("table.html", { table: "t" }).html, /default table t/);
+    await Deno.writeTextFile(`${user}/table.html`, "user table");
+    assert.match(env.render("table.html").html, /^user table/);
+    // The base template a page extends is checked too.
+    await Deno.writeTextFile(`${user}/base.html`, "<main>{% block content %}{% endblock %}</main>");
+    assert.match(env.render("default:table.html", { table: "x" }).html, /^<main><p>/);
+  } finally {
+    await Deno.remove(defaults, { recursive: true });
+    await Deno.remove(user, { recursive: true });
+  }
+});

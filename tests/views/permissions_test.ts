@@ -19,10 +19,10 @@ Deno.test("/-/permissions is forbidden without permissions-debug, as HTML and as
     assert.equal(json.status, 403);
     assert.deepEqual(json.json(), {
       ok: false,
-      error: "permissions-debug",
-      errors: ["permissions-debug"],
+      error: "Permission denied: permissions-debug",
+      errors: ["Permission denied: permissions-debug"],
       status: 403,
-      title: null,
+      title: "Permission denied",
     });
   } finally {
     await svc.close();

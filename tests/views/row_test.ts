@@ -1,6 +1,6 @@
 /** The row page: HTML with related rows, key validation, formats. */
 import assert from "node:assert/strict";
-import { shopService } from "../fixtures/shop.ts";
+import { example, shopService } from "../fixtures/shop.ts";
 
 Deno.test("the row page shows the row and links to the rows that reference it", async () => {
   const svc = shopService();
@@ -43,6 +43,27 @@ Deno.test("a row as CSV and in other JSON shapes", async () => {
     assert.deepEqual((await svc.client.get("/shop/categories/3.json?_shape=array")).json(), [
       { id: 3, name: "Tools" },
     ]);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("the row page labels foreign keys like the table page; JSON stays raw", async () => {
+  const svc = shopService();
+  try {
+    const cell = /<a href="\/shop\/categories\/1">Kitchen<\/a>&nbsp;<em>1<\/em>/;
+    assert.match((await svc.client.get("/shop/products")).text, cell);
+    const html = (await svc.client.get("/shop/products/1")).text;
+    assert.match(html, cell);
+    // `_labels=off` turns labels off here too; a null foreign key stays empty.
+    const off = (await svc.client.get("/shop/products/1?_labels=off")).text;
+    assert.match(off, /<a href="\/shop\/categories\/1">1<\/a>/);
+    const mystery = (await svc.client.get("/shop/products/3")).text;
+    assert.match(mystery, /<td class="col-category_id type-none">&nbsp;<\/td>/);
+    assert.deepEqual(
+      (await svc.client.get("/shop/products/1.json")).json(),
+      example("27-row.json").body,
+    );
   } finally {
     await svc.close();
   }
