@@ -18,8 +18,8 @@ import {
 } from "./errors.ts";
 import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
 import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.ts";
-import * as introspect from "./introspect.ts";
-import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introspect_detect.ts";
+import type * as introspect from "./introspect.ts";
+import { DatabaseIntrospection } from "./database_introspection.ts";
 import { type ReadRequest, type ReadResult, runRead } from "./read_query.ts";
 import {
   attachUri,
@@ -30,7 +30,7 @@ import {
   type ReadTarget,
   targetKey,
 } from "./read_target.ts";
-import { Results, type Row } from "./results.ts";
+import { Results } from "./results.ts";
 import { writeMany, writeOne, type WriteResult, writeScript } from "./write_ops.ts";
 import { WriteQueue } from "./write_queue.ts";
 
@@ -82,7 +82,7 @@ export interface WriteOptions {
 type Blocked<T> = Promise<T>;
 
 /** A database served by Vitrine. */
-export class Database {
+export class Database extends DatabaseIntrospection {
   /** Name (the key in `svc.databases`). */
   name: string;
   /** URL path segment. */
@@ -108,6 +108,7 @@ export class Database {
 
   /** `host` is the owning service; `undefined` gives the database its own standalone host. */
   constructor(host: DatabaseHost | undefined, options: DatabaseOptions = {}) {
+    super();
     if (host === undefined) host = this.#ownHost = standaloneHost();
     this.#host = host;
     this.#options = options;
@@ -302,7 +303,12 @@ export class Database {
         conn.rollback();
         throw new WriteLockError();
       }
-      return await task(conn);
+      try {
+        return await task(conn);
+      } finally {
+        // Any write may have changed the schema (CREATE, ALTER, DROP…).
+        this.schemaChanged();
+      }
     };
     if (!block) return Promise.resolve(this.#queue.enqueue(run));
     return this.#queue.run(run);
@@ -424,88 +430,17 @@ export class Database {
     if (this.#closed) throw new Error(`Database "${this.name}" is closed`);
   }
 
-  // --- Introspection (through execute, so it works for every kind of database) ---
+  // --- Introspection plumbing (the members themselves live in DatabaseIntrospection) ---
 
-  #runner: introspect.SqlRunner = async (sql, params) =>
+  protected introspectionQuery: introspect.SqlRunner = async (sql, params) =>
     (await this.execute(sql, params, { truncate: false })).rows;
 
-  #config(table: string): Record<string, unknown> {
+  protected tableConfigFor(table: string): Record<string, unknown> {
     return this.#host.tableConfig(this.name, table) ?? {};
   }
 
-  /** Attached databases (not `main`): rows with `seq`, `name`, `file`. */
-  attached_databases(): Promise<Row[]> {
-    return introspect.attachedDatabases(this.#runner);
-  }
-
-  /** True when a table of that name exists. */
-  table_exists(table: string): Promise<boolean> {
-    return introspect.objectExists(this.#runner, table, "table");
-  }
-
-  /** True when a view of that name exists. */
-  view_exists(view: string): Promise<boolean> {
-    return introspect.objectExists(this.#runner, view, "view");
-  }
-
-  /** Table names in schema order. */
-  table_names(): Promise<string[]> {
-    return introspect.objectNames(this.#runner, "table");
-  }
-
-  /** View names in schema order. */
-  view_names(): Promise<string[]> {
-    return introspect.objectNames(this.#runner, "view");
-  }
-
-  /** Tables tied to full-text search or SpatiaLite, `sqlite_stat*`, and `hidden: true` ones. */
-  hidden_table_names(): Promise<string[]> {
-    return detectHiddenTables(this.#runner, (table) => this.#config(table));
-  }
-
-  /** Column names of a table or view. */
-  table_columns(table: string): Promise<string[]> {
-    return introspect.columnNames(this.#runner, table);
-  }
-
-  /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
-  table_column_details(table: string): Promise<Row[]> {
-    return introspect.columnDetails(this.#runner, table);
-  }
-
-  /** Declared primary key columns in key order; `[]` for rowid tables. */
-  primary_keys(table: string): Promise<string[]> {
-    return introspect.primaryKeys(this.#runner, table);
-  }
-
-  /** The full-text table for `table` (metadata `fts_table` first), or null. */
-  fts_table(table: string): Promise<string | null> {
-    return detectFtsTable(this.#runner, table, this.#config(table));
-  }
-
-  /** The label column (metadata `label_column`, else detected), or null. */
-  label_column_for_table(table: string): Promise<string | null> {
-    return detectLabelColumn(this.#runner, table, this.#config(table));
-  }
-
-  /** Outgoing foreign keys as `{column, other_table, other_column}`. */
-  foreign_keys_for_table(table: string): Promise<introspect.ForeignKey[]> {
-    return introspect.outgoingForeignKeys(this.#runner, table);
-  }
-
-  /** `CREATE TABLE` plus its `CREATE INDEX` statements, or null. */
-  get_table_definition(table: string): Promise<string | null> {
-    return introspect.objectDefinition(this.#runner, table, "table");
-  }
-
-  /** `CREATE VIEW` statement, or null. */
-  get_view_definition(view: string): Promise<string | null> {
-    return introspect.objectDefinition(this.#runner, view, "view");
-  }
-
-  /** `{table: {incoming, outgoing}}` for every table. */
-  get_all_foreign_keys(): Promise<Record<string, introspect.TableForeignKeys>> {
-    return introspect.allForeignKeys(this.#runner);
+  protected schemaIsFixed(): boolean {
+    return !this.is_mutable && !this.is_memory;
   }
 
   /** Tasks waiting on the write queue (for `/-/threads`-style reports). */

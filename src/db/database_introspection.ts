@@ -1,0 +1,128 @@
+/**
+ * The spec's introspection members of `Database` (SPEC "Introspection"), answered through
+ * queries so they work for every kind of database, and memoised by {@link SchemaCache}.
+ *
+ * @module
+ */
+
+import * as introspect from "./introspect.ts";
+import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introspect_detect.ts";
+import type { Row } from "./results.ts";
+import { SchemaCache } from "./schema_cache.ts";
+
+/** Introspection for a database; `Database` supplies the query runner and table config. */
+export abstract class DatabaseIntrospection {
+  #schema: SchemaCache | null = null;
+
+  /** Runs one introspection query and returns all its rows. */
+  protected abstract introspectionQuery: introspect.SqlRunner;
+  /** The table's metadata (`hidden`, `fts_table`, `label_column`…). */
+  protected abstract tableConfigFor(table: string): Record<string, unknown>;
+  /** True when the schema can never change (immutable files). */
+  protected abstract schemaIsFixed(): boolean;
+
+  /** Drops memoised answers; called after writes. */
+  protected schemaChanged(): void {
+    this.#schema?.invalidate();
+  }
+
+  #cached<T>(key: string, compute: (run: introspect.SqlRunner) => Promise<T>): Promise<T> {
+    this.#schema ??= new SchemaCache(
+      (sql, params) => this.introspectionQuery(sql, params),
+      this.schemaIsFixed(),
+    );
+    return this.#schema.get(key, () => compute(this.introspectionQuery));
+  }
+
+  /** Attached databases (not `main`): rows with `seq`, `name`, `file`. */
+  attached_databases(): Promise<Row[]> {
+    // Not cached: ATTACH changes it without touching the schema version.
+    return introspect.attachedDatabases(this.introspectionQuery);
+  }
+
+  /** True when a table of that name exists. */
+  table_exists(table: string): Promise<boolean> {
+    return this.#cached(`table?${table}`, (run) => introspect.objectExists(run, table, "table"));
+  }
+
+  /** True when a view of that name exists. */
+  view_exists(view: string): Promise<boolean> {
+    return this.#cached(`view?${view}`, (run) => introspect.objectExists(run, view, "view"));
+  }
+
+  /** Table names in schema order. */
+  table_names(): Promise<string[]> {
+    return this.#cached("tables", (run) => introspect.objectNames(run, "table"));
+  }
+
+  /** View names in schema order. */
+  view_names(): Promise<string[]> {
+    return this.#cached("views", (run) => introspect.objectNames(run, "view"));
+  }
+
+  /** Tables tied to full-text search or SpatiaLite, `sqlite_stat*`, and `hidden: true` ones. */
+  hidden_table_names(): Promise<string[]> {
+    // The `hidden` flags come from metadata, which may differ per table; the detection does not.
+    return detectHiddenTables(
+      (sql, params) =>
+        this.#cached(`sql:${sql}:${JSON.stringify(params ?? null)}`, (run) => run(sql, params)),
+      (table) => this.tableConfigFor(table),
+    );
+  }
+
+  /** Column names of a table or view. */
+  table_columns(table: string): Promise<string[]> {
+    return this.#cached(`columns:${table}`, (run) => introspect.columnNames(run, table));
+  }
+
+  /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
+  table_column_details(table: string): Promise<Row[]> {
+    return this.#cached(`details:${table}`, (run) => introspect.columnDetails(run, table));
+  }
+
+  /** Declared primary key columns in key order; `[]` for rowid tables. */
+  primary_keys(table: string): Promise<string[]> {
+    return this.#cached(`pks:${table}`, (run) => introspect.primaryKeys(run, table));
+  }
+
+  /** The full-text table for `table` (metadata `fts_table` first), or null. */
+  fts_table(table: string): Promise<string | null> {
+    const config = this.tableConfigFor(table);
+    return this.#cached(
+      `fts:${table}:${JSON.stringify(config.fts_table ?? null)}`,
+      (run) => detectFtsTable(run, table, config),
+    );
+  }
+
+  /** The label column (metadata `label_column`, else detected), or null. */
+  label_column_for_table(table: string): Promise<string | null> {
+    const config = this.tableConfigFor(table);
+    return this.#cached(
+      `label:${table}:${JSON.stringify(config.label_column ?? null)}`,
+      (run) => detectLabelColumn(run, table, config),
+    );
+  }
+
+  /** Outgoing foreign keys as `{column, other_table, other_column}`. */
+  foreign_keys_for_table(table: string): Promise<introspect.ForeignKey[]> {
+    return this.#cached(`fks:${table}`, (run) => introspect.outgoingForeignKeys(run, table));
+  }
+
+  /** `CREATE TABLE` plus its `CREATE INDEX` statements, or null. */
+  get_table_definition(table: string): Promise<string | null> {
+    return this.#cached(
+      `tabledef:${table}`,
+      (run) => introspect.objectDefinition(run, table, "table"),
+    );
+  }
+
+  /** `CREATE VIEW` statement, or null. */
+  get_view_definition(view: string): Promise<string | null> {
+    return this.#cached(`viewdef:${view}`, (run) => introspect.objectDefinition(run, view, "view"));
+  }
+
+  /** `{table: {incoming, outgoing}}` for every table. */
+  get_all_foreign_keys(): Promise<Record<string, introspect.TableForeignKeys>> {
+    return this.#cached("allfks", (run) => introspect.allForeignKeys(run));
+  }
+}
