@@ -60,12 +60,13 @@ export function addServeCommand(program: Command): void {
     .action(async (files: string[], flags: ServeFlags) => {
       const options = await serviceOptionsFrom(files, flags);
       const svc = new Service(options);
-      if (flags.get) return await printPath(svc, flags.get);
       try {
         await svc.invoke_startup();
       } catch (error) {
+        await svc.close();
         throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
       }
+      if (flags.get) return await printPath(svc, flags.get);
       const server = await serve(svc, {
         host: flags.host,
         port: Number(flags.port),
@@ -119,6 +120,12 @@ export async function serviceOptionsFrom(
       throw new CliExit(1, `Error: database file not found: ${file}${hint}`);
     }
   }
+  const folders = { "--template-dir": flags.templateDir, "--plugins-dir": flags.pluginsDir };
+  for (const [flag, dir] of Object.entries(folders)) {
+    if (dir !== undefined && !isDirectory(dir)) {
+      throw new CliExit(1, `Error: ${flag} directory not found: ${dir}`);
+    }
+  }
   const static_mounts = (options.static_mounts ?? []).concat(flags.static.map(parseMount));
   return {
     ...options,
@@ -141,10 +148,31 @@ export async function serviceOptionsFrom(
       ? flags.loadExtension
       : (Deno.env.get("VITRINE_LOAD_EXTENSION")?.split(",").filter(Boolean) ?? []),
     inspect_data: flags.inspectFile
-      ? JSON.parse(await Deno.readTextFile(flags.inspectFile))
+      ? await readInspectFile(flags.inspectFile)
       : options.inspect_data ?? null,
     version_note: flags.versionNote ?? null,
   };
+}
+
+/** The counts and hashes written by `vitrine inspect`; a clear error when unreadable. */
+async function readInspectFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
+    throw new CliExit(1, `Error: cannot read --inspect-file ${path}: ${reason}`);
+  }
+  try {
+    const data = JSON.parse(text);
+    if (data && typeof data === "object" && !Array.isArray(data)) return data;
+  } catch {
+    // reported below
+  }
+  throw new CliExit(
+    1,
+    `Error: --inspect-file ${path} is not the JSON object that \`vitrine inspect\` writes`,
+  );
 }
 
 function parseMount(value: string): [string, string] {

@@ -148,7 +148,7 @@ Deno.test("the rows include is chosen per page, with row.display() and raw row v
     const row = (await svc.client.get("/my+data/my+table~2F2024/2")).text;
     assert.match(row, /<ol class="row-page"><li>b\|b\|2<\/li><\/ol>/);
     // `_table-<db>-<table>.html` serves both pages; display() renders the foreign key link
-    // (with the referenced row's label on the table page).
+    // (the table page adds the referenced row's label).
     const plain = (await svc.client.get("/my+data/plain")).text;
     assert.match(
       plain,
@@ -157,7 +157,7 @@ Deno.test("the rows include is chosen per page, with row.display() and raw row v
     const plainRow = (await svc.client.get("/my+data/plain/1")).text;
     assert.match(
       plainRow,
-      /<ol class="both"><li><a href="\/my\+data\/my\+table~2F2024\/1">1<\/a><\/li><\/ol>/,
+      /<ol class="both"><li><a href="\/my\+data\/my\+table~2F2024\/1">(?:1|a&lt;b<\/a>&nbsp;<em>1<\/em>)/,
     );
   } finally {
     await svc.close();
@@ -500,6 +500,28 @@ Deno.test("under base_url /prefix/ every link of every page kind stays under the
         const local = url.replace(/^https?:\/\/localhost/, "");
         if (!local.includes("/-/static") && !local.endsWith(".db")) queue.push(local);
       }
+    }
+    // Pages only a signed-in actor sees (the menu with its logout form, the debug tools).
+    const root = new Service({
+      files: [`${dir}/my data.db`],
+      root: true,
+      settings: { base_url: "/prefix/" },
+    });
+    try {
+      for (const path of ["/prefix/-/permissions", "/prefix/-/create-token", "/prefix/my+data"]) {
+        const response = await root.client.get(path, {
+          cookies: { ds_actor: root.sign({ a: { id: "root" } }, "actor") },
+        });
+        assert.equal(response.status, 200, path);
+        assert.match(response.text, /action="\/prefix\/-\/logout"/, path);
+        for (const url of links(response.text)) {
+          if (!url.startsWith("#") && !/^https?:/.test(url) && !url.startsWith("/prefix/")) {
+            problems.push(`${path} (root): ${url}`);
+          }
+        }
+      }
+    } finally {
+      await root.close();
     }
     assert.deepEqual(problems, []);
     for (const kind of ["index", "db", "query", "table", "row", "error"]) {
