@@ -45,7 +45,11 @@ export async function cannedQueryView(
   }
   const isWrite = Boolean(query.write);
   if (request.method === "POST") {
-    if (!isWrite) throw new MethodNotAllowed("Only writable canned queries accept POST");
+    if (!isWrite) {
+      throw new MethodNotAllowed("Only writable canned queries accept POST", {
+        allowed: ["GET", "HEAD"],
+      });
+    }
     return await cannedWrite(svc, request, db, query);
   }
   const [, isPrivate] = await svc.check_visibility(request.actor, {

@@ -53,9 +53,9 @@ class SendCollector {
 
   response(): Promise<Response | null> {
     if (!this.#start) return Promise.resolve(null);
-    const headers = Object.fromEntries(this.#start.headers.map(([k, v]) => [k.toLowerCase(), v]));
-    const contentType = headers["content-type"] ?? null;
-    delete headers["content-type"];
+    // Headers.append keeps repeated headers, notably several Set-Cookie lines.
+    const headers = new Headers();
+    for (const [name, value] of this.#start.headers) headers.append(name, value);
     const size = this.#chunks.reduce((total, chunk) => total + chunk.length, 0);
     const body = new Uint8Array(size);
     let offset = 0;
@@ -63,9 +63,8 @@ class SendCollector {
       body.set(chunk, offset);
       offset += chunk.length;
     }
-    return Promise.resolve(
-      new Response(body, { status: this.#start.status, headers, content_type: contentType }),
-    );
+    const web = new globalThis.Response(body, { status: this.#start.status, headers });
+    return Promise.resolve(Response.fromWeb(web));
   }
 }
 

@@ -18,7 +18,7 @@ export async function tableOrCannedQueryView(svc: Service, request: Request): Pr
   const query = await cannedQueryFor(svc, db.name, name, request.actor ?? null);
   if (query) return await cannedQueryView(svc, request, db, query);
   if (request.method !== "GET" && request.method !== "HEAD") {
-    throw new MethodNotAllowed("Only canned queries accept POST");
+    throw new MethodNotAllowed("Only canned queries accept POST", { allowed: ["GET", "HEAD"] });
   }
   return await tableView(svc, request);
 }

@@ -178,3 +178,16 @@ Deno.test("a percent-encoded table path that 404s redirects to its tilde form", 
     await svc.close();
   }
 });
+
+Deno.test("POST to a table or a read-only canned query is a 405 with an Allow header", async () => {
+  const svc = shopService();
+  try {
+    for (const path of ["/shop/products", "/shop/products_by_category"]) {
+      const response = await svc.client.post(path, { json: {} });
+      assert.equal(response.status, 405, path);
+      assert.equal(response.headers.get("allow"), "GET, HEAD", path);
+    }
+  } finally {
+    await svc.close();
+  }
+});

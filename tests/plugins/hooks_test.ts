@@ -457,3 +457,30 @@ Deno.test("the kitchen sink implements every hook, so each one is exercised", as
   const missing = HOOK_NAMES.filter((hook) => typeof plugin[hook] !== "function");
   assert.deepEqual(missing, []);
 });
+
+Deno.test("register_routes: a view answering through send keeps every Set-Cookie header", async () => {
+  const svc = shopService();
+  try {
+    svc.pm.register({
+      register_routes: () => [[
+        /^\/-\/two-cookies$/,
+        async ({ send }: { send: (message: Record<string, unknown>) => Promise<void> }) => {
+          await send({
+            type: "http.response.start",
+            status: 200,
+            headers: [["content-type", "text/plain"], ["set-cookie", "a=1; Path=/"], [
+              "set-cookie",
+              "b=2; Path=/",
+            ]],
+          });
+          await send({ type: "http.response.body", body: "two cookies" });
+        },
+      ]],
+    }, { name: "two-cookies" });
+    const response = await svc.client.get("/-/two-cookies");
+    assert.equal(response.text, "two cookies");
+    assert.deepEqual(response.cookies, { a: "1", b: "2" });
+  } finally {
+    await svc.close();
+  }
+});
