@@ -8,7 +8,7 @@
 import type { Service } from "../service.ts";
 import type { Request } from "./request.ts";
 import { Response } from "./response.ts";
-import { HttpError } from "./errors.ts";
+import { DatabaseNotFound, HttpError, RowNotFound, TableNotFound } from "./errors.ts";
 import { QueryInterrupted } from "../db/errors.ts";
 import { TableArgsError } from "../table/errors.ts";
 import { wantsJson } from "./negotiation.ts";
@@ -22,6 +22,8 @@ interface ErrorInfo {
   headers: Record<string, string>;
   /** Extra keys for the JSON body (e.g. a writable query's `redirect`). */
   extra?: Record<string, unknown>;
+  /** A fuller message for the HTML page (the JSON keeps the reference's short one). */
+  htmlMessage?: string;
 }
 
 /** Converts any thrown value into the response the client should see. */
@@ -59,6 +61,7 @@ function describe(error: unknown): ErrorInfo {
       title: error.title ?? null,
       headers,
       extra: error.extra,
+      htmlMessage: namedNotFound(error),
     };
   }
   if (error instanceof QueryInterrupted) {
@@ -94,11 +97,21 @@ export function withoutFilePaths(message: string): string {
   return FILE_PATHS.reduce((text, pattern) => text.replace(pattern, "[path]"), message);
 }
 
+/** "Table not found: nope" — people reading the page want to know which name was wrong. */
+function namedNotFound(error: HttpError): string | undefined {
+  if (error instanceof RowNotFound) {
+    return `${error.message}: ${error.pk_values.join(", ")} in ${error.table}`;
+  }
+  if (error instanceof TableNotFound) return `${error.message}: ${error.table}`;
+  if (error instanceof DatabaseNotFound) return `${error.message}: ${error.database_name}`;
+  return undefined;
+}
+
 /** The default error response: JSON body or the `<status>.html` / `error.html` page. */
 export async function errorResponse(
   svc: Service,
   request: Request,
-  { status, message, title, headers, extra = {} }: ErrorInfo,
+  { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,
 ): Promise<Response> {
   if (wantsJson(request)) {
     return Response.json(
@@ -109,7 +122,7 @@ export async function errorResponse(
   try {
     return await renderPage(svc, request, [`${status}.html`, "error.html"], {
       status,
-      error: message,
+      error: htmlMessage ?? message,
       title,
     }, { view_name: "error", status, headers });
   } catch (renderError) {

@@ -191,3 +191,18 @@ Deno.test("POST to a table or a read-only canned query is a 405 with an Allow he
     await svc.close();
   }
 });
+
+Deno.test("HTML 404 pages name what was not found; JSON keeps the short message", async () => {
+  const svc = shopService();
+  try {
+    assert.match((await svc.client.get("/nope")).text, /Database not found: nope/);
+    assert.match((await svc.client.get("/shop/nope")).text, /Table not found: nope/);
+    assert.match(
+      (await svc.client.get("/shop/products/999")).text,
+      /Row not found: 999 in products/,
+    );
+    assert.equal((await svc.client.get("/shop/nope.json")).json().error, "Table not found");
+  } finally {
+    await svc.close();
+  }
+});
