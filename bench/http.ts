@@ -19,7 +19,7 @@ function buildDatabase(path: string): void {
   conn.exec(`create table items (id integer primary key, name text, score real, n integer);
     begin;`);
   const stmt = conn.prepare("insert into items values (?, ?, ?, ?)");
-  for (let i = 1; i <= 100_000; i++) {
+  for (let i = 1; i <= 500_000; i++) {
     stmt.bind([i, `item ${i}`, i / 7, i % 97]).step();
   }
   stmt.finalize();
@@ -56,7 +56,7 @@ await serve(svc, { port: 0, signal: controller.signal, onListen: (url) => (base 
 const urls = [
   "/-/versions.json",
   "/bench/items.json?_size=100",
-  "/bench/items.json?_size=100&_next=50000",
+  "/bench/items.json?_size=100&_next=250000",
   "/bench/items.json?n=5&_sort_desc=score",
   "/bench/items",
   "/bench/-/query.json?sql=select+count(*)+from+items+where+n+%3D+3",

@@ -45,11 +45,17 @@
   }
 
   // Drop fields that say nothing so shared URLs stay short: an empty search box, a new filter
-  // row without a column or value, "sort by: none".
+  // row without a column or value, a sort row set to "none" (with its checkbox).
   function tidyOnSubmit(form) {
     form.addEventListener("submit", () => {
-      form.querySelectorAll("input[type=search], select[name=_sort]").forEach((field) => {
+      form.querySelectorAll("input[type=search]").forEach((field) => {
         if (field.value === "") field.disabled = true;
+      });
+      form.querySelectorAll(".sort-row").forEach((row) => {
+        const column = row.querySelector("select");
+        if (column && column.value === "") {
+          row.querySelectorAll("select, input").forEach((field) => (field.disabled = true));
+        }
       });
       form.querySelectorAll(".filter-row-new, .filter-row-added").forEach((row) => {
         const column = row.querySelector("select[name^='_filter_column']");

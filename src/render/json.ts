@@ -22,18 +22,40 @@ export function isIntegralReal(value: unknown, declared: string | null | undefin
     REAL_TYPE.test(declared ?? "");
 }
 
-/** Rows as `{column: value}` objects (the first of duplicate column names wins, as in Python). */
+/**
+ * The members of a row object: each distinct column name once, at its first position, with the
+ * index of its last occurrence — Python's `dict(zip(columns, row))`, so `select 1 as a, 2 as a`
+ * gives `{"a": 2}` as in the reference.
+ */
+export function objectMembers(columns: string[]): [string, number][] {
+  const last = new Map<string, number>();
+  columns.forEach((column, i) => last.set(column, i));
+  return [...last];
+}
+
+/** Rows as `{column: value}` objects (the last of duplicate column names wins, as in Python). */
 export function rowObjects(
   columns: string[],
   rows: ArrayLike<unknown>[],
 ): Record<string, unknown>[] {
+  const members = objectMembers(columns);
   return rows.map((row) => {
     const object: Record<string, unknown> = {};
-    columns.forEach((column, i) => {
-      if (!Object.hasOwn(object, column)) object[column] = row[i];
-    });
+    for (const [column, i] of members) object[column] = row[i];
     return object;
   });
+}
+
+/** One row as a Python `json.dumps` object line (duplicate names: the last value wins). */
+export function pythonJsonObject(
+  members: [string, number][],
+  row: ArrayLike<unknown>,
+  types: ColumnTypes = {},
+): string {
+  const parts = members.map(([column, i]) =>
+    `${JSON.stringify(column)}: ${pythonJson(row[i], types[column])}`
+  );
+  return `{${parts.join(", ")}}`;
 }
 
 /**
@@ -119,12 +141,8 @@ export function newlineDelimited(
   rows: unknown[][],
   types: ColumnTypes = {},
 ): string {
-  return rows.map((row) => {
-    const members = columns.map((column, i) =>
-      `${JSON.stringify(column)}: ${pythonJson(row[i], types[column])}`
-    );
-    return `{${members.join(", ")}}`;
-  }).join("\n");
+  const members = objectMembers(columns);
+  return rows.map((row) => pythonJsonObject(members, row, types)).join("\n");
 }
 
 /** Rows with the `_json=` columns' text parsed into JSON (text that is not JSON is kept). */

@@ -16,7 +16,7 @@ import type { SqlValue } from "../sqlite/values.ts";
 import { valueAsBoolean } from "../table/args.ts";
 import type { RowsPage } from "../views/data_response.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
-import { pythonJson } from "./json.ts";
+import { objectMembers, pythonJsonObject } from "./json.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -114,13 +114,9 @@ async function* delimitedChunks(
 /** One JSON object per row and line (Python spacing, like `_nl=on`). */
 async function* ndjsonChunks(request: Request, page: RowsPage): AsyncGenerator<string[]> {
   const types = page.column_types ?? {};
+  const members = objectMembers(page.columns);
   for await (const rows of pages(request, page)) {
-    yield rows.map((row) => {
-      const members = page.columns.map((c, i) =>
-        `${JSON.stringify(c)}: ${pythonJson(row[i], types[c])}`
-      );
-      return `{${members.join(", ")}}\n`;
-    });
+    yield rows.map((row) => `${pythonJsonObject(members, row, types)}\n`);
   }
 }
 

@@ -99,6 +99,18 @@ export function sortArgs(order: SortOrder): [string, string][] {
   return order.items.map((item) => [item.desc ? "_sort_desc" : "_sort", item.column]);
 }
 
+/**
+ * The sort arguments after choosing `column` as the primary sort (a column heading's link): it
+ * goes first — descending when it already was the ascending primary key, else ascending — and
+ * every other key follows in its order.
+ */
+export function sortArgsWithPrimary(order: SortOrder, column: string): [string, string][] {
+  const first = order.items[0];
+  const desc = first?.column === column && !first.desc;
+  const rest = order.items.filter((item) => item.column !== column);
+  return [[desc ? "_sort_desc" : "_sort", column], ...sortArgs({ ...order, items: rest })];
+}
+
 /** `order by` terms for the sort keys followed by the tie-breaking primary keys. */
 export function orderByTerms(items: SortItem[], pkExpressions: string[]): string[] {
   const terms = items.map((item) => item.desc ? `${item.expression} desc` : item.expression);

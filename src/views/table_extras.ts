@@ -200,9 +200,9 @@ export function displayColumns(ctx: TableContext) {
 
 /** Arguments the filter form must carry over as hidden fields. */
 export function formHiddenArgs(args: URLSearchParams): [string, string][] {
-  const visible = new Set(["_sort", "_sort_desc", "_search", "_next", "_sort_by_desc"]);
+  const visible = new Set(["_search", "_next"]);
   return [...args.entries()].filter(([key]) =>
     key.startsWith("_") && !key.includes("__") && !visible.has(key) &&
-    !key.startsWith("_filter_")
+    !key.startsWith("_filter_") && !key.startsWith("_sort")
   );
 }

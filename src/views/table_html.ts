@@ -17,6 +17,7 @@ import { type CellContext, type CellForeignKey, displayRows } from "../render/re
 import { formatLinks, type RowsPage } from "./data_response.ts";
 import { renderPage } from "./render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
+import { sortRows, withSortLinks } from "./table_sort.ts";
 import { displayColumns, type Extras, rowLabels } from "./table_extras.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
 
@@ -53,9 +54,10 @@ export async function tableHtml(
     count: await extras.count(),
     count_truncated: await extras.count_truncated(),
     human_description_en: query.human_description_en,
-    // The template shows one sort control: the leading key decides it, even for a mixed sort.
+    // `sort` / `sort_desc` name the leading key; `sorts` lists every key, for the form's rows.
     sort: query.sort.items[0]?.desc === false ? query.sort.items[0].column : null,
     sort_desc: query.sort.items[0]?.desc ? query.sort.items[0].column : null,
+    sorts: sortRows(query.sort),
     sortable_columns: rows.display_columns.filter((c) => c.sortable).map((c) => c.name),
     filters: currentFilters(filtersFromArgs(ctx.args)),
     filter_columns: query.use_rowid ? ["rowid", ...ctx.facts.columns] : ctx.facts.columns,
@@ -108,7 +110,7 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
       return `${rowPath(row)}.blob?_blob_column=${encodeURIComponent(column)}`;
     },
   };
-  const display_columns = displayColumns(ctx);
+  const display_columns = withSortLinks(ctx, displayColumns(ctx));
   if (!compound) {
     return {
       columns: query.columns,

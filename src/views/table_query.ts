@@ -112,7 +112,10 @@ export async function labelColumns(
       action: "view-table",
       resource: [db.name, fk.other_table],
     });
-    label_columns.set(fk.other_table, visible ? await db.label_column_for_table(fk.other_table) : null);
+    label_columns.set(
+      fk.other_table,
+      visible ? await db.label_column_for_table(fk.other_table) : null,
+    );
   }
   return label_columns;
 }

@@ -114,3 +114,29 @@ browserTest("table page: the filter form works with JavaScript disabled", async 
   assert.deepEqual(await columnValues(noJs, "name"), ["Screwdriver set"]);
   await context.close();
 }, () => shopService());
+
+browserTest(
+  "table page: a filter applied to a page sorted by two columns keeps both sorts",
+  async (page, base) => {
+    await page.goto(`${base}/shop/products?_sort=category_id&_sort_desc=price`);
+    assert.equal(await page.locator(".sort-row").count(), 2);
+    const blank = page.locator(".filter-row-new");
+    await blank.locator("select[name=_filter_column]").selectOption("price");
+    await blank.locator("select[name=_filter_op]").selectOption("gt");
+    await blank.locator("input[name=_filter_value]").fill("5");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(`${base}/shop/products?price__gt=5&_sort=category_id&_sort_desc=price`);
+    assert.match(
+      (await textOf(page, ".table-summary")) ?? "",
+      /sorted by category_id ascending, price descending/,
+    );
+    // Setting the second row to "none" drops that key; the heading then sorts by its column first.
+    await page.locator("select[name=_sort_2]").selectOption("");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(`${base}/shop/products?price__gt=5&_sort=category_id`);
+    await page.locator("th.col-name a").click();
+    await page.waitForURL(`${base}/shop/products?price__gt=5&_sort=name&_sort=category_id`);
+    assert.match((await textOf(page, "th.col-category_id")) ?? "", /▲/);
+  },
+  () => shopService(),
+);

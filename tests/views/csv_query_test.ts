@@ -137,3 +137,24 @@ Deno.test("query CSV BLOBs: download URLs for addressable rows, base64 otherwise
     await svc.close();
   }
 });
+
+Deno.test("duplicate column names: objects keep the last value, arrays and CSV keep both", async () => {
+  const svc = shopService();
+  try {
+    const sql = encodeURIComponent("select 1 as a, 2 as b, 3 as a");
+    const get = (suffix: string) => svc.client.get(`/shop/-/query${suffix}`);
+    // Python's dict(zip(columns, row)): first position, last value.
+    const objects = { ok: true, rows: [{ a: 3, b: 2 }], truncated: false };
+    assert.deepEqual((await get(`.json?sql=${sql}`)).json(), objects);
+    assert.deepEqual((await get(`.json?sql=${sql}&_shape=objects`)).json(), objects);
+    assert.equal((await get(`.json?sql=${sql}&_shape=array`)).text, '[{"a":3,"b":2}]');
+    assert.equal((await get(`.json?sql=${sql}&_shape=array&_nl=on`)).text, '{"a": 3, "b": 2}');
+    assert.equal((await get(`.ndjson?sql=${sql}`)).text, '{"a": 3, "b": 2}\n');
+    assert.deepEqual((await get(`.json?sql=${sql}&_shape=arrays`)).json().rows, [[1, 2, 3]]);
+    assert.deepEqual((await get(`.json?sql=${sql}&_shape=arrayfirst`)).json(), [1]);
+    assert.equal((await get(`.json?sql=${sql}&_shape=object`)).status, 400);
+    assert.equal((await get(`.csv?sql=${sql}`)).text, "a,b,a\r\n1,2,3\r\n");
+  } finally {
+    await svc.close();
+  }
+});

@@ -33,7 +33,10 @@ Deno.test("a requested facet that is also configured appears once, as the config
       results.price.toggle_url,
       "/shop/products.json?_facet=category_id&_facet_array=tags&_facet=category_id",
     );
-    assert.equal(results.category_id.toggle_url, "/shop/products.json?_facet=price&_facet_array=tags");
+    assert.equal(
+      results.category_id.toggle_url,
+      "/shop/products.json?_facet=price&_facet_array=tags",
+    );
   } finally {
     await svc.close();
   }
