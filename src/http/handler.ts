@@ -19,7 +19,7 @@ import { Request } from "./request.ts";
 import { Response } from "./response.ts";
 import { MethodNotAllowed, NotFound } from "./errors.ts";
 import { handleError } from "./handle_error.ts";
-import { requestState } from "./request_state.ts";
+import { requestState, routePath } from "./request_state.ts";
 import { resolveActor } from "./resolve_actor.ts";
 import { enforceCsrf } from "../auth/enforce_csrf.ts";
 import { encodeMessages } from "../auth/messages.ts";
@@ -56,12 +56,13 @@ export function createHandler(svc: Service): FetchHandler {
 }
 
 async function handleRequest(svc: Service, raw: globalThis.Request): Promise<globalThis.Response> {
-  const stripped = stripBaseUrl(raw, String(svc.setting("base_url")));
   const limit = Number(svc.setting("max_post_body_bytes"));
-  const request = new Request(stripped ?? raw, { max_post_body_bytes: limit > 0 ? limit : null });
+  const request = new Request(raw, { max_post_body_bytes: limit > 0 ? limit : null });
+  const inside = stripBaseUrl(request.path, String(svc.setting("base_url")));
+  requestState(request).routePath = inside;
   let response: Response;
   try {
-    if (!stripped) throw new NotFound("Not found");
+    if (inside === null) throw new NotFound("Not found");
     response = await route(svc, request);
   } catch (error) {
     response = await handleError(svc, request, error);
@@ -70,7 +71,7 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
 }
 
 async function route(svc: Service, request: Request): Promise<Response> {
-  const match = svc.state.router.match(request.method, request.path);
+  const match = svc.state.router.match(request.method, routePath(request));
   request.actor = await resolveActor(svc, request);
   if (match && "allowedMethods" in match) {
     if (request.method === "OPTIONS") return optionsResponse(svc, match.allowedMethods);
@@ -96,7 +97,7 @@ async function route(svc: Service, request: Request): Promise<Response> {
     const page = await customPageOrNull(svc, request);
     if (page) return page;
     const tilde = tildeFormOf(request);
-    if (tilde) return Response.redirect(String(svc.urls.path(tilde)));
+    if (tilde) return Response.redirect(tilde);
     throw error;
   }
 }
@@ -113,14 +114,12 @@ function tildeFormOf(request: Request): string | null {
   return request.query_string ? `${path}?${request.query_string}` : path;
 }
 
-/** A request for `/prefix/x` under base_url `/prefix/` becomes `/x`; others don't match. */
-function stripBaseUrl(raw: globalThis.Request, baseUrl: string): globalThis.Request | null {
-  if (!baseUrl || baseUrl === "/") return raw;
-  const url = new URL(raw.url);
+/** Under base_url `/prefix/`, `/prefix/x` is routed as `/x`; paths outside the prefix are not. */
+function stripBaseUrl(path: string, baseUrl: string): string | null {
+  if (!baseUrl || baseUrl === "/") return path;
   const prefix = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
-  if (url.pathname !== prefix && !url.pathname.startsWith(prefix + "/")) return null;
-  url.pathname = url.pathname.slice(prefix.length) || "/";
-  return new globalThis.Request(url, raw);
+  if (path !== prefix && !path.startsWith(prefix + "/")) return null;
+  return path.slice(prefix.length) || "/";
 }
 
 function optionsResponse(svc: Service, methods: string[]): Response {
@@ -168,9 +167,9 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
 /** HTML pages point at their JSON twin: `Link: <…json>; rel="alternate"`. */
 function addAlternateLink(svc: Service, request: Request, response: Response): void {
   if (!String(response.content_type ?? "").startsWith("text/html")) return;
-  const path = request.path === "/" ? "/.json" : `${request.path}.json`;
+  const path = `${request.path}.json`;
   const query = request.query_string ? `?${request.query_string}` : "";
-  const url = svc.absolute_url(request, String(svc.urls.path(path)) + query);
+  const url = svc.absolute_url(request, path + query);
   const link = `<${url}>; rel="alternate"; type="application/json+datasette"`;
   const current = response.headers["link"];
   response.headers["link"] = current ? `${current}, ${link}` : link;

@@ -16,6 +16,8 @@ export interface RequestState {
   cookieCsrfToken: string | null;
   /** True when the matched route has a `.json` twin (it takes a format suffix). */
   hasJsonTwin: boolean;
+  /** The path the router saw: `request.path` without the `base_url` prefix. */
+  routePath: string | null;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -30,8 +32,17 @@ export function requestState(request: Request): RequestState {
       csrfToken: null,
       cookieCsrfToken: null,
       hasJsonTwin: false,
+      routePath: null,
     };
     states.set(request, state);
   }
   return state;
+}
+
+/**
+ * The request's path inside the site: `request.path` keeps the `base_url` prefix (as links and
+ * plugins expect), routing and custom pages work on the path without it.
+ */
+export function routePath(request: Request): string {
+  return requestState(request).routePath ?? request.path;
 }

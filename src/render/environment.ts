@@ -39,26 +39,6 @@ export class TemplateNotFound extends Error {
   override name = "TemplateNotFound";
 }
 
-type PathHelper<A> = (request: { path: string; query_string?: string }, args: A) => string;
-
-/**
- * Wraps a `path_with_*` helper for templates. A `Request`'s `path` has `base_url` stripped (the
- * router sees `/db/table`), so links built from it get the prefix back through the context's
- * `urls`; any other `{path, query_string}` object is taken as already complete.
- */
-function withBaseUrl<A>(helper: PathHelper<A>) {
-  return function (
-    this: { ctx?: Record<string, unknown> } | undefined,
-    request: { path: string; query_string?: string },
-    args: A,
-  ): string {
-    const url = helper(request, args);
-    const urls = this?.ctx?.urls as { path?: (path: string) => unknown } | null | undefined;
-    if (!(request instanceof Request) || typeof urls?.path !== "function") return url;
-    return String(urls.path(url));
-  };
-}
-
 /** The template environment shared by every page render. */
 export class TemplateEnvironment {
   /** The nunjucks Environment, handed to `prepare_jinja2_environment` hooks. */
@@ -75,9 +55,9 @@ export class TemplateEnvironment {
     }) as NunjucksEnvironment;
     installFilters(this.env);
     this.env.addFilter("to_css_class", (name: never) => cssClass(String(name ?? "")));
-    this.env.addGlobal("path_with_replaced_args", withBaseUrl(pathWithReplacedArgs));
-    this.env.addGlobal("path_with_added_args", withBaseUrl(pathWithAddedArgs));
-    this.env.addGlobal("path_with_removed_args", withBaseUrl(pathWithRemovedArgs));
+    this.env.addGlobal("path_with_replaced_args", pathWithReplacedArgs);
+    this.env.addGlobal("path_with_added_args", pathWithAddedArgs);
+    this.env.addGlobal("path_with_removed_args", pathWithRemovedArgs);
     // Fallback when a render has no request: forms still render, with an empty token.
     this.env.addGlobal("csrftoken", () => "");
     for (const [name, value] of Object.entries(options.globals ?? {})) {

@@ -3,6 +3,7 @@ import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { NotFound } from "../http/errors.ts";
+import { routePath } from "../http/request_state.ts";
 import { findCustomPage, renderCustomPage } from "../render/custom_pages.ts";
 import { buildPageContext } from "./render_page.ts";
 
@@ -14,7 +15,7 @@ export async function customPageOrNull(svc: Service, request: Request): Promise<
     ...svc.state.plugins.flatMap((plugin) => plugin.templatesDir ? [plugin.templatesDir] : []),
   ];
   if (dirs.length === 0) return null;
-  const match = findCustomPage(request.path, dirs);
+  const match = findCustomPage(routePath(request), dirs);
   if (!match) return null;
   // Custom pages belong to the instance: a locked instance keeps them locked too.
   await svc.ensure_permissions(request.actor, ["view-instance"]);

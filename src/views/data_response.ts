@@ -274,5 +274,6 @@ export function formatUrl(
   const query = new URLSearchParams(request.query_string);
   for (const [key, value] of replace) query.set(key, value);
   const text = query.toString();
-  return `${svc.urls.path(`${bare}.${format}`)}${text ? `?${text}` : ""}`;
+  // request.path already carries base_url.
+  return `${bare}.${format}${text ? `?${text}` : ""}`;
 }

@@ -20,6 +20,13 @@ import {
   type FacetResults,
   shouldSuggestFacets,
 } from "../table/facets.ts";
+import {
+  facetColumn,
+  type FacetConfig,
+  type FacetSource,
+  loadFacetConfigs,
+} from "../table/facet_base.ts";
+import { argPairs } from "../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../table/labels.ts";
 import { templateCandidates } from "../render/template_lookup.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
@@ -62,11 +69,49 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
       config: ctx.config,
       settings: svc.settings,
       absoluteUrl: (path) => svc.absolute_url(request, path),
-      path: String(svc.urls.path(request.path)),
+      path: request.path,
       expandLabels: (column, values) => labelsFor(ctx, column, values),
       row_count: rowCount,
     })
   );
+}
+
+/**
+ * The page's facets as `type:column` keys in the order they were asked for: configured (metadata)
+ * facets first in their configured order, then the request's `_facet*` arguments in URL order —
+ * across facet kinds, which `facet_results` groups by kind. Each entry is parsed on its own by
+ * `loadFacetConfigs`, so the keys match the facets it builds.
+ */
+function facetOrder(ctx: TableContext): string[] {
+  const config = (ctx.config ?? {}) as FacetConfig;
+  const keys: string[] = [];
+  const push = (byType: Map<string, FacetSource[]>) => {
+    for (const [type, sources] of byType) {
+      for (const source of sources) {
+        const key = `${type}:${facetColumn(source)}`;
+        if (!keys.includes(key)) keys.push(key);
+      }
+    }
+  };
+  for (const entry of config.facets ?? []) {
+    push(loadFacetConfigs(new URLSearchParams(), { facets: [entry] }));
+  }
+  for (const pair of argPairs(ctx.args)) push(loadFacetConfigs(new URLSearchParams([pair])));
+  return keys;
+}
+
+/** `results` sorted by `order` (see `facetOrder`); facets it does not name keep their place after. */
+function inFacetOrder<T extends { type: string; name: string }>(
+  results: T[],
+  order: string[],
+): T[] {
+  const rank = (r: T) => {
+    const i = order.indexOf(`${r.type}:${r.name}`);
+    return i === -1 ? order.length : i;
+  };
+  return results.map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 /** FK labels of `values` in `column` (empty when the column is no foreign key). */
@@ -137,8 +182,7 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
     facets_timed_out: once(async () => (await facetResults()).timed_out),
     suggested_facets: suggested,
     sorted_facet_results: once(async () =>
-      Object.values((await facetResults()).results)
-        .sort((a, b) => b.results.length - a.results.length)
+      inFacetOrder(Object.values((await facetResults()).results), facetOrder(ctx))
     ),
     human_description_en: once(() => query.human_description_en),
     next_url: once(() => page.next_url),

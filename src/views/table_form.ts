@@ -51,7 +51,7 @@ export function filterFormRedirect(svc: Service, request: Request): Response | n
     filters.push([bare ? column : `${column}__${lookup}`, fixedValue]);
   }
   const query = urlencode([...filters, ...kept, ...formSorting(pairs)]);
-  const path = String(svc.urls.path(request.path));
+  const path = request.path;
   return Response.redirect(query ? `${path}?${query}` : path);
 }
 

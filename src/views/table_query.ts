@@ -191,7 +191,7 @@ async function filterArguments(
     : true;
   const where = whereFilterArguments(args, {
     allowed,
-    path: String(svc.urls.path(request.path)),
+    path: request.path,
   });
   // A `_where=` clause is custom SQL: it may not read tables the actor cannot view.
   const clauses = args.getAll("_where").join("\n");
@@ -256,7 +256,7 @@ export async function fetchPage(
   const rows = results.rows.slice(0, query.page_size) as SqlValue[][];
   if (!page.next) return { rows, next: null, next_url: null };
   const path = pathWithReplacedArgs(
-    String(svc.urls.path(request.path)),
+    request.path,
     argPairs(new URLSearchParams(request.query_string)),
     page.next_args,
   );

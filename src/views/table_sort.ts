@@ -54,7 +54,7 @@ export function withSortLinks<T extends DisplayColumn>(
   columns: T[],
 ): (T & SortLink)[] {
   const { svc, request, query } = ctx;
-  const path = String(svc.urls.path(request.path));
+  const path = request.path;
   const current = argPairs(new URLSearchParams(request.query_string));
   const items = query.sort.items;
   return columns.map((column) => {

@@ -206,3 +206,26 @@ Deno.test("HTML 404 pages name what was not found; JSON keeps the short message"
     await svc.close();
   }
 });
+
+Deno.test("under base_url, request.path and request.url keep the prefix; routing does not", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.mkdirSync(`${dir}/pages`);
+  Deno.writeTextFileSync(
+    `${dir}/pages/where.html`,
+    "path={{ request.path }} url={{ request.url }}",
+  );
+  const svc = shopService({ template_dir: dir, settings: { base_url: "/data/" } });
+  try {
+    const page = await svc.client.get("/data/where");
+    assert.match(page.text, /path=\/data\/where url=http:\/\/localhost\/data\/where/);
+    const table = await svc.client.get("/data/shop/products");
+    assert.equal(
+      table.headers.get("link"),
+      '<http://localhost/data/shop/products.json>; rel="alternate"; type="application/json+datasette"',
+    );
+    const old = await svc.client.get("/data/shop/order%5Fitems.json");
+    assert.equal(old.headers.get("location"), "/data/shop/order~5Fitems.json");
+  } finally {
+    await svc.close();
+  }
+});

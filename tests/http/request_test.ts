@@ -174,12 +174,12 @@ Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw
     const [head, body] = raw.split("\r\n\r\n");
     assert.match(head, /^HTTP\/1\.1 200/);
     const echo = JSON.parse(body);
-    // base_url is stripped before routing; the path keeps its percent- and tilde-encoding.
-    assert.equal(echo.path, "/-/echo/a%2Fb~2Ec");
-    assert.equal(echo.scope_path, "/-/echo/a/b~2Ec");
+    // request.path keeps base_url (routing strips it) and its percent- and tilde-encoding.
+    assert.equal(echo.path, "/base/-/echo/a%2Fb~2Ec");
+    assert.equal(echo.scope_path, "/base/-/echo/a/b~2Ec");
     assert.deepEqual(echo.url_vars, { rest: "a%2Fb~2Ec" });
     assert.equal(echo.query_string, "q=%FF&x=a+b&y=%2B&y=2&z=%22%3C%3E%22");
-    assert.equal(echo.full_path, `/-/echo/a%2Fb~2Ec?${echo.query_string}`);
+    assert.equal(echo.full_path, `/base/-/echo/a%2Fb~2Ec?${echo.query_string}`);
     assert.deepEqual(echo.args, [["q", "\uFFFD"], ["x", "a b"], ["y", "+"], ["y", "2"], [
       "z",
       '"<>"',

@@ -156,3 +156,27 @@ Deno.test("a _table-<db>-<table>.html include in --template-dir replaces the row
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("facets on the HTML page: configured ones first in their order, then the request's", async () => {
+  const metadata = structuredClone(SHOP_METADATA);
+  metadata.databases.shop.tables = {
+    products: { facets: [{ date: "added" }, "category_id"] },
+  };
+  const svc = shopService({ metadata });
+  try {
+    // Sorting by number of values would give name (9), tags (6), added (5), category_id (3);
+    // `facet_results` groups by kind (column, date, array). The page follows the configuration.
+    const response = await svc.client.get("/shop/products?_facet_array=tags&_facet=name");
+    assert.equal(response.status, 200);
+    const order = [...response.text.matchAll(/<section class="facet" data-column="([^"]+)"/g)]
+      .map((m) => m[1]);
+    assert.deepEqual(order, ["added", "category_id", "tags", "name"]);
+    // A configured facet asked for again keeps its configured place.
+    const again = await svc.client.get("/shop/products?_facet=name&_facet=category_id");
+    const order2 = [...again.text.matchAll(/<section class="facet" data-column="([^"]+)"/g)]
+      .map((m) => m[1]);
+    assert.deepEqual(order2, ["added", "category_id", "name"]);
+  } finally {
+    await svc.close();
+  }
+});
