@@ -16,7 +16,8 @@ import type { SqlValue } from "../sqlite/values.ts";
 import { valueAsBoolean } from "../table/args.ts";
 import type { RowsPage } from "../views/data_response.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
-import { objectMembers, pythonJsonObject } from "./json.ts";
+import { pythonJsonObject } from "./json.ts";
+import { objectMembers } from "../table/shapes.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);

@@ -1,6 +1,8 @@
 /**
- * The `Facet` base class (SPEC `register_facet_classes`) and what every facet kind shares:
- * configs from metadata and `_facet*` arguments, the facet size, toggle URLs and time-outs.
+ * The `Facet` base class (SPEC `register_facet_classes`) and what every facet kind shares: the
+ * facet size, toggle URLs, time-outs, and the two loops the built-in kinds differ in only by SQL
+ * ({@link Facet.countFacets} for results, {@link Facet.suggestColumns} for suggestions). Configs and
+ * result shapes are in `facet_types.ts`.
  *
  * @module
  */
@@ -8,6 +10,19 @@
 import { escapeSqlIdentifier } from "../util/sql.ts";
 import { argList, argPairs, type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
 import { type ArgPair, pathWithAddedArgs, pathWithRemovedArgs } from "./url_args.ts";
+import {
+  facetColumn,
+  type FacetConfig,
+  type FacetResult,
+  type FacetSource,
+  type FacetSuggestion,
+  loadFacetConfigs,
+} from "./facet_types.ts";
+
+// The facet base was the only facet module before facet_types.ts; importers keep their path.
+export { facetColumn, loadFacetConfigs };
+export type { FacetConfig, FacetResult, FacetSource, FacetSuggestion };
+export type { FacetValue } from "./facet_types.ts";
 
 /** The structural part of `Database` that facets use. */
 export interface FacetDatabase {
@@ -20,12 +35,6 @@ export interface FacetDatabase {
 
 /** Labels for foreign-key values of `column`, keyed by the raw value. */
 export type LabelLookup = (column: string, values: unknown[]) => Promise<Map<unknown, unknown>>;
-
-/** Table config keys facets read. */
-export interface FacetConfig {
-  facets?: (string | Record<string, unknown>)[];
-  facet_size?: number | "max";
-}
 
 /** Constructor options shared by every facet class. */
 export interface FacetOptions {
@@ -44,90 +53,26 @@ export interface FacetOptions {
   path: string;
   /** FK label lookup, used by column facets. */
   expandLabels?: LabelLookup;
-  /** Rows of the filtered table, when already counted. */
+  /** Rows of the filtered table among the first {@link SUGGEST_CONSIDER}, when already known. */
   row_count?: number | null;
+  /** Column names of `sql`, when the caller knows them (saves a `limit 0` probe per kind). */
+  columns?: string[];
 }
 
-/** One value of a facet. */
-export interface FacetValue {
-  value: unknown;
-  label: unknown;
-  count: number;
-  toggle_url: string;
-  selected: boolean;
-}
-
-/** One computed facet. */
-export interface FacetResult {
-  name: string;
-  type: string;
-  hideable: boolean;
-  toggle_url: string;
-  results: FacetValue[];
-  truncated: boolean;
-}
-
-/** One suggested facet. */
-export interface FacetSuggestion {
-  name: string;
-  type?: string;
-  toggle_url: string;
-}
-
-/** A facet requested by metadata or by a `_facet*` argument. */
-export interface FacetSource {
-  source: "metadata" | "request";
-  config: { simple?: string; column?: string; [key: string]: unknown };
+/** What a counting facet kind supplies to {@link Facet.countFacets}. */
+export interface FacetCounter {
+  /** SQL of `(value, count)` rows for the escaped column `c`, best first, at most `limit`. */
+  sql(c: string, limit: number): string;
+  /** The filter argument a value toggles: `col`, `col__date`, `col__arraycontains`. */
+  key(column: string): string;
+  /** Labels of the shown raw values (foreign-key labels, for column facets). */
+  labels?(column: string, values: unknown[]): Promise<Map<unknown, unknown>>;
+  /** The reported `[value, label]` of a raw value; by default the raw value twice. */
+  value?(raw: unknown, labels: Map<unknown, unknown>): [unknown, unknown];
 }
 
 /** Rows considered when suggesting facets. */
 export const SUGGEST_CONSIDER = 1000;
-
-/**
- * Facet configs by type (`column`, `array`, `date`, plugin types): configured (metadata) facets
- * first, in their order, then the request's. A facet given twice with the same type and column —
- * typically `_facet=x` for a configured `x` — is kept once, as its first (configured) source.
- */
-export function loadFacetConfigs(
-  args: ArgsLike,
-  config: FacetConfig = {},
-): Map<string, FacetSource[]> {
-  const byType = new Map<string, FacetSource[]>();
-  const seen = new Set<string>();
-  const add = (type: string, source: FacetSource) => {
-    const column = facetColumn(source);
-    const key = JSON.stringify([type, column || source.config]);
-    if (seen.has(key)) return;
-    seen.add(key);
-    byType.set(type, [...(byType.get(type) ?? []), source]);
-  };
-  for (const entry of config.facets ?? []) {
-    if (typeof entry === "string") {
-      add("column", { source: "metadata", config: { simple: entry } });
-    } else {
-      const [type, value] = Object.entries(entry)[0] ?? [];
-      if (!type) continue;
-      const facetConfig = typeof value === "string"
-        ? { simple: value }
-        : value as FacetSource["config"];
-      add(type, { source: "metadata", config: facetConfig });
-    }
-  }
-  for (const [key, value] of argPairs(args)) {
-    if (key !== "_facet" && !key.startsWith("_facet_")) continue;
-    const type = key === "_facet" ? "column" : key.slice("_facet_".length);
-    let facetConfig: FacetSource["config"] = { simple: value };
-    if (value.startsWith("{")) {
-      try {
-        facetConfig = JSON.parse(value);
-      } catch {
-        // Not JSON: treat it as a column name like any other value.
-      }
-    }
-    add(type, { source: "request", config: facetConfig });
-  }
-  return byType;
-}
 
 /** True when `error` is a time-limit overrun (`QueryInterrupted` from `src/db/errors.ts`). */
 export function isQueryInterrupted(error: unknown): boolean {
@@ -202,12 +147,16 @@ export abstract class Facet {
     return argPairs(this.args);
   }
 
-  /** Column names of the facet's base query. */
+  /** Column names of the facet's base query: as given, else from a `limit 0` probe. */
   protected async columns(): Promise<string[]> {
     const result = await this.database.execute(
       `select * from (${this.sql}) limit 0`,
       this.params,
     );
+    if (this.options.columns && JSON.stringify(this.options.columns) !== JSON.stringify(result.columns)) {
+      console.error("COLUMNS MISMATCH", this.sql, this.options.columns, result.columns);
+      Deno.writeTextFileSync("/tmp/vperf/mismatch.txt", JSON.stringify([this.sql, this.options.columns, result.columns]) + "\n", { append: true });
+    }
     return result.columns;
   }
 
@@ -238,6 +187,78 @@ export abstract class Facet {
       custom_time_limit: readSetting(this.settings, "facet_suggest_time_limit_ms"),
       log_sql_errors: false,
     });
+  }
+
+  /**
+   * Template of the built-in kinds' `facet_results()`: runs `counter.sql` for every requested
+   * column with the facet time limit, and builds the values and toggle URLs. A facet that runs
+   * out of time is reported in the second list instead of failing the page.
+   */
+  protected async countFacets(counter: FacetCounter): Promise<[FacetResult[], string[]]> {
+    const results: FacetResult[] = [];
+    const timedOut: string[] = [];
+    const size = this.get_facet_size();
+    for (const source of this.get_configs()) {
+      const column = facetColumn(source);
+      try {
+        // One row past the size tells whether the list is truncated.
+        const rows = (await this.runFacetSql(counter.sql(this.col(column), size + 1))).rows;
+        const shown = rows.slice(0, size);
+        const labels = await counter.labels?.(column, shown.map((row) => row[0])) ??
+          new Map<unknown, unknown>();
+        const key = counter.key(column);
+        results.push({
+          name: column,
+          type: this.type,
+          hideable: source.source !== "metadata",
+          toggle_url: this.facetToggleUrl(column),
+          results: shown.map((row) => {
+            const text = facetValueText(row[0]);
+            const selected = this.isSelected(key, text);
+            const [value, label] = counter.value?.(row[0], labels) ?? [row[0], row[0]];
+            return {
+              value,
+              label,
+              count: Number(row[1]),
+              toggle_url: this.valueToggleUrl(key, text, selected),
+              selected,
+            };
+          }),
+          truncated: rows.length > size,
+        });
+      } catch (error) {
+        if (!isQueryInterrupted(error)) throw error;
+        timedOut.push(column);
+      }
+    }
+    return [results, timedOut];
+  }
+
+  /**
+   * Template of the built-in kinds' `suggest()`: every column not already faceted for which
+   * `probe(escapedColumn)` answers true. Errors `ignore` accepts skip the column (probes are
+   * best effort); others propagate.
+   */
+  protected async suggestColumns(
+    probe: (c: string) => Promise<boolean>,
+    ignore: (error: unknown) => boolean = () => true,
+  ): Promise<FacetSuggestion[]> {
+    const enabled = this.enabledColumns();
+    const suggestions: FacetSuggestion[] = [];
+    for (const column of await this.columns()) {
+      if (enabled.includes(column)) continue;
+      try {
+        if (await probe(this.col(column))) suggestions.push(this.suggestion(column));
+      } catch (error) {
+        if (!ignore(error)) throw error;
+      }
+    }
+    return suggestions;
+  }
+
+  /** One suggestion of this kind for `column`. */
+  protected suggestion(column: string): FacetSuggestion {
+    return { name: column, type: this.type, toggle_url: this.suggestionUrl(column) };
   }
 
   /** Relative URL of this page without the `_facet…=column` argument. */
@@ -271,11 +292,6 @@ export abstract class Facet {
   protected col(column: string): string {
     return escapeSqlIdentifier(column);
   }
-}
-
-/** The column a facet config names (`{"simple": c}` or `{"column": c}`). */
-export function facetColumn(source: FacetSource): string {
-  return String(source.config.column ?? source.config.simple ?? "");
 }
 
 /** Python's `str()` of a facet value, used for URLs and the `selected` test. */

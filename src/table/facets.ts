@@ -14,7 +14,6 @@ import {
   type FacetOptions,
   type FacetResult,
   type FacetSuggestion,
-  facetValueText,
   isQueryInterrupted,
   loadFacetConfigs,
   SUGGEST_CONSIDER,
@@ -33,73 +32,35 @@ export class ColumnFacet extends Facet {
   async suggest(): Promise<FacetSuggestion[]> {
     const rowCount = await this.row_count();
     const size = this.get_facet_size();
-    const enabled = this.enabledColumns();
-    const suggestions: FacetSuggestion[] = [];
-    for (const column of await this.columns()) {
-      if (enabled.includes(column)) continue;
-      const c = this.col(column);
-      try {
-        const distinct = await this.runSuggestSql(
-          `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
-            `select ${c} as value, count(*) as n from limited where value is not null ` +
-            `group by value limit ${size + 1}`,
-        );
-        const count = distinct.rows.length;
-        if (
-          count > 1 && count < rowCount && count <= size &&
-          distinct.rows.some((row) => Number(row[1]) > 1)
-        ) {
-          suggestions.push({ name: column, toggle_url: this.suggestionUrl(column) });
-        }
-      } catch (error) {
-        if (!isQueryInterrupted(error)) throw error;
-      }
-    }
-    return suggestions;
+    return await this.suggestColumns(async (c) => {
+      const distinct = await this.runSuggestSql(
+        `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
+          `select ${c} as value, count(*) as n from limited where value is not null ` +
+          `group by value limit ${size + 1}`,
+      );
+      const count = distinct.rows.length;
+      return count > 1 && count < rowCount && count <= size &&
+        distinct.rows.some((row) => Number(row[1]) > 1);
+    }, isQueryInterrupted);
+  }
+
+  /** Column suggestions carry no `type`, as in the reference. */
+  protected override suggestion(column: string): FacetSuggestion {
+    return { name: column, toggle_url: this.suggestionUrl(column) };
   }
 
   /** `[results, timed_out]` for every requested column facet. */
-  async facet_results(): Promise<[FacetResult[], string[]]> {
-    const results: FacetResult[] = [];
-    const timedOut: string[] = [];
-    const size = this.get_facet_size();
-    for (const source of this.get_configs()) {
-      const column = facetColumn(source);
-      const c = this.col(column);
-      const sql = `select ${c} as value, count(*) as count from (${this.sql}) ` +
-        `where ${c} is not null group by ${c} order by count desc, value limit ${size + 1}`;
-      try {
-        const rows = (await this.runFacetSql(sql)).rows.slice(0, size + 1);
-        const shown = rows.slice(0, size);
-        const labels = this.table && this.options.expandLabels
-          ? await this.options.expandLabels(column, shown.map((row) => row[0]))
-          : new Map<unknown, unknown>();
-        // A leading underscore would make `col=` look like a control argument.
-        const key = column.startsWith("_") ? `${column}__exact` : column;
-        results.push({
-          name: column,
-          type: this.type,
-          hideable: source.source !== "metadata",
-          toggle_url: this.facetToggleUrl(column),
-          results: shown.map((row) => {
-            const text = facetValueText(row[0]);
-            const selected = this.isSelected(key, text);
-            return {
-              value: row[0],
-              label: labels.has(row[0]) ? labels.get(row[0]) : row[0],
-              count: Number(row[1]),
-              toggle_url: this.valueToggleUrl(key, text, selected),
-              selected,
-            };
-          }),
-          truncated: rows.length > size,
-        });
-      } catch (error) {
-        if (!isQueryInterrupted(error)) throw error;
-        timedOut.push(column);
-      }
-    }
-    return [results, timedOut];
+  facet_results(): Promise<[FacetResult[], string[]]> {
+    const expandLabels = this.table ? this.options.expandLabels : undefined;
+    return this.countFacets({
+      sql: (c, limit) =>
+        `select ${c} as value, count(*) as count from (${this.sql}) ` +
+        `where ${c} is not null group by ${c} order by count desc, value limit ${limit}`,
+      // A leading underscore would make `col=` look like a control argument.
+      key: (column) => column.startsWith("_") ? `${column}__exact` : column,
+      labels: expandLabels,
+      value: (raw, labels) => [raw, labels.has(raw) ? labels.get(raw) : raw],
+    });
   }
 }
 

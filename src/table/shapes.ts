@@ -1,6 +1,7 @@
 /**
  * `_shape=` and the other JSON row modifiers (API-DETAILS §2.2): `objects`, `arrays`, `array`,
- * `arrayfirst`, `object`; `_json=col` and `_json_infinity`.
+ * `arrayfirst`, `object`; `_json=col` and `_json_infinity`. The JSON text itself is written by
+ * `src/render/json.ts`.
  *
  * Note for renderers: `object` (and row objects) are plain JS objects, so integer-like keys
  * (`"1"`, `"2"`) iterate in numeric order whatever the row order was.
@@ -8,7 +9,7 @@
  * @module
  */
 
-import { argList, type ArgsLike, valueAsBoolean } from "./args.ts";
+import { type ArgsLike, valueAsBoolean } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 import { tilde_encode as tildeEncode } from "../util/tilde.ts";
 
@@ -27,14 +28,26 @@ export function parseShape(args: ArgsLike, defaultShape: Shape = "objects"): Sha
   return given as Shape;
 }
 
-/** Rows as `{column: value}` objects. */
-export function rowsToObjects(
+/**
+ * The members of a row object: each distinct column name once, at its first position, with the
+ * index of its last occurrence — Python's `dict(zip(columns, row))`, so `select 1 as a, 2 as a`
+ * gives `{"a": 2}` as in the reference.
+ */
+export function objectMembers(columns: string[]): [string, number][] {
+  const last = new Map<string, number>();
+  columns.forEach((column, i) => last.set(column, i));
+  return [...last];
+}
+
+/** Rows as `{column: value}` objects (the last of duplicate column names wins, as in Python). */
+export function rowObjects(
   columns: string[],
   rows: ArrayLike<unknown>[],
 ): Record<string, unknown>[] {
+  const members = objectMembers(columns);
   return rows.map((row) => {
     const object: Record<string, unknown> = {};
-    columns.forEach((column, i) => object[column] = row[i]);
+    for (const [column, i] of members) object[column] = row[i];
     return object;
   });
 }
@@ -49,66 +62,56 @@ export function pkString(row: Record<string, unknown>, pks: string[]): string {
   return pks.map((pk) => tildeEncode(String(cellValue(row[pk])))).join(",");
 }
 
-/** Where the rows come from, for the `object` shape's errors. */
-export interface ShapeContext {
-  /** Primary keys, or null when the rows are not a table's (query, view). */
-  primary_keys: string[] | null;
-}
-
 /**
- * Rows in the requested shape. `objects`/`array` give row objects, `arrays` lists, `arrayfirst`
- * the first column's values, `object` a record keyed by {@link pkString}.
+ * The `rows` part of the body in the chosen shape: `objects`/`array` give row objects, `arrays`
+ * lists, `arrayfirst` the first column's values, `object` a record keyed by {@link pkString}.
+ * `primaryKeys` is null for queries and views (`_shape=object` is then an error) and `[]` for
+ * tables keyed by rowid only.
  */
-export function shapeRows(
+export function shapedRows(
   shape: Shape,
   columns: string[],
-  rows: ArrayLike<unknown>[],
-  context: ShapeContext,
+  rows: unknown[][],
+  primaryKeys: string[] | null,
 ): unknown {
   switch (shape) {
     case "arrays":
-      return rows.map((row) => Array.from(row));
+      return rows;
     case "arrayfirst":
       return rows.map((row) => row[0]);
     case "objects":
     case "array":
-      return rowsToObjects(columns, rows);
+      return rowObjects(columns, rows);
     case "object": {
-      if (context.primary_keys === null) {
+      if (primaryKeys === null) {
         throw new TableArgsError("_shape=object is only available on tables");
       }
-      if (context.primary_keys.length === 0) {
+      if (primaryKeys.length === 0) {
         throw new TableArgsError("_shape=object not available for tables with no primary keys");
       }
       const keyed: Record<string, unknown> = {};
-      for (const row of rowsToObjects(columns, rows)) {
-        keyed[pkString(row, context.primary_keys)] = row;
-      }
+      for (const row of rowObjects(columns, rows)) keyed[pkString(row, primaryKeys)] = row;
       return keyed;
     }
   }
 }
 
-/** `_json=col` names (repeatable). */
-export function jsonColumns(args: ArgsLike): string[] {
-  return argList(args, "_json");
-}
-
-/** Rows with the named columns' JSON text parsed; text that is not JSON stays as it is. */
+/** Rows with the `_json=` columns' text parsed into JSON (text that is not JSON is kept). */
 export function parseJsonColumns(
   columns: string[],
-  rows: ArrayLike<unknown>[],
+  rows: unknown[][],
   names: string[],
 ): unknown[][] {
   const indexes = columns.flatMap((c, i) => names.includes(c) ? [i] : []);
+  if (indexes.length === 0) return rows;
   return rows.map((row) => {
-    const out = Array.from(row);
+    const out = [...row];
     for (const i of indexes) {
       if (typeof out[i] !== "string") continue;
       try {
         out[i] = JSON.parse(out[i] as string);
       } catch {
-        // Not JSON: leave the text.
+        // Not JSON: the text stays as it is.
       }
     }
     return out;
@@ -118,14 +121,6 @@ export function parseJsonColumns(
 /** True when `_json_infinity=on` asks to keep `Infinity` / `-Infinity` values. */
 export function keepInfinity(args: ArgsLike): boolean {
   return valueAsBoolean(args.get("_json_infinity")) === true;
-}
-
-/** Row with `Infinity` / `-Infinity` replaced by null (the default JSON behaviour). */
-export function removeInfinities(row: ArrayLike<unknown>): unknown[] {
-  return Array.from(
-    row,
-    (v) => typeof v === "number" && !Number.isFinite(v) && !isNaN(v) ? null : v,
-  );
 }
 
 export { valueAsBoolean };

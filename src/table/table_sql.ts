@@ -85,6 +85,10 @@ export interface TableQuery {
   count_from: string;
   /** Every column, filtered, without order or limit: the base for facets. */
   sql_no_order_no_limit: string;
+  /** Output columns of {@link sql_no_order_no_limit}, with `rowid` first for rowid tables. */
+  facet_columns: string[];
+  /** True when filters, search or hooks narrow the rows (an unfiltered count is the table's). */
+  filtered: boolean;
   /** Params of {@link count_sql} and {@link sql_no_order_no_limit}. */
   from_params: Record<string, unknown>;
   /** Output columns of {@link sql}, with `rowid` first for rowid tables. */
@@ -166,6 +170,8 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
       whereSql(whereClauses)
     }`,
     from_params: fromParams,
+    facet_columns: allColumns,
+    filtered: whereClauses.length > 0,
     columns,
     primary_keys: table.is_view ? [] : keyColumns,
     use_rowid: useRowid,

@@ -43,17 +43,11 @@ import { NotFound } from "../http/errors.ts";
 import { wantsJson } from "../http/negotiation.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { TableArgsError } from "../table/errors.ts";
-import { parseShape } from "../table/shapes.ts";
+import { keepInfinity, parseJsonColumns, parseShape, shapedRows } from "../table/shapes.ts";
 import { valueAsBoolean } from "../table/args.ts";
 import { makeRows } from "../db/results.ts";
 import { canRender, runRenderer } from "../render/renderers.ts";
-import {
-  type ColumnTypes,
-  jsonBodyText,
-  newlineDelimited,
-  parseJsonColumns,
-  shapedRows,
-} from "../render/json.ts";
+import { type ColumnTypes, jsonBodyText, newlineDelimited } from "../render/json.ts";
 import { STREAM_FORMATS, streamedResponse } from "../render/row_stream.ts";
 
 /** Foreign-key labels: which columns are expanded, and a lookup for a chunk of rows. */
@@ -176,12 +170,12 @@ async function jsonRows(request: Request, page: RowsPage): Promise<unknown[][]> 
 }
 
 async function jsonResponse(request: Request, page: RowsPage): Promise<Response> {
-  const keepInfinity = valueAsBoolean(request.args.get("_json_infinity")) === true;
+  const infinity = keepInfinity(request.args);
   const headers: Record<string, string> = {};
   if (page.next_url) headers["link"] = `<${page.next_url}>; rel="next"`;
   const status = page.status ?? 200;
   const json = (body: unknown) =>
-    new Response(jsonBodyText(body, keepInfinity), {
+    new Response(jsonBodyText(body, infinity), {
       status,
       headers,
       content_type: "application/json; charset=utf-8",
@@ -252,19 +246,18 @@ export async function formatLinks(
   page: RowsPage,
 ): Promise<Record<string, string>> {
   const links: Record<string, string> = {
-    json: formatUrl(svc, request, "json"),
-    csv: formatUrl(svc, request, "csv", [["_size", "max"]]),
+    json: formatUrl(request, "json"),
+    csv: formatUrl(request, "csv", [["_size", "max"]]),
   };
   for (const [extension, renderer] of svc.state.renderers ?? []) {
     const args = await renderArgs(svc, request, { ...page, extras: {}, autoExtras: [] });
-    if (await canRender(renderer, args)) links[extension] = formatUrl(svc, request, extension);
+    if (await canRender(renderer, args)) links[extension] = formatUrl(request, extension);
   }
   return links;
 }
 
 /** This page's URL (base_url included) in another format, with some arguments replaced. */
 export function formatUrl(
-  svc: Service,
   request: Request,
   format: string,
   replace: [string, string][] = [],

@@ -12,7 +12,7 @@ import type { Database } from "../db/database.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import type { CellForeignKey } from "../render/render_cell.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../table/labels.ts";
-import { compoundKeys, labelColumns } from "./table_query.ts";
+import { cellForeignKeys, compoundKeys, labelColumns } from "./table_foreign_keys.ts";
 
 /** Cell-context parts for the foreign keys of one row: the keys and the labels of its values. */
 export interface RowForeignKeyCells {
@@ -30,17 +30,7 @@ export async function rowForeignKeyCells(
   row: SqlValue[],
 ): Promise<RowForeignKeyCells> {
   const single = await db.foreign_keys_for_table(table);
-  const compound = await compoundKeys(db, table);
-  const inCompound = (column: string, other: string) =>
-    compound.some((key) => key.other_table === other && key.columns.includes(column));
-  const foreign_keys: CellForeignKey[] = [
-    ...compound,
-    ...single.filter((fk) => !inCompound(fk.column, fk.other_table)).map((fk) => ({
-      columns: [fk.column],
-      other_table: fk.other_table,
-      other_columns: [fk.other_column],
-    })),
-  ];
+  const foreign_keys = cellForeignKeys(single, await compoundKeys(db, table));
   const label_columns = await labelColumns(svc, request, db, single);
   const expandable = expandableColumns(single, (t) => label_columns.get(t) ?? null)
     .filter(([, label]) => label !== null);

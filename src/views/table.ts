@@ -28,7 +28,7 @@ export async function tableView(svc: Service, request: Request): Promise<Respons
     resource: [db.name, table],
   });
   if (!visible) throw new Forbidden("You do not have permission to view this table");
-  const redirect = filterFormRedirect(svc, request);
+  const redirect = filterFormRedirect(request);
   if (redirect) return redirect;
 
   const args = tableArgs(request);

@@ -25,6 +25,7 @@ import {
   type FacetConfig,
   type FacetSource,
   loadFacetConfigs,
+  SUGGEST_CONSIDER,
 } from "../table/facet_base.ts";
 import { argPairs } from "../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../table/labels.ts";
@@ -32,6 +33,7 @@ import { templateCandidates } from "../render/template_lookup.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import type { RowLabels } from "./data_response.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
+import { rememberedCount, tableRowCount } from "./table_counts.ts";
 
 /** Extra providers by name. */
 export type Extras = Record<string, () => Promise<unknown>>;
@@ -46,7 +48,10 @@ function once<T>(fn: () => Promise<T> | T): () => Promise<T> {
 async function countRows(ctx: TableContext): Promise<CountResult> {
   const run = async (sql: string, params: Record<string, unknown>) =>
     Number((await ctx.db.execute(sql, params as BindParams)).single_value());
-  return await countWithFallback(run, ctx.query.count_from, ctx.query.from_params);
+  const count = () => countWithFallback(run, ctx.query.count_from, ctx.query.from_params);
+  // Unfiltered, it is the table's count, which immutable files remember.
+  if (ctx.query.filtered) return await count();
+  return await tableRowCount(ctx.svc, ctx.db, ctx.table, count);
 }
 
 /** The facet instances of this page: built-in kinds first, then `register_facet_classes`. */
@@ -72,6 +77,7 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
       path: request.path,
       expandLabels: (column, values) => labelsFor(ctx, column, values),
       row_count: rowCount,
+      columns: ctx.query.facet_columns,
     })
   );
 }
@@ -162,7 +168,9 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
     checkFacetArgsAllowed(ctx.args, Boolean(svc.setting("allow_facet")));
     checkFacetColumns(ctx.args, query.use_rowid ? ["rowid", ...facts.columns] : facts.columns);
     if (ctx.args.get("_nofacet")) return [] as Facet[];
-    return facetInstances(ctx, null);
+    // A remembered table count spares the suggestions their row-count query.
+    const rowCount = query.filtered ? null : rememberedCount(svc, db, table, SUGGEST_CONSIDER);
+    return facetInstances(ctx, rowCount);
   });
   const facetResults = once(async (): Promise<FacetResults> => collectFacetResults(await facets()));
   const suggested = once(async () => {

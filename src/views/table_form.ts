@@ -8,7 +8,6 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { type ArgPair, urlencode } from "../table/url_args.ts";
@@ -24,7 +23,7 @@ const FORM_KEY = /^_filter_(column|op|value)(?:_(\d+))?$/;
 const SORT_ROW = /^_sort_(\d+)$/;
 
 /** A 302 to the clean URL when the request comes from the filter form, else null. */
-export function filterFormRedirect(svc: Service, request: Request): Response | null {
+export function filterFormRedirect(request: Request): Response | null {
   const pairs = new URLSearchParams(request.query_string);
   const keys = [...pairs.keys()];
   const fromForm = (key: string) =>

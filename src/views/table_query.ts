@@ -24,6 +24,7 @@ import { argPairs } from "../table/args.ts";
 import { TableArgsError } from "../table/errors.ts";
 import { pathWithReplacedArgs } from "../table/url_args.ts";
 import type { CellForeignKey } from "../render/render_cell.ts";
+import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
 
 /** Everything the later steps of the table page share. */
 export interface TableContext {
@@ -93,31 +94,6 @@ export async function prepareTable(
     query,
     filter_arguments,
   };
-}
-
-/**
- * The label column of each table the foreign keys point to (null when it has none). Labels
- * (cells, facets) are read from the other table: never from one the actor may not see.
- */
-export async function labelColumns(
-  svc: Service,
-  request: Request,
-  db: Database,
-  foreign_keys: ForeignKey[],
-): Promise<Map<string, string | null>> {
-  const label_columns = new Map<string, string | null>();
-  for (const fk of foreign_keys) {
-    if (label_columns.has(fk.other_table)) continue;
-    const [visible] = await svc.check_visibility(request.actor, {
-      action: "view-table",
-      resource: [db.name, fk.other_table],
-    });
-    label_columns.set(
-      fk.other_table,
-      visible ? await db.label_column_for_table(fk.other_table) : null,
-    );
-  }
-  return label_columns;
 }
 
 async function tableFacts(
@@ -211,23 +187,6 @@ async function filterArguments(
     table,
   });
   return [where, through, ...(fromHooks as FilterArgumentsLike[])];
-}
-
-/** Foreign keys over several columns, from `pragma_foreign_key_list` grouped by id. */
-export async function compoundKeys(db: Database, table: string): Promise<CellForeignKey[]> {
-  const rows = await db.execute(
-    `select id, "from", "table", "to" from pragma_foreign_key_list(?) order by id, seq`,
-    [table],
-  );
-  const byId = new Map<number, CellForeignKey>();
-  for (const [id, from, other, to] of rows.rows) {
-    const key = byId.get(Number(id)) ??
-      { columns: [], other_table: String(other), other_columns: [] };
-    key.columns.push(String(from));
-    key.other_columns.push(String(to));
-    byId.set(Number(id), key);
-  }
-  return [...byId.values()].filter((key) => key.columns.length > 1);
 }
 
 /** Runs the page query and works out the `_next` token and URL. */

@@ -53,7 +53,7 @@ export function withSortLinks<T extends DisplayColumn>(
   ctx: TableContext,
   columns: T[],
 ): (T & SortLink)[] {
-  const { svc, request, query } = ctx;
+  const { request, query } = ctx;
   const path = request.path;
   const current = argPairs(new URLSearchParams(request.query_string));
   const items = query.sort.items;

@@ -17,7 +17,7 @@ async function run(
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", cli, ...args],
+    args: ["run", "-A", "--no-lock", cli, ...args],
     cwd: root,
     env: { VITRINE_PLUGINS: "", ...env },
     stdout: "piped",

@@ -6,7 +6,7 @@ const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 /** Runs `vitrine ARGS` in a subprocess; returns exit code and output. */
 async function vitrine(args: string[], cwd?: string) {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
+    args: ["run", "-A", "--no-lock", CLI, ...args],
     cwd,
     stdout: "piped",
     stderr: "piped",
@@ -33,7 +33,7 @@ Deno.test("--get prints a page without serving and fails on 4xx", async () => {
 Deno.test("serve -p 0 picks a free port, prints it, and answers there", async () => {
   const db = buildShopDb();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, db, "-p", "0"],
+    args: ["run", "-A", "--no-lock", CLI, db, "-p", "0"],
     stdout: "piped",
     stderr: "null",
     env: { NO_COLOR: "1" },

@@ -217,7 +217,7 @@ Deno.test("trace() from a plugin: entries with the plugin's line as the tracebac
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli.ts`, ...args],
+    args: ["run", "-A", "--no-lock", `${root}cli.ts`, ...args],
     cwd: root,
     env: { VITRINE_PLUGINS: "", ...env },
     stdout: "piped",

@@ -484,3 +484,35 @@ Deno.test("register_routes: a view answering through send keeps every Set-Cookie
     await svc.close();
   }
 });
+
+Deno.test("register_routes: a body sent in several parts streams to the client", async () => {
+  const svc = shopService();
+  try {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    svc.pm.register({
+      register_routes: () => [[
+        /^\/-\/ticker$/,
+        async ({ send }: { send: (message: Record<string, unknown>) => Promise<void> }) => {
+          await send({
+            type: "http.response.start",
+            status: 200,
+            headers: [["content-type", "text/plain"]],
+          });
+          await send({ type: "http.response.body", body: "first\n", more_body: true });
+          await gate; // the client already has the start of the response
+          await send({ type: "http.response.body", body: "second\n" });
+        },
+      ]],
+    }, { name: "ticker" });
+    const response = await svc.handler()(new globalThis.Request("http://localhost/-/ticker"));
+    assert.equal(response.status, 200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    assert.equal((await reader.read()).value, "first\n");
+    release();
+    assert.equal((await reader.read()).value, "second\n");
+    assert.equal((await reader.read()).done, true);
+  } finally {
+    await svc.close();
+  }
+});

@@ -109,7 +109,7 @@ Deno.test("a bad library path gives a clear error", async () => {
   };
 try { Connection.open(":memory:"); } catch (e) { console.log(e.message); }`;
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", code],
+    args: ["eval", "--no-lock", code],
     env: { VITRINE_SQLITE_LIB: "/nope/libsqlite3.so" },
     stdout: "piped",
     stderr: "piped",
