@@ -1,0 +1,69 @@
+/** A walk through the bundled demo database, as a first-time visitor would take it. */
+import assert from "node:assert/strict";
+import { browserTest } from "./browser.ts";
+import { bodyClasses, columnValues, textOf } from "./pages.ts";
+import { Service } from "../../src/service.ts";
+import { parse_metadata } from "../../src/config/metadata.ts";
+
+function demoService(): Service {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-demo-" });
+  const path = `${dir}/demo.db`;
+  const build = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-lock",
+      new URL("../../demo/build.ts", import.meta.url).pathname,
+      path,
+    ],
+    stdout: "null",
+  }).outputSync();
+  if (build.code !== 0) throw new Error(new TextDecoder().decode(build.stderr));
+  const metadata = parse_metadata(
+    Deno.readTextFileSync(new URL("../../demo/metadata.yaml", import.meta.url)),
+  );
+  return new Service({ files: [path], metadata });
+}
+
+browserTest(
+  "the demo: index, database, table, row, canned query and custom SQL",
+  async (page, base) => {
+    await page.goto(`${base}/`);
+    assert.equal(await page.title(), "Alderbrook street trees");
+    await page.locator('a[href="/demo"]').first().click();
+    await page.waitForURL(`${base}/demo`);
+    assert.deepEqual(await bodyClasses(page), ["db", "db-demo"]);
+
+    await page.locator('a[href="/demo/trees"]').first().click();
+    await page.waitForURL(`${base}/demo/trees`);
+    assert.match(await textOf(page, "main") ?? "", /1,500 rows/);
+    // Configured facets show up with the neighbourhood labels.
+    assert.match(await textOf(page, "main") ?? "", /Old Mill/);
+
+    await page.locator("table.rows-and-columns tbody td.col-id a").first().click();
+    await page.waitForURL(`${base}/demo/trees/1`);
+    assert.deepEqual(await bodyClasses(page), ["row", "db-demo", "table-trees"]);
+
+    await page.goto(`${base}/demo/trees_by_species`);
+    await page.fill('input[name="species"]', "Rowan");
+    await Promise.all([
+      page.waitForURL(/species=Rowan/),
+      page.press('input[name="species"]', "Enter"),
+    ]);
+    const addresses = await columnValues(page, "address");
+    assert.ok(addresses.length > 0);
+
+    await page.goto(`${base}/demo`);
+    await page.fill(
+      "textarea[name=sql]",
+      "select common_name from species where native = 1 order by 1",
+    );
+    await page.getByRole("button", { name: "Run SQL" }).click();
+    await page.waitForURL(/sql=select/);
+    assert.deepEqual((await columnValues(page, "common_name")).slice(0, 2), [
+      "English oak",
+      "Hornbeam",
+    ]);
+  },
+  demoService,
+);
