@@ -10,7 +10,6 @@ import { TemplateLoader } from "./template_loader.ts";
 import { templatesConsideredComment } from "./template_lookup.ts";
 import { cssClass } from "./css_class.ts";
 import { pathWithAddedArgs, pathWithRemovedArgs, pathWithReplacedArgs } from "./url_helpers.ts";
-import { Request } from "../http/request.ts";
 
 /** Options for a new environment. */
 export interface TemplateEnvironmentOptions {

@@ -13,13 +13,14 @@ import { tilde_encode } from "../util/tilde.ts";
 import { filtersFromArgs } from "../table/filters.ts";
 import { bodyClass } from "../render/css_class.ts";
 import { templateCandidates } from "../render/template_lookup.ts";
-import { type CellContext, type CellForeignKey, displayRows } from "../render/render_cell.ts";
+import { type CellContext, displayRows } from "../render/render_cell.ts";
 import { formatLinks, type RowsPage } from "./data_response.ts";
 import { renderPage } from "./render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
 import { sortRows, withSortLinks } from "./table_sort.ts";
 import { displayColumns, type Extras, rowLabels } from "./table_extras.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
+import { cellForeignKeys } from "./table_foreign_keys.ts";
 
 /** Renders the HTML table page. */
 export async function tableHtml(
@@ -89,11 +90,6 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
   const labels = await rowLabels(ctx, query.columns, true).lookup(values);
   const rowPath = (row: Record<string, unknown>) =>
     `${svc.urls.table(db.name, table)}/${keys.map((k) => tilde_encode(String(row[k]))).join(",")}`;
-  const single: CellForeignKey[] = ctx.foreign_keys.map((fk) => ({
-    columns: [fk.column],
-    other_table: fk.other_table,
-    other_columns: [fk.other_column],
-  }));
   const cellContext: CellContext = {
     svc,
     request,
@@ -101,7 +97,7 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
     table,
     truncate: Number(svc.setting("truncate_cells_html") ?? 0),
     column_types: ctx.facts.column_types ?? {},
-    foreign_keys: [...ctx.compound_keys, ...single.filter((fk) => !inCompound(ctx, fk))],
+    foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
     labels,
     link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,
     rowUrl: rowPath,
@@ -131,10 +127,4 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
     ],
     display_rows: await displayRows(cellContext, columns, withLink),
   };
-}
-
-function inCompound(ctx: TableContext, fk: CellForeignKey): boolean {
-  return ctx.compound_keys.some((key) =>
-    key.other_table === fk.other_table && key.columns.includes(fk.columns[0])
-  );
 }

@@ -32,9 +32,9 @@ Deno.test("a worker killed by an uncaught error is dropped and replaced", async 
   const doomed = new Database(host, { memory_name: "throw_later_pool", name: "throw_later" });
   const fine = new Database(host, { memory_name: "fine_after_throw" });
   try {
-    await doomed.execute("select 1");
-    // The error fires just after that answer; whatever the worker holds then is rejected (not
-    // left hanging), and the pool forgets the dead worker.
+    // The error fires on the worker's next turn, which may come before or after this answer:
+    // either way the query settles (never hangs) and the pool forgets the dead worker.
+    await doomed.execute("select 1", null, quiet).catch(() => {});
     const deadline = performance.now() + 5000;
     while (host.readPool().threads().some((t) => t.name === "vitrine-read-0")) {
       assert.ok(performance.now() < deadline, "the crashed worker is still in the pool");
@@ -60,7 +60,8 @@ Deno.test("closing the pool rejects running and queued queries at once", async (
     host.readPool().close();
     await assert.rejects(running, /The read pool was closed/);
     await assert.rejects(queued, /The read pool was closed/);
-    assert.ok(performance.now() - start < 1000);
+    // Far less than the query's own 60 s limit: closing did not wait for it.
+    assert.ok(performance.now() - start < 10_000);
   } finally {
     db.close();
     host.close();

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/mod.ts";
 import { Service } from "../../src/service.ts";
 import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+import { withTrace } from "../../src/util/trace.ts";
 
 /** Shop plus 2M rows whose `like` count takes far longer than the page or a capped count. */
 function bigService(): Service {
@@ -40,6 +41,54 @@ Deno.test("a count past the time limit is a lower bound: JSON and the ≥N headi
     const small = (await svc.client.get("/shop/big.json?id__lt=4&_extra=count,count_truncated"))
       .json();
     assert.deepEqual([small.count, small.count_truncated], [3, false]);
+  } finally {
+    await svc.close();
+  }
+});
+
+/** The SQL a request runs, from a trace around it. */
+async function sqlOf(svc: Service, path: string): Promise<string[]> {
+  const { result, traces } = await withTrace(() => svc.client.get(path));
+  assert.equal(result.status, 200);
+  return traces.filter((t) => t.type === "sql").map((t) => String(t.sql));
+}
+
+Deno.test("an immutable table's unfiltered count runs once; filtered counts run each time", async () => {
+  const svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  try {
+    const first = await svc.client.get("/shop/products.json?_extra=count");
+    const again = await sqlOf(svc, "/shop/products.json?_extra=count");
+    assert.equal(again.filter((sql) => sql.startsWith("select count(*)")).length, 0);
+    assert.equal(
+      (await svc.client.get("/shop/products.json?_extra=count")).json().count,
+      first.json().count,
+    );
+    const filtered = await sqlOf(svc, "/shop/products.json?_extra=count&id__gt=1");
+    assert.equal(filtered.filter((sql) => sql.startsWith("select count(*)")).length, 1);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("a mutable table's count follows writes", async () => {
+  const path = buildShopDb();
+  const svc = new Service({ files: [path], metadata: SHOP_METADATA });
+  try {
+    const before = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
+    await svc.get_database("shop").execute_write("insert into log (message) values ('x')");
+    const after = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
+    assert.equal(after, before + 1);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("the table page knows its facet columns and compound keys without probe queries", async () => {
+  const svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  try {
+    await svc.client.get("/shop/products");
+    const sql = await sqlOf(svc, "/shop/products");
+    assert.deepEqual(sql.filter((s) => / limit 0$/.test(s) || s.includes("pragma_")), []);
   } finally {
     await svc.close();
   }
