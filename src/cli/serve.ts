@@ -36,14 +36,19 @@ export interface ServeFlags {
 export function addServeCommand(program: Command): void {
   program.command("serve", { isDefault: true })
     .description("Serve SQLite database files (the default command)")
-    .argument("[files...]", "database files to serve read-write (or one configuration directory)")
+    .argument("[files...]", "database files to serve (or one configuration directory)")
     .option("-i, --immutable <file>", "database file to serve as immutable", collect, [])
     .option("-h, --host <host>", "host to listen on (0.0.0.0 for every interface)", "127.0.0.1")
     .option("-p, --port <port>", "port to listen on (0 picks a free one)", "8001")
     .option("-m, --metadata <file>", "metadata and configuration file (JSON or YAML)")
     .option("--template-dir <dir>", "directory of templates that override the defaults")
-    .option("--plugins-dir <dir>", "directory of plugin modules (.ts/.js)")
-    .option("--plugin <specifier>", "plugin module: path, http(s) URL or npm: spec", collect, [])
+    .option("--plugins-dir <dir>", "directory of plugin modules (.ts/.js/.mjs)")
+    .option(
+      "--plugin <specifier>",
+      "plugin module or folder: path, http(s) URL, npm: or jsr: spec",
+      collect,
+      [],
+    )
     .option("--static <mount:dir>", "serve a directory of static files at /mount/", collect, [])
     .option("--memory", "attach an in-memory database named _memory")
     .option("--crossdb", "allow cross-database queries from /_memory")

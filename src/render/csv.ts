@@ -7,7 +7,7 @@
  */
 
 import { encodeBase64 } from "../http/base64.ts";
-import { isIntegralReal } from "./json.ts";
+import { integralRealText, isIntegralReal } from "./json.ts";
 
 /** A field separator: `,` for CSV, a tab for TSV. */
 export type Delimiter = "," | "\t";
@@ -15,7 +15,11 @@ export type Delimiter = "," | "\t";
 /** Text of one cell, Python `str()` style. */
 export function csvCellText(value: unknown, declared?: string | null): string {
   if (value === null || value === undefined) return "";
-  if (isIntegralReal(value, declared)) return `${value}.0`;
+  if (isIntegralReal(value, declared)) return integralRealText(value as number);
+  // Python's str() of an infinite float.
+  if (typeof value === "number" && !Number.isFinite(value) && !Number.isNaN(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
   if (value instanceof Uint8Array) return encodeBase64(value);
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);

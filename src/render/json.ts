@@ -21,14 +21,52 @@ export function isIntegralReal(value: unknown, declared: string | null | undefin
     REAL_TYPE.test(declared ?? "");
 }
 
-/** One row as a Python `json.dumps` object line (duplicate names: the last value wins). */
+/** Python's text of an integral float: `12.0`, or `1e+16` from 10^16 up. */
+export function integralRealText(value: number): string {
+  return Math.abs(value) < 1e16 ? `${value}.0` : value.toExponential();
+}
+
+const REAL_MARK = "\u0000vitrine-real\u0000";
+const REAL_MARK_JSON = /"\\u0000vitrine-real\\u0000([^"\\]*)"/g;
+
+/**
+ * Rows whose integral numbers in REAL-declared columns (except `skip`, e.g. primary keys that
+ * become `_shape=object` keys) are marked so `jsonBodyText` writes them as Python does (`12.0`).
+ */
+export function markIntegralReals(
+  columns: string[],
+  rows: unknown[][],
+  types: ColumnTypes = {},
+  skip: string[] = [],
+): unknown[][] {
+  const real = columns.flatMap((c, i) =>
+    REAL_TYPE.test(types[c] ?? "") && !skip.includes(c) ? [i] : []
+  );
+  if (real.length === 0) return rows;
+  return rows.map((row) => {
+    const out = [...row];
+    for (const i of real) {
+      const value = out[i];
+      if (typeof value === "number" && Number.isInteger(value)) {
+        out[i] = `${REAL_MARK}${integralRealText(value)}`;
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * One row as a Python `json.dumps` object line (duplicate names: the last value wins);
+ * `infinity` keeps `Infinity` / `-Infinity` (`_json_infinity=on`), else they are `null`.
+ */
 export function pythonJsonObject(
   members: [string, number][],
   row: ArrayLike<unknown>,
   types: ColumnTypes = {},
+  infinity = false,
 ): string {
   const parts = members.map(([column, i]) =>
-    `${JSON.stringify(column)}: ${pythonJson(row[i], types[column])}`
+    `${JSON.stringify(column)}: ${pythonJson(row[i], types[column], infinity)}`
   );
   return `{${parts.join(", ")}}`;
 }
@@ -40,10 +78,13 @@ const INFINITY_MARK = "\u0000vitrine-infinity\u0000";
  * written as the bare `Infinity` / `-Infinity` Python emits).
  */
 export function jsonBodyText(value: unknown, keepInfinity = false): string {
-  if (!keepInfinity) return json_text(value);
-  const marked = markInfinities(value);
-  return json_text(marked).replaceAll(`"${INFINITY_MARK}+"`, "Infinity")
-    .replaceAll(`"${INFINITY_MARK}-"`, "-Infinity");
+  let text = json_text(keepInfinity ? markInfinities(value) : value);
+  // Match the marks as json_text writes them (it escapes the NUL characters).
+  if (keepInfinity) {
+    text = text.replaceAll(json_text(`${INFINITY_MARK}+`), "Infinity")
+      .replaceAll(json_text(`${INFINITY_MARK}-`), "-Infinity");
+  }
+  return text.includes("vitrine-real") ? text.replace(REAL_MARK_JSON, "$1") : text;
 }
 
 function markInfinities(value: unknown): unknown {
@@ -59,12 +100,16 @@ function markInfinities(value: unknown): unknown {
   return value;
 }
 
-/** Python `json.dumps` text of one value: `", "` and `": "` separators, REAL floats as `x.0`. */
-export function pythonJson(value: unknown, declared?: string | null): string {
+/**
+ * Python `json.dumps` text of one value: `", "` and `": "` separators, REAL floats as `x.0`;
+ * non-finite numbers are `null` unless `infinity` (then `Infinity` / `-Infinity`).
+ */
+export function pythonJson(value: unknown, declared?: string | null, infinity = false): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) return "null";
-    return isIntegralReal(value, declared) ? `${value}.0` : JSON.stringify(value);
+    if (Number.isNaN(value)) return "null";
+    if (!Number.isFinite(value)) return infinity ? (value > 0 ? "Infinity" : "-Infinity") : "null";
+    return isIntegralReal(value, declared) ? integralRealText(value) : JSON.stringify(value);
   }
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "string") return JSON.stringify(value);
@@ -72,18 +117,21 @@ export function pythonJson(value: unknown, declared?: string | null): string {
   if (value instanceof Uint8Array) {
     return pythonJson({ $base64: true, encoded: encodeBase64(value) });
   }
-  if (Array.isArray(value)) return `[${value.map((item) => pythonJson(item)).join(", ")}]`;
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => pythonJson(item, null, infinity)).join(", ")}]`;
+  }
   const members = Object.entries(value as Record<string, unknown>)
-    .map(([key, item]) => `${JSON.stringify(key)}: ${pythonJson(item)}`);
+    .map(([key, item]) => `${JSON.stringify(key)}: ${pythonJson(item, null, infinity)}`);
   return `{${members.join(", ")}}`;
 }
 
-/** One line per row object, Python spacing, for `_shape=array&_nl=on`. */
+/** One line per row object, Python spacing, for `_shape=array&_nl=on` (`infinity` as above). */
 export function newlineDelimited(
   columns: string[],
   rows: unknown[][],
   types: ColumnTypes = {},
+  infinity = false,
 ): string {
   const members = objectMembers(columns);
-  return rows.map((row) => pythonJsonObject(members, row, types)).join("\n");
+  return rows.map((row) => pythonJsonObject(members, row, types, infinity)).join("\n");
 }

@@ -14,7 +14,7 @@ import type { SqlValue } from "../sqlite/values.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
 import { tilde_encode } from "../util/tilde.ts";
 import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
-import { type ColumnTypes, isIntegralReal } from "./json.ts";
+import { type ColumnTypes, integralRealText, isIntegralReal } from "./json.ts";
 
 /** A foreign key over one or more columns, pointing at another table's key columns. */
 export interface CellForeignKey {
@@ -104,7 +104,7 @@ export function defaultCell(
 
 /** Escaped, truncated text of a value. */
 function plainText(ctx: CellContext, column: string, value: unknown): string {
-  if (isIntegralReal(value, ctx.column_types?.[column])) return `${value}.0`;
+  if (isIntegralReal(value, ctx.column_types?.[column])) return integralRealText(value as number);
   return truncate(ctx, String(value));
 }
 
@@ -163,6 +163,41 @@ export async function displayRows(
       cells.push({ column, value: await renderCell(ctx, row, column, values[i]), raw: values[i] });
     }
     out.push(makeDisplayRow(cells));
+  }
+  return out;
+}
+
+/**
+ * The `render_cell` extra (API-DETAILS §2.1): one object per row holding, for each cell a
+ * `render_cell` hook answered with something truthy, that answer as a string. Empty objects when
+ * no plugin implements the hook.
+ */
+export async function pluginRenderedCells(
+  ctx: Pick<CellContext, "svc" | "request" | "database" | "table">,
+  columns: string[],
+  rows: SqlValue[][],
+): Promise<Record<string, string>[]> {
+  if (!ctx.svc.pm.hasImpl("render_cell")) return rows.map(() => ({}));
+  const out: Record<string, string>[] = [];
+  for (const values of rows) {
+    const row: Record<string, unknown> = {};
+    columns.forEach((c, i) => {
+      if (!Object.hasOwn(row, c)) row[c] = values[i];
+    });
+    const rendered: Record<string, string> = {};
+    for (const [i, column] of columns.entries()) {
+      const answer = await ctx.svc.pm.callFirst("render_cell", {
+        row,
+        value: values[i],
+        column,
+        table: ctx.table,
+        database: ctx.database,
+        svc: ctx.svc,
+        request: ctx.request,
+      } as never);
+      if (answer) rendered[column] = String(answer);
+    }
+    out.push(rendered);
   }
   return out;
 }

@@ -47,7 +47,12 @@ import { keepInfinity, parseJsonColumns, parseShape, shapedRows } from "../table
 import { valueAsBoolean } from "../table/args.ts";
 import { makeRows } from "../db/results.ts";
 import { canRender, runRenderer } from "../render/renderers.ts";
-import { type ColumnTypes, jsonBodyText, newlineDelimited } from "../render/json.ts";
+import {
+  type ColumnTypes,
+  jsonBodyText,
+  markIntegralReals,
+  newlineDelimited,
+} from "../render/json.ts";
 import { STREAM_FORMATS, streamedResponse } from "../render/row_stream.ts";
 
 /** Foreign-key labels: which columns are expanded, and a lookup for a chunk of rows. */
@@ -187,13 +192,15 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
   const extras = await resolveExtras(request, page);
   const rows = await jsonRows(request, page);
   if (shape === "array" && valueAsBoolean(request.args.get("_nl"))) {
-    return new Response(newlineDelimited(page.columns, rows, page.column_types), {
+    return new Response(newlineDelimited(page.columns, rows, page.column_types, infinity), {
       status,
       headers,
       content_type: "text/plain",
     });
   }
-  const shaped = shapedRows(shape, page.columns, rows, page.primary_keys ?? null);
+  // Integral REAL values print as `12.0`, like the reference (not in object keys).
+  const reals = markIntegralReals(page.columns, rows, page.column_types, page.primary_keys ?? []);
+  const shaped = shapedRows(shape, page.columns, reals, page.primary_keys ?? null);
   if (shape === "objects" || shape === "arrays") {
     return json({ ...page.defaultKeys, ...extras, rows: shaped, truncated: page.truncated });
   }
@@ -245,15 +252,29 @@ export async function formatLinks(
   request: Request,
   page: RowsPage,
 ): Promise<Record<string, string>> {
-  const links: Record<string, string> = {
-    json: formatUrl(request, "json"),
-    csv: formatUrl(request, "csv", [["_size", "max"]]),
-  };
+  const { json, ...plugins } = await rendererPaths(svc, request, page);
+  return { json, csv: formatUrl(request, "csv", [["_size", "max"]]), ...plugins };
+}
+
+/**
+ * The `renderers` extra (API-DETAILS §2.1): `{format: path}` for JSON and each plugin renderer
+ * whose `can_render` agrees, with `replace` arguments (the reference adds `_labels=on` when the
+ * table has foreign keys).
+ */
+export async function rendererPaths(
+  svc: Service,
+  request: Request,
+  page: RowsPage,
+  replace: [string, string][] = [],
+): Promise<Record<string, string>> {
+  const paths: Record<string, string> = { json: formatUrl(request, "json", replace) };
+  // can_render sees the page without its extras: it must not fail on this page's `_extra=`.
+  const bare = { ...page, extras: {}, autoExtras: [], ignoreExtraArg: true };
   for (const [extension, renderer] of svc.state.renderers ?? []) {
-    const args = await renderArgs(svc, request, { ...page, extras: {}, autoExtras: [] });
-    if (await canRender(renderer, args)) links[extension] = formatUrl(request, extension);
+    const args = await renderArgs(svc, request, bare);
+    if (await canRender(renderer, args)) paths[extension] = formatUrl(request, extension, replace);
   }
-  return links;
+  return paths;
 }
 
 /** This page's URL (base_url included) in another format, with some arguments replaced. */

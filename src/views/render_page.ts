@@ -29,8 +29,40 @@ export async function renderPage(
   context: Record<string, unknown>,
   options: PageOptions,
 ): Promise<Response> {
+  if (request && svc.setting("template_debug") && isOn(request.args.get("_context"))) {
+    return await contextResponse(svc, request, templates, context, options);
+  }
   const html = await renderHtml(svc, request, templates, context, options);
   return Response.html(html, { status: options.status ?? 200, headers: options.headers ?? {} });
+}
+
+function isOn(value: unknown): boolean {
+  return ["1", "on", "true"].includes(String(value ?? "").toLowerCase());
+}
+
+/**
+ * `?_context=1` with the `template_debug` setting: the page's template context as JSON, for
+ * people writing templates (functions are listed by name; the request is left out).
+ */
+async function contextResponse(
+  svc: Service,
+  request: Request,
+  templates: string | string[],
+  context: Record<string, unknown>,
+  options: PageOptions,
+): Promise<Response> {
+  const template = svc.templates.select(templates) ?? [templates].flat()[0];
+  const full = await buildPageContext(svc, request, template, context, options);
+  const { request: _request, ...rest } = full;
+  const plain = JSON.parse(JSON.stringify(rest, (_key, value) => {
+    if (typeof value === "function") return `<function ${value.name || "anonymous"}>`;
+    if (typeof value === "bigint") return value.toString();
+    if (value instanceof String) return String(value);
+    return value;
+  }));
+  return Response.json({ template, templates: [templates].flat(), context: plain }, {
+    status: options.status ?? 200,
+  });
 }
 
 /** The rendered HTML of a page (see renderPage). */

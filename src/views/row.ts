@@ -58,6 +58,8 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
     );
   }
   Object.assign(defaultKeys, { query_ms, ok: true });
+  // Declared types: a REAL column's 12 is written 12.0 in JSON, CSV and HTML, as on table pages.
+  const types = await columnTypes(db, table);
   const page: RowsPage = {
     view_name: "row",
     database: db.name,
@@ -76,6 +78,7 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
     extras: {},
     ignoreExtraArg: true,
     cache: true,
+    column_types: types,
     blobUrl: (_row, column) => blobPath(svc, resolved, column),
     filename: `${table}-${resolved.pk_values.join(",")}`,
   };
@@ -85,7 +88,6 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
       `${svc.urls.table(db.name, table)}/${
         resolved.pks.map((k) => tilde_encode(String(r[k]))).join(",")
       }`;
-    const types = await columnTypes(db, table);
     // Foreign keys link to their row and show its label, as on the table page.
     const { foreign_keys, labels } = await rowForeignKeyCells(
       svc,

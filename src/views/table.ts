@@ -16,7 +16,7 @@ import { tilde_encode } from "../util/tilde.ts";
 import { respondWithRows, type RowsPage } from "./data_response.ts";
 import { STREAM_FORMATS, wantsStream } from "../render/row_stream.ts";
 import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
-import { autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
+import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
 import { tableHtml } from "./table_html.ts";
 import { filterFormRedirect } from "./table_form.ts";
 
@@ -59,6 +59,7 @@ export async function tableView(svc: Service, request: Request): Promise<Respons
     blobUrl: (row, column) => blobPath(ctx, row, column),
     fetchNext: (next) => fetchAfter(ctx, next),
   };
+  addPageExtras(extras, ctx, rowsPage);
   return await respondWithRows(
     svc,
     request,

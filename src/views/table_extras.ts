@@ -31,7 +31,8 @@ import { argPairs } from "../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../table/labels.ts";
 import { templateCandidates } from "../render/template_lookup.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
-import type { RowLabels } from "./data_response.ts";
+import { rendererPaths, type RowLabels, type RowsPage } from "./data_response.ts";
+import { pluginRenderedCells } from "../render/render_cell.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
 import { rememberedCount, tableRowCount } from "./table_counts.ts";
 
@@ -226,9 +227,22 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
     form_hidden_args: once(() => formHiddenArgs(ctx.args)),
     custom_table_templates: once(() => templateCandidates("table_rows", names)),
     display_columns: once(() => displayColumns(ctx)),
+    // Vitrine has no set-column-type API, so no actor may use one: always null.
+    set_column_type_ui: once(() => null),
   };
   extras.extras = once(() => Object.keys(extras));
   return extras;
+}
+
+/** Adds the extras that need the finished page: `render_cell` and `renderers`. */
+export function addPageExtras(extras: Extras, ctx: TableContext, page: RowsPage): void {
+  const { svc, request, db, table } = ctx;
+  extras.render_cell = once(() =>
+    pluginRenderedCells({ svc, request, database: db.name, table }, page.columns, page.rows)
+  );
+  // Like the reference, the links ask for labels when the table has foreign keys.
+  const labels: [string, string][] = ctx.foreign_keys.length ? [["_labels", "on"]] : [];
+  extras.renderers = once(() => rendererPaths(svc, request, page, labels));
 }
 
 /** Extras a JSON body gets without asking: `facet_results` whenever a `_facet*` arg is given. */

@@ -51,3 +51,21 @@ Deno.test("the index page links each listed table to its page", async () => {
     await svc.close();
   }
 });
+
+Deno.test("template_debug: ?_context=1 shows the template context as JSON", async () => {
+  const off = shopService();
+  const on = shopService({ settings: { template_debug: true } });
+  try {
+    const plain = await off.client.get("/?_context=1");
+    assert.match(plain.headers.get("content-type")!, /^text\/html/);
+    const debug = await on.client.get("/shop/products?_context=1");
+    assert.match(debug.headers.get("content-type")!, /^application\/json/);
+    const body = debug.json();
+    assert.equal(body.template, "table.html");
+    assert.equal(body.context.table, "products");
+    assert.match(body.context.csrftoken, /^<function /);
+  } finally {
+    await off.close();
+    await on.close();
+  }
+});
