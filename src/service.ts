@@ -6,7 +6,6 @@ import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { Database } from "./db/database.ts";
 import type { DatabaseHost } from "./db/host.ts";
-import type { Row } from "./db/results.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
 import type { Connection } from "./sqlite/mod.ts";
@@ -15,6 +14,7 @@ import type { HookArgs, HookName } from "./plugins/hookspecs.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
 import { Signer } from "./auth/signer.ts";
 import { RootToken } from "./auth/root.ts";
+import type { Actor } from "./auth/allow.ts";
 import { type Permission, PermissionRegistry } from "./auth/permission.ts";
 import { PermissionChecker } from "./auth/permissions.ts";
 import { createToken } from "./auth/tokens.ts";
@@ -22,16 +22,20 @@ import { ERROR, INFO, WARNING } from "./auth/messages.ts";
 import { Urls } from "./http/urls.ts";
 import { Client } from "./http/client.ts";
 import type { Request } from "./http/request.ts";
-import { DatabaseNotFound, RowNotFound, TableNotFound } from "./http/errors.ts";
+import {
+  resolveDatabase,
+  type ResolvedRow,
+  type ResolvedTable,
+  resolveRow,
+  resolveTable,
+} from "./http/resolve.ts";
 import { requestState } from "./http/request_state.ts";
 import { createHandler, type FetchHandler } from "./http/handler.ts";
 import { keyError } from "./util/key_error.ts";
-import { tilde_decode } from "./util/tilde.ts";
 import { boot, type BootState } from "./boot.ts";
 import { cannedQueryFor } from "./views/canned_queries.ts";
 
-/** An actor: a dictionary with at least an `id`, or null for anonymous. */
-export type Actor = Record<string, unknown>;
+export type { Actor, ResolvedRow, ResolvedTable };
 
 /** Options for `new Service({...})`: the spec's keyword arguments plus the CLI's. */
 export interface ServiceOptions {
@@ -54,22 +58,6 @@ export interface ServiceOptions {
   inspect_data?: Record<string, unknown> | null;
   load_extensions?: string[];
   version_note?: string | null;
-}
-
-/** A resolved table: the spec's ResolvedTable `(db, table, is_view)`. */
-export interface ResolvedTable {
-  db: Database;
-  table: string;
-  is_view: boolean;
-}
-
-/** A resolved row: the spec's ResolvedRow. */
-export interface ResolvedRow extends ResolvedTable {
-  sql: string;
-  params: Record<string, unknown>;
-  pks: string[];
-  pk_values: string[];
-  row: Row;
 }
 
 /** The service instance that views, hooks and plugins receive as `svc`. */
@@ -120,7 +108,7 @@ export class Service implements DatabaseHost {
       registry: this.permissionRegistry,
       metadata: () => this.metadata().data,
       callHook: (name: string, args: Record<string, unknown>) =>
-        this.pm.call(name as HookName, { svc: this, ...args } as never),
+        this.pm.call(name as HookName, { svc: this, ...args }),
       setting: (key: string) => this.setting(key),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
@@ -219,7 +207,7 @@ export class Service implements DatabaseHost {
       const [file, entry] = path.split(":");
       conn.loadExtension(file, entry);
     }
-    this.pm.callSync("prepare_connection", { conn, database, svc: this } as never);
+    this.pm.callSync("prepare_connection", { conn, database, svc: this });
   }
 
   tableConfig(database: string, table: string): Record<string, unknown> {
@@ -241,7 +229,7 @@ export class Service implements DatabaseHost {
       key: null,
       database: null,
       table: null,
-    } as never) as Record<string, unknown>[];
+    }) as Record<string, unknown>[];
     let merged: Record<string, unknown> = {};
     for (const piece of fromHooks.reverse()) merged = merge(merged, piece);
     return new Metadata(merge(merged, this.#localMetadata.data));
@@ -326,36 +314,17 @@ export class Service implements DatabaseHost {
 
   /** Database named by the `database` group of the route; DatabaseNotFound otherwise. */
   resolve_database(request: Request): Database {
-    const route = tilde_decode(request.url_vars.database ?? "");
-    const db = this.databaseForRoute(route);
-    if (!db) throw new DatabaseNotFound(route);
-    return db;
+    return resolveDatabase(this, request);
   }
 
   /** `{db, table, is_view}` for the `database` and `table` route groups. */
-  async resolve_table(request: Request): Promise<ResolvedTable> {
-    const db = this.resolve_database(request);
-    const table = tilde_decode(request.url_vars.table ?? "");
-    if (await db.table_exists(table)) return { db, table, is_view: false };
-    if (await db.view_exists(table)) return { db, table, is_view: true };
-    throw new TableNotFound(db.name, table);
+  resolve_table(request: Request): Promise<ResolvedTable> {
+    return resolveTable(this, request);
   }
 
   /** The row named by the `pks` route group; RowNotFound when there is none. */
-  async resolve_row(request: Request): Promise<ResolvedRow> {
-    const { db, table, is_view } = await this.resolve_table(request);
-    const pk_values = (request.url_vars.pks ?? "").split(",").map(tilde_decode);
-    let pks = await db.primary_keys(table);
-    const useRowid = pks.length === 0;
-    if (useRowid) pks = ["rowid"];
-    const where = pks.map((pk, i) => `[${pk.replaceAll("]", "]]")}] = :p${i}`).join(" and ");
-    const params = Object.fromEntries(pk_values.map((value, i) => [`p${i}`, value]));
-    const select = useRowid ? "rowid, *" : "*";
-    const sql = `select ${select} from [${table.replaceAll("]", "]]")}] where ${where}`;
-    const results = await db.execute(sql, params);
-    const row = results.first();
-    if (!row) throw new RowNotFound(db.name, table, pk_values);
-    return { db, table, is_view, sql, params, pks, pk_values, row };
+  resolve_row(request: Request): Promise<ResolvedRow> {
+    return resolveRow(this, request);
   }
 
   // -- templates -------------------------------------------------------------------------
@@ -409,7 +378,7 @@ export class Service implements DatabaseHost {
   /** Mapping of id to actor: the first `actors_from_ids` hook that answers, else `{id}`. */
   async actors_from_ids(actor_ids: (string | number)[]): Promise<Record<string, Actor>> {
     await this.ready();
-    const found = await this.pm.callFirst("actors_from_ids", { svc: this, actor_ids } as never);
+    const found = await this.pm.callFirst("actors_from_ids", { svc: this, actor_ids });
     if (found) return found as Record<string, Actor>;
     return Object.fromEntries(actor_ids.map((id) => [String(id), { id }]));
   }

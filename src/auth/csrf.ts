@@ -13,7 +13,7 @@ import type { Signer } from "./signer.ts";
 export const CSRF_COOKIE = "ds_csrftoken";
 /** The form field and (lower-case) header that carry the token back. */
 export const CSRF_FIELD = "csrftoken";
-export const CSRF_HEADER = "x-csrftoken";
+const CSRF_HEADER = "x-csrftoken";
 /** The spec's error text for a missing or mismatched token. */
 export const CSRF_MISMATCH = "form-urlencoded POST field did not match cookie";
 /** Error text for an unsafe request a browser marked as cross-site. */

@@ -19,7 +19,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export async function enforceCsrf(svc: Service, request: Request): Promise<void> {
   if (SAFE_METHODS.has(request.method)) return;
-  const answers = await svc.callHook("skip_csrf", { scope: request.scope, request } as never);
+  const answers = await svc.callHook("skip_csrf", { scope: request.scope, request });
   const skip = answers.some((answer) => answer === true);
   const error = csrfCheck({
     method: request.method,

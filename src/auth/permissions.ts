@@ -63,7 +63,7 @@ export interface PermissionCheckerOptions {
 }
 
 /** How many recent checks `/-/permissions` can show. */
-export const CHECK_LOG_SIZE = 200;
+const CHECK_LOG_SIZE = 200;
 
 /** Resolves permission checks against metadata, hooks, tokens, root and defaults. */
 export class PermissionChecker {

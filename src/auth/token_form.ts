@@ -11,7 +11,7 @@ import { tilde_decode } from "../util/tilde.ts";
 import type { PermissionRegistry } from "./permission.ts";
 
 /** Seconds per unit of the form's expiry choices. */
-export const EXPIRY_UNITS: Readonly<Record<string, number>> = Object.freeze({
+const EXPIRY_UNITS: Readonly<Record<string, number>> = Object.freeze({
   minutes: 60,
   hours: 60 * 60,
   days: 24 * 60 * 60,

@@ -17,7 +17,7 @@ export function addInspectCommand(program: Command): void {
 }
 
 /** `{name: {hash, size, file, tables: {table: {count}}}}` for immutable copies of `files`. */
-export async function inspectFiles(files: string[]): Promise<Record<string, unknown>> {
+async function inspectFiles(files: string[]): Promise<Record<string, unknown>> {
   const svc = new Service({ immutables: files, settings: { num_sql_threads: 0 } });
   try {
     const out: Record<string, unknown> = {};

@@ -7,7 +7,7 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import { collect } from "./argv.ts";
 
 /** Adds the spec's common publish options to a provider's command. */
-export function addCommonPublishOptions(command: Command): Command {
+function addCommonPublishOptions(command: Command): Command {
   return command
     .argument("<files...>", "database files to publish")
     .option("-m, --metadata <file>", "metadata file")
@@ -30,7 +30,7 @@ export function addCommonPublishOptions(command: Command): Command {
 }
 
 /** True when `command` already has the common options (a provider may add them itself). */
-export function hasCommonPublishOptions(command: Command): boolean {
+function hasCommonPublishOptions(command: Command): boolean {
   return command.options.some((option) => option.long === "--metadata");
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Connection } from "../sqlite/connection.ts";
+import type { Connection } from "../sqlite/connection.ts";
 import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
@@ -21,15 +21,8 @@ import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.t
 import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
 import { type ReadRequest, type ReadResult, runRead } from "./read_query.ts";
-import {
-  attachUri,
-  isPrivateMemory,
-  MAX_ATTACHED,
-  openReadConnection,
-  type ReadSource,
-  type ReadTarget,
-  targetKey,
-} from "./read_target.ts";
+import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
+import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
 import { writeMany, writeOne, type WriteResult, writeScript } from "./write_ops.ts";
 import { WriteQueue } from "./write_queue.ts";
@@ -99,10 +92,7 @@ export class Database extends DatabaseIntrospection {
   #ownHost: StandaloneHost | null = null;
   #options: DatabaseOptions;
   #queue: WriteQueue;
-  #writeConn: Connection | null = null;
-  #keepAlive: Connection | null = null;
-  #reader: { key: string; conn: Connection } | null = null;
-  #attachedKey = "[]";
+  #connections: DatabaseConnections;
   #hash: string | null | undefined;
   #closed = false;
 
@@ -120,10 +110,11 @@ export class Database extends DatabaseIntrospection {
       (this.memory_name ?? (this.path !== null ? fileStem(this.path) : "_memory"));
     this.route = options.route ?? this.name;
     this.#queue = new WriteQueue(`database "${this.name}"`);
-    if (this.memory_name !== null) {
-      // A named memory database lives only while a connection to it is open.
-      this.#keepAlive = Connection.open("", { memoryName: this.memory_name });
-    }
+    this.#connections = new DatabaseConnections({
+      path: this.is_memory ? null : this.path,
+      memory_name: this.memory_name,
+      prepare: (conn) => this.#prepare(conn),
+    });
   }
 
   /** SHA-256 hex of the file for immutable databases (computed once), else null. */
@@ -230,39 +221,10 @@ export class Database extends DatabaseIntrospection {
     return await fn(this.#mainConnection());
   }
 
-  /**
-   * The main-thread read connection (the write connection for private memory databases, which
-   * no second connection can see), reopened when the set of ATTACHed databases changes.
-   */
+  /** The main-thread read connection (see DatabaseConnections.reader). */
   #mainConnection(): Connection {
     this.#assertOpen();
-    const target = this.#readTarget();
-    if (this.#isPrivateMemory()) {
-      const conn = this.#openWriteConnection();
-      this.#syncAttachments(conn, target.attach);
-      return conn;
-    }
-    const key = targetKey(target);
-    // An execute_fn function may have closed the connection: open a new one then.
-    if (this.#reader?.key === key && this.#reader.conn.isOpen) return this.#reader.conn;
-    this.#reader?.conn.close();
-    this.#reader = null;
-    const conn = openReadConnection(target);
-    this.#prepare(conn);
-    this.#reader = { key, conn };
-    return conn;
-  }
-
-  #syncAttachments(conn: Connection, attach: ReadSource[]): void {
-    const key = JSON.stringify(attach);
-    if (key === this.#attachedKey) return;
-    for (const old of JSON.parse(this.#attachedKey) as ReadSource[]) {
-      conn.run("DETACH DATABASE ?", [old.name]);
-    }
-    for (const source of attach) {
-      conn.run("ATTACH DATABASE ? AS ?", [attachUri(source), source.name]);
-    }
-    this.#attachedKey = key;
+    return this.#connections.reader(this.#readTarget());
   }
 
   #prepare(conn: Connection): void {
@@ -273,22 +235,7 @@ export class Database extends DatabaseIntrospection {
 
   #openWriteConnection(): Connection {
     this.#assertOpen();
-    // A write function may have closed the connection: later writes get a new one.
-    if (this.#writeConn?.isOpen) return this.#writeConn;
-    if (this.#writeConn) this.#attachedKey = "[]";
-    let conn: Connection;
-    if (this.memory_name !== null) conn = Connection.open("", { memoryName: this.memory_name });
-    else if (this.#isPrivateMemory()) conn = Connection.open(":memory:");
-    else conn = Connection.open(this.path!, { mode: "rwc" });
-    try {
-      conn.exec("PRAGMA busy_timeout = 5000");
-      this.#prepare(conn);
-    } catch (error) {
-      conn.close();
-      throw error;
-    }
-    this.#writeConn = conn;
-    return conn;
+    return this.#connections.writer();
   }
 
   /** Runs `task` with exclusive use of the write connection, in arrival order. */
@@ -413,10 +360,7 @@ export class Database extends DatabaseIntrospection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#writeConn?.close();
-    this.#reader?.conn.close();
-    this.#keepAlive?.close();
-    this.#writeConn = this.#reader = this.#keepAlive = null;
+    this.#connections.close();
     if (this.#ownHost) this.#ownHost.close();
     else {
       // Workers close their connections to it; a pool that is already gone has none.

@@ -9,7 +9,7 @@ import type { Connection } from "../sqlite/connection.ts";
 import { ReadPool } from "./pool.ts";
 
 /** Settings the data layer reads, with their defaults. */
-export const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
+const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   sql_time_limit_ms: 1000,
   max_returned_rows: 1000,
   num_sql_threads: 3,

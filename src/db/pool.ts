@@ -43,7 +43,7 @@ interface PoolWorker {
 }
 
 /** Rebuilds a worker's error on this thread (SQLite errors stay `SqliteError`). */
-export function reviveError(error: SerializedError): Error {
+function reviveError(error: SerializedError): Error {
   if (error.extendedCode !== undefined) return new SqliteError(error.message, error.extendedCode);
   const revived = new Error(error.message);
   revived.name = error.name;

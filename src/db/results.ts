@@ -49,7 +49,7 @@ const rowBase = Object.create(Array.prototype, {
 });
 
 /** A prototype giving rows with these `columns` their named getters. */
-export function rowPrototype(columns: string[]): object {
+function rowPrototype(columns: string[]): object {
   const proto = Object.create(rowBase);
   Object.defineProperty(proto, COLUMNS, { value: columns, enumerable: false });
   const seen = new Set<string>();

@@ -42,7 +42,7 @@ function connectionFor(target: ReadTarget): Connection {
   try {
     if (cacheSizeKb > 0) conn.exec(`PRAGMA cache_size = -${Math.floor(cacheSizeKb)}`);
     // `svc` lives on the main thread; worker-side implementations receive null.
-    plugins.callSync("prepare_connection", { conn, database: target.name, svc: null } as never);
+    plugins.callSync("prepare_connection", { conn, database: target.name, svc: null });
   } catch (error) {
     conn.close();
     throw error;

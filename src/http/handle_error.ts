@@ -38,7 +38,7 @@ export async function handleError(
       svc,
       request,
       message: info.message,
-    } as never);
+    });
     if (replaced instanceof Response) return replaced;
   } else if (info.status === 500) {
     console.error(error);
@@ -46,7 +46,7 @@ export async function handleError(
       svc,
       request,
       exception: error,
-    } as never);
+    });
     if (replaced instanceof Response) return replaced;
   }
   return await errorResponse(svc, request, info);
@@ -93,7 +93,7 @@ const FILE_PATHS = [
  * helps whoever reads the page, but where Vitrine, its plugins and its databases live on disk is
  * for the operator's log, which gets the whole error.
  */
-export function withoutFilePaths(message: string): string {
+function withoutFilePaths(message: string): string {
   return FILE_PATHS.reduce((text, pattern) => text.replace(pattern, "[path]"), message);
 }
 
@@ -108,7 +108,7 @@ function namedNotFound(error: HttpError): string | undefined {
 }
 
 /** The default error response: JSON body or the `<status>.html` / `error.html` page. */
-export async function errorResponse(
+async function errorResponse(
   svc: Service,
   request: Request,
   { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,

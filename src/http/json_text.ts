@@ -4,22 +4,19 @@
  */
 import { encodeBase64 } from "./base64.ts";
 
-/** Options for {@link json_text}. */
+/** Options for {@link jsonText}. */
 export interface JsonTextOptions {
   /** Spaces (or a string) per nesting level; omitted or 0 gives compact output. */
   indent?: number | string;
 }
 
 /** Serialise `value` to JSON text. Undefined and functions are skipped in objects, null in arrays. */
-export function json_text(value: unknown, options: JsonTextOptions = {}): string {
+export function jsonText(value: unknown, options: JsonTextOptions = {}): string {
   const unit = typeof options.indent === "number"
     ? " ".repeat(options.indent)
     : options.indent ?? "";
   return write(value, unit, "") ?? "null";
 }
-
-/** camelCase alias for internal callers. */
-export const jsonText: typeof json_text = json_text;
 
 function write(value: unknown, unit: string, indent: string): string | undefined {
   switch (typeof value) {

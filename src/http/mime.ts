@@ -25,7 +25,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The default for unknown extensions: browsers will download rather than sniff. */
-export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
+const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
 /** The content type for a file name or path, from its extension. */
 export function contentTypeFor(fileName: string): string {

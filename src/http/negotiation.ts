@@ -8,8 +8,3 @@ export function wantsJson(request: Request): boolean {
   const accept = request.headers["accept"] ?? "";
   return accept.split(",").some((part) => part.trim().split(";")[0] === "application/json");
 }
-
-/** The format suffix of the URL (`json`, `csv`, a plugin's), or null for HTML. */
-export function requestedFormat(request: Request): string | null {
-  return request.url_vars?.format ?? null;
-}

@@ -4,9 +4,7 @@
 import { parseCookies } from "./cookies.ts";
 import { PayloadTooLarge } from "./errors.ts";
 import { MultiParams } from "./multi_params.ts";
-
-/** An actor: a dictionary with at least `id`, or null for anonymous. */
-export type Actor = Record<string, unknown>;
+import type { Actor } from "../auth/allow.ts";
 
 /** The ASGI-like scope dictionary. */
 export interface Scope {

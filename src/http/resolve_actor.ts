@@ -11,6 +11,6 @@ export async function resolveActor(
   svc: Service,
   request: Request,
 ): Promise<Record<string, unknown> | null> {
-  const actor = await svc.pm.callFirst("actor_from_request", { svc, request } as never);
+  const actor = await svc.pm.callFirst("actor_from_request", { svc, request });
   return (actor as Record<string, unknown> | null) ?? null;
 }

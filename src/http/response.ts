@@ -3,7 +3,7 @@
  * at the edge of the pipeline.
  */
 import { type CookieOptions, serializeCookie } from "./cookies.ts";
-import { json_text } from "./json_text.ts";
+import { jsonText } from "./json_text.ts";
 
 /** A response body: text, bytes or a stream of byte chunks. */
 export type ResponseBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
@@ -64,7 +64,7 @@ export class Response {
     value: unknown,
     options: ResponseHelperOptions & { indent?: number } = {},
   ): Response {
-    return new Response(json_text(value, { indent: options.indent }), {
+    return new Response(jsonText(value, { indent: options.indent }), {
       status: options.status,
       headers: options.headers,
       content_type: "application/json; charset=utf-8",

@@ -14,7 +14,7 @@
 
 import type { Service } from "../service.ts";
 import { traceClock, type TraceEntry, withTrace } from "../util/trace.ts";
-import { json_text } from "./json_text.ts";
+import { jsonText } from "./json_text.ts";
 import { escapeHtml } from "../util/markup.ts";
 
 /** What `_trace` holds: totals, then every recorded entry in the order they finished. */
@@ -28,7 +28,7 @@ export interface TraceReport {
 const OFF = new Set(["", "0", "off", "false"]);
 
 /** True when `raw` asks for a trace and the service allows it. */
-export function wantsTrace(svc: Service, raw: globalThis.Request): boolean {
+function wantsTrace(svc: Service, raw: globalThis.Request): boolean {
   if (!svc.setting("trace_debug")) return false;
   const value = new URL(raw.url).searchParams.get("_trace");
   return value !== null && !OFF.has(value.toLowerCase());
@@ -85,7 +85,7 @@ function addTrace(
 /** The JSON text with `_trace` added as the last key of its top-level object. */
 export function jsonWithTrace(text: string, report: TraceReport): string {
   const trimmed = text.trimEnd();
-  const value = json_text(report);
+  const value = jsonText(report);
   if (trimmed.startsWith("{") && trimmed.endsWith("}")) {
     const inner = trimmed.slice(1, -1).trimEnd();
     return inner.trim() ? `{${inner}, "_trace": ${value}}` : `{"_trace": ${value}}`;
@@ -104,12 +104,12 @@ export function htmlWithTrace(html: string, report: TraceReport): string {
 }
 
 /** The HTML panel: a summary line, then the report as indented JSON. */
-export function tracePanel(report: TraceReport): string {
+function tracePanel(report: TraceReport): string {
   const summary = `Trace: ${report.num_traces} ${report.num_traces === 1 ? "entry" : "entries"}, ` +
     `${report.sum_trace_duration_ms.toFixed(2)} ms of ${report.request_duration_ms.toFixed(2)} ms`;
   return `<section class="trace-debug" id="_trace"><details open><summary>${
     escapeHtml(summary)
-  }</summary><pre>${escapeHtml(json_text(report, { indent: 2 }))}</pre></details></section>\n`;
+  }</summary><pre>${escapeHtml(jsonText(report, { indent: 2 }))}</pre></details></section>\n`;
 }
 
 function isCsv(raw: globalThis.Request, contentType: string): boolean {

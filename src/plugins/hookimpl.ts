@@ -22,7 +22,7 @@ export interface HookimplOptions {
 }
 
 /** The symbol under which the options are stored on the function. */
-export const HOOKIMPL = Symbol.for("vitrine.hookimpl");
+const HOOKIMPL = Symbol.for("vitrine.hookimpl");
 
 // deno-lint-ignore no-explicit-any
 type AnyFunction = (...args: any[]) => unknown;

@@ -27,14 +27,14 @@ import type { Response as VitrineResponse } from "../http/response.ts";
 import type { Connection as SqliteConnection } from "../sqlite/connection.ts";
 import type { NunjucksEnvironment } from "../render/template_filters.ts";
 import type { Permission } from "../auth/permission.ts";
+import type { Actor } from "../auth/allow.ts";
 import type { FilterArguments as FilterArgumentsClass } from "../table/filter_arguments.ts";
 import type { FacetClass } from "../table/facets.ts";
 
 /** A hook may return a value, a promise, or a function returning either (resolved recursively). */
 export type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
 
-/** An actor: a plain object, with at least an `id` by convention. */
-export type Actor = Record<string, unknown>;
+export type { Actor };
 
 /** A permission resource: a database name, a `[database, table]` pair, or none. */
 export type Resource = string | [string, string] | null;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { json_text } from "../http/json_text.ts";
+import { jsonText } from "../http/json_text.ts";
 import { encodeBase64 } from "../http/base64.ts";
 import { objectMembers } from "../table/shapes.ts";
 
@@ -78,11 +78,11 @@ const INFINITY_MARK = "\u0000vitrine-infinity\u0000";
  * written as the bare `Infinity` / `-Infinity` Python emits).
  */
 export function jsonBodyText(value: unknown, keepInfinity = false): string {
-  let text = json_text(keepInfinity ? markInfinities(value) : value);
-  // Match the marks as json_text writes them (it escapes the NUL characters).
+  let text = jsonText(keepInfinity ? markInfinities(value) : value);
+  // Match the marks as jsonText writes them (it escapes the NUL characters).
   if (keepInfinity) {
-    text = text.replaceAll(json_text(`${INFINITY_MARK}+`), "Infinity")
-      .replaceAll(json_text(`${INFINITY_MARK}-`), "-Infinity");
+    text = text.replaceAll(jsonText(`${INFINITY_MARK}+`), "Infinity")
+      .replaceAll(jsonText(`${INFINITY_MARK}-`), "-Infinity");
   }
   return text.includes("vitrine-real") ? text.replace(REAL_MARK_JSON, "$1") : text;
 }
@@ -104,7 +104,7 @@ function markInfinities(value: unknown): unknown {
  * Python `json.dumps` text of one value: `", "` and `": "` separators, REAL floats as `x.0`;
  * non-finite numbers are `null` unless `infinity` (then `Infinity` / `-Infinity`).
  */
-export function pythonJson(value: unknown, declared?: string | null, infinity = false): string {
+function pythonJson(value: unknown, declared?: string | null, infinity = false): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "number") {
     if (Number.isNaN(value)) return "null";

@@ -55,20 +55,30 @@ export async function renderCell(
   value: unknown,
 ): Promise<Markup> {
   if (ctx.svc.pm.hasImpl("render_cell")) {
-    const answer = await ctx.svc.pm.callFirst("render_cell", {
-      row,
-      value,
-      column,
-      table: ctx.table,
-      database: ctx.database,
-      svc: ctx.svc,
-      request: ctx.request,
-    } as never);
+    const answer = await renderCellHook(ctx, row, column, value);
     if (answer !== null && answer !== undefined) {
       return answer instanceof Markup ? answer : Markup.escape(String(answer));
     }
   }
   return defaultCell(ctx, row, column, value);
+}
+
+/** The first `render_cell` hook's answer for one cell, or null. */
+function renderCellHook(
+  ctx: Pick<CellContext, "svc" | "request" | "database" | "table">,
+  row: Record<string, unknown>,
+  column: string,
+  value: unknown,
+): Promise<unknown> {
+  return ctx.svc.pm.callFirst("render_cell", {
+    row,
+    value,
+    column,
+    table: ctx.table,
+    database: ctx.database,
+    svc: ctx.svc,
+    request: ctx.request,
+  });
 }
 
 /** The built-in cell HTML (no hooks). */
@@ -186,15 +196,7 @@ export async function pluginRenderedCells(
     });
     const rendered: Record<string, string> = {};
     for (const [i, column] of columns.entries()) {
-      const answer = await ctx.svc.pm.callFirst("render_cell", {
-        row,
-        value: values[i],
-        column,
-        table: ctx.table,
-        database: ctx.database,
-        svc: ctx.svc,
-        request: ctx.request,
-      } as never);
+      const answer = await renderCellHook(ctx, row, column, values[i]);
       if (answer) rendered[column] = String(answer);
     }
     out.push(rendered);

@@ -34,7 +34,7 @@ export function wantsStream(request: Request): boolean {
 }
 
 /** Throws the 400s of `_stream`: disabled by `allow_csv_stream`, or combined with `_next`. */
-export function checkStreamAllowed(svc: Service, request: Request): void {
+function checkStreamAllowed(svc: Service, request: Request): void {
   if (!wantsStream(request)) return;
   if (!svc.setting("allow_csv_stream")) throw new BadRequest("CSV streaming is disabled");
   if (request.args.get("_next")) throw new BadRequest("_stream=1 not allowed with _next");

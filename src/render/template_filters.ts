@@ -86,7 +86,7 @@ export function patchRuntime(): void {
 }
 
 /** JSON text safe inside HTML and `<script>` (like Jinja's `tojson`). */
-export function toJson(value: unknown, indent?: number): string {
+function toJson(value: unknown, indent?: number): string {
   const text = JSON.stringify(
     value === undefined ? null : value,
     (_key, v) => (typeof v === "bigint" ? Number(v) : v instanceof Markup ? v.toString() : v),
@@ -96,7 +96,7 @@ export function toJson(value: unknown, indent?: number): string {
 }
 
 /** `1536` → `1.5 KB`; whole bytes below 1024. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   let current = Number(bytes);
   const units = ["bytes", "KB", "MB", "GB", "TB"];
   let unit = 0;
@@ -108,7 +108,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** `1234567` → `1,234,567` (Python's `"{:,}"`). */
-export function numberFormat(value: unknown): string {
+function numberFormat(value: unknown): string {
   if (value === null || value === undefined || value === "") return "";
   const number = typeof value === "bigint" ? value : Number(value);
   if (typeof number === "number" && !Number.isFinite(number)) return String(value);

@@ -7,12 +7,12 @@ import { join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository's own `templates/` folder. */
-export const DEFAULT_TEMPLATE_DIR: string = fileURLToPath(
+const DEFAULT_TEMPLATE_DIR: string = fileURLToPath(
   new URL("../../templates/", import.meta.url),
 );
 
 /** Prefix that forces a name to resolve against the bundled defaults. */
-export const DEFAULT_PREFIX = "default:";
+const DEFAULT_PREFIX = "default:";
 
 /** Shape nunjucks expects from `getSource`. */
 export interface LoaderSource {

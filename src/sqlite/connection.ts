@@ -9,16 +9,17 @@
  * @module
  */
 
-import { SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, SQLITE_INTERRUPT } from "./constants.ts";
+import { SQLITE_INTERRUPT } from "./constants.ts";
 import { Cursor } from "./cursor.ts";
-import { check, errorFor, SqliteError } from "./errors.ts";
-import { cString, readCString, sqlite } from "./ffi.ts";
+import { errorFor, SqliteError } from "./errors.ts";
+import { cString, sqlite } from "./ffi.ts";
 import {
   type AggregateClass,
   type CollationFunction,
   type ScalarFunction,
   UserFunctions,
 } from "./functions.ts";
+import { loadExtension } from "./extensions.ts";
 import { type OpenOptions, openTarget } from "./open_uri.ts";
 import { type ConnectionState, Statement } from "./statement.ts";
 import type { BindParams, SqlValue } from "./values.ts";
@@ -266,27 +267,7 @@ export class Connection {
 
   /** Loads a SQLite extension library (C API only; the SQL `load_extension()` stays off). */
   loadExtension(path: string, entry?: string): void {
-    const db = this.#db();
-    const lib = sqlite();
-    if (!lib.sqlite3_load_extension) {
-      throw new SqliteError("This SQLite library was built without extension loading", 1);
-    }
-    check(db, lib.sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, null));
-    const errorOut = new BigUint64Array(1);
-    const rc = lib.sqlite3_load_extension(
-      db,
-      cString(path),
-      entry === undefined ? null : cString(entry),
-      new Uint8Array(errorOut.buffer),
-    );
-    if (rc === 0) return;
-    const errorPointer = Deno.UnsafePointer.create(errorOut[0]);
-    const detail = readCString(errorPointer);
-    if (errorPointer !== null) lib.sqlite3_free(errorPointer);
-    throw new SqliteError(
-      `Could not load SQLite extension ${path}: ${detail ?? readCString(lib.sqlite3_errmsg(db))}`,
-      rc,
-    );
+    loadExtension(this.#db(), path, entry);
   }
 
   /** Closes the connection and frees its callbacks. Safe to call twice. */

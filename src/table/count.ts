@@ -10,7 +10,7 @@
 import { isQueryInterrupted } from "./facet_base.ts";
 
 /** Caps tried after the full count timed out, largest first. */
-export const COUNT_CAPS: readonly number[] = [10_000, 1_000];
+const COUNT_CAPS: readonly number[] = [10_000, 1_000];
 
 /** A count, and whether it is only a lower bound (or unknown, when `count` is null). */
 export interface CountResult {

@@ -17,7 +17,7 @@ import { RANK_COLUMN, type SortItem } from "./sort.ts";
 import { tilde_decode as tildeDecode, tilde_encode as tildeEncode } from "../util/tilde.ts";
 
 /** Token text standing for a NULL sort value. */
-export const NULL_TOKEN = "$null";
+const NULL_TOKEN = "$null";
 
 /**
  * Rows per page from `_size` (an integer ≥ 0 or `max`), else config `size`, else

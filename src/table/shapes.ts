@@ -14,7 +14,7 @@ import { TableArgsError } from "./errors.ts";
 import { tilde_encode as tildeEncode } from "../util/tilde.ts";
 
 /** The recognised `_shape` values. */
-export const SHAPES = ["objects", "arrays", "array", "arrayfirst", "object"] as const;
+const SHAPES = ["objects", "arrays", "array", "arrayfirst", "object"] as const;
 /** One `_shape` value. */
 export type Shape = typeof SHAPES[number];
 

@@ -15,7 +15,14 @@ import { type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
 import { columnsToSelect } from "./columns.ts";
 import { type FilterArgumentsLike, mergeFilterArguments } from "./filter_arguments.ts";
 import { filtersFromArgs } from "./filters.ts";
-import { nextClause, nextToken, parsePageSize, sortValueLookup, usesOffset } from "./pagination.ts";
+import {
+  type KeysetShape,
+  nextClause,
+  nextToken,
+  parsePageSize,
+  sortValueLookup,
+  usesOffset,
+} from "./pagination.ts";
 import { type SearchConfig, type SearchFacts, searchFilterArguments } from "./search.ts";
 import {
   orderByTerms,
@@ -181,26 +188,43 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
     offset,
     human_description_en: description,
     extra_context: hooks.extra_context,
-    async page(rows, lookupRow) {
-      if (pageSize === 0 || rows.length <= pageSize) {
-        return { rows: rows.slice(0, pageSize), next: null, next_args: [] };
-      }
-      let last = rows[pageSize - 1];
-      const missing = sort.items.some((item) => !(item.column in last));
-      if (missing && lookupRow && !usesOffset(shape)) {
-        const lookup = sortValueLookup(table.name, last, shape);
-        last = { ...last, ...(await lookupRow(lookup.sql, lookup.params)) };
-      }
-      const next = nextToken(last, {
-        ...shape,
-        offset,
-        pageSize,
-        columnTypes: table.column_types,
-      });
-      const next_args: [string, string][] = [["_next", next]];
-      // The sort keys are re-added in key order, so a mixed sort survives the replacement.
-      if (!usesOffset(shape) || sort.items.length) next_args.push(...sortArgs(sort));
-      return { rows: rows.slice(0, pageSize), next, next_args };
-    },
+    page: pager({ table, shape, sort, pageSize, offset }),
+  };
+}
+
+/** What {@link pager} needs to cut a page and point at the next one. */
+interface PagerInput {
+  table: TableFacts;
+  shape: KeysetShape;
+  sort: SortOrder;
+  pageSize: number;
+  offset: number;
+}
+
+/**
+ * {@link TableQuery.page}: the fetched rows are `pageSize + 1` at most, so a surplus row means
+ * there is a next page, whose token is built from the last row kept.
+ */
+function pager({ table, shape, sort, pageSize, offset }: PagerInput): TableQuery["page"] {
+  return async (rows, lookupRow) => {
+    if (pageSize === 0 || rows.length <= pageSize) {
+      return { rows: rows.slice(0, pageSize), next: null, next_args: [] };
+    }
+    let last = rows[pageSize - 1];
+    const missing = sort.items.some((item) => !(item.column in last));
+    if (missing && lookupRow && !usesOffset(shape)) {
+      const lookup = sortValueLookup(table.name, last, shape);
+      last = { ...last, ...(await lookupRow(lookup.sql, lookup.params)) };
+    }
+    const next = nextToken(last, {
+      ...shape,
+      offset,
+      pageSize,
+      columnTypes: table.column_types,
+    });
+    const next_args: [string, string][] = [["_next", next]];
+    // The sort keys are re-added in key order, so a mixed sort survives the replacement.
+    if (!usesOffset(shape) || sort.items.length) next_args.push(...sortArgs(sort));
+    return { rows: rows.slice(0, pageSize), next, next_args };
   };
 }

@@ -54,7 +54,7 @@ export class InvalidSql extends Error {
 }
 
 /** Table-valued pragma functions that custom SQL may call. */
-export const ALLOWED_PRAGMA_FUNCTIONS: readonly string[] = [
+const ALLOWED_PRAGMA_FUNCTIONS: readonly string[] = [
   "database_list",
   "foreign_key_list",
   "function_list",

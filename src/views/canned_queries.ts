@@ -18,7 +18,7 @@ export async function cannedQueries(
   const queries = new Map<string, CannedQueryDefinition>();
   const configured = svc.metadata().database(database)?.queries;
   addAll(queries, configured);
-  for (const answer of await svc.callHook("canned_queries", { database, actor } as never)) {
+  for (const answer of await svc.callHook("canned_queries", { database, actor })) {
     addAll(queries, await awaitMeMaybe(answer));
   }
   return queries;

@@ -14,7 +14,12 @@ import { pathWithReplacedArgs } from "../render/url_helpers.ts";
 import { isMagicParameter } from "../util/sql.ts";
 import type { CannedQueryDefinition } from "./canned_queries.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
-import { cannedBindValues, formValues, queryParameters } from "./query_params.ts";
+import {
+  cannedBindValues,
+  formValues,
+  type QueryParameters,
+  queryParameters,
+} from "./query_params.ts";
 import {
   interruptedOutcome,
   type QueryOutcome,
@@ -34,15 +39,7 @@ export async function cannedQueryView(
   db: Database,
   query: CannedQueryDefinition,
 ): Promise<Response> {
-  await svc.ensure_permissions(request.actor, [
-    ["view-query", [db.name, query.name]],
-    ["view-database", db.name],
-    "view-instance",
-  ]);
-  if (typeof query.sql !== "string") {
-    // A metadata or plugin mistake: say which query and what is missing, not a TypeError.
-    throw new HttpError(500, `Canned query "${query.name}" has no "sql" string in its definition`);
-  }
+  await ensureCannedQueryUsable(svc, request, db, query);
   const isWrite = Boolean(query.write);
   if (request.method === "POST") {
     if (!isWrite) {
@@ -66,23 +63,9 @@ export async function cannedQueryView(
   // Writable queries only run on POST; in HTML a query with fields waits for its form.
   const run = !isWrite && (!html || params.form.length === 0 || submitted);
   const started = performance.now();
-  let outcome: QueryOutcome | null = null;
-  let bound: Record<string, unknown> = {};
-  let status = 200;
-  if (run) {
-    try {
-      bound = cannedBindValues(params, values, request, svc.state.magicParameters);
-      outcome = await runReadQuery(db, query.sql, bound, request);
-    } catch (error) {
-      if (error instanceof MagicParameterError) {
-        outcome = { columns: [], rows: [], truncated: false, error: error.message };
-      } else if (error instanceof QueryInterrupted && html) {
-        outcome = interruptedOutcome();
-        status = 400;
-      } else throw error;
-    }
-  }
-  if (outcome?.error) status = 400;
+  const { outcome, bound, status } = run
+    ? await runCannedRead(svc, request, db, query, params, values, html)
+    : { outcome: null, bound: {}, status: 200 };
   const rowsPage = queryRowsPage(
     outcome ?? { columns: [], rows: [], truncated: false, error: null },
     {
@@ -113,6 +96,62 @@ export async function cannedQueryView(
     }, { status });
   if (status !== 200 && html) return await page();
   return await respondWithRows(svc, request, rowsPage, page);
+}
+
+/** Throws Forbidden unless the actor may view the query, and a 500 for a definition without SQL. */
+async function ensureCannedQueryUsable(
+  svc: Service,
+  request: Request,
+  db: Database,
+  query: CannedQueryDefinition,
+): Promise<void> {
+  await svc.ensure_permissions(request.actor, [
+    ["view-query", [db.name, query.name]],
+    ["view-database", db.name],
+    "view-instance",
+  ]);
+  if (typeof query.sql !== "string") {
+    // A metadata or plugin mistake: say which query and what is missing, not a TypeError.
+    throw new HttpError(500, `Canned query "${query.name}" has no "sql" string in its definition`);
+  }
+}
+
+/** A read-only canned query's run: its outcome, the values it bound and the page's status. */
+interface CannedRead {
+  outcome: QueryOutcome | null;
+  bound: Record<string, unknown>;
+  status: number;
+}
+
+/**
+ * Runs a read-only canned query. A bad magic parameter becomes the page's error message, and a
+ * time-out on an HTML page a 400 page with the query's form, instead of an error page.
+ */
+async function runCannedRead(
+  svc: Service,
+  request: Request,
+  db: Database,
+  query: CannedQueryDefinition,
+  params: QueryParameters,
+  values: Record<string, string>,
+  html: boolean,
+): Promise<CannedRead> {
+  let outcome: QueryOutcome;
+  let bound: Record<string, unknown> = {};
+  let status = 200;
+  try {
+    bound = cannedBindValues(params, values, request, svc.state.magicParameters);
+    outcome = await runReadQuery(db, query.sql, bound, request);
+  } catch (error) {
+    if (error instanceof MagicParameterError) {
+      outcome = { columns: [], rows: [], truncated: false, error: error.message };
+    } else if (error instanceof QueryInterrupted && html) {
+      outcome = interruptedOutcome();
+      status = 400;
+    } else throw error;
+  }
+  if (outcome.error) status = 400;
+  return { outcome, bound, status };
 }
 
 /** `hide_sql` with its `_show_sql` / `_hide_sql` toggles, and the link that flips it. */

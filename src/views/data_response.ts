@@ -128,7 +128,7 @@ function cacheControl(svc: Service, request: Request): string {
 }
 
 /** The `_extra=` names asked for (repeatable, comma-separated), plus the page's automatic ones. */
-export function requestedExtras(
+function requestedExtras(
   request: Request,
   page: Pick<RowsPage, "autoExtras" | "ignoreExtraArg">,
 ): string[] {
@@ -140,7 +140,7 @@ export function requestedExtras(
 }
 
 /** Resolves the requested extras in order; an unknown name is a 400. */
-export async function resolveExtras(
+async function resolveExtras(
   request: Request,
   page: Pick<RowsPage, "extras" | "autoExtras" | "ignoreExtraArg">,
 ): Promise<Record<string, unknown>> {
@@ -278,7 +278,7 @@ export async function rendererPaths(
 }
 
 /** This page's URL (base_url included) in another format, with some arguments replaced. */
-export function formatUrl(
+function formatUrl(
   request: Request,
   format: string,
   replace: [string, string][] = [],

@@ -67,7 +67,7 @@ export async function databaseView(svc: Service, request: Request): Promise<Resp
         actor,
         database: db.name,
         request,
-      } as never);
+      });
       const database_actions = [];
       for (const answer of actions) {
         database_actions.push(...(await awaitMeMaybe<unknown[]>(answer) ?? []));

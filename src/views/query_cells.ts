@@ -35,7 +35,7 @@ export async function queryDisplayRows(
           database,
           svc,
           request,
-        } as never);
+        });
         if (answer !== null && answer !== undefined) {
           rendered = answer instanceof Markup ? answer : String(answer);
         }

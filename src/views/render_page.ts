@@ -66,7 +66,7 @@ async function contextResponse(
 }
 
 /** The rendered HTML of a page (see renderPage). */
-export async function renderHtml(
+async function renderHtml(
   svc: Service,
   request: Request | null,
   templates: string | string[],
@@ -92,11 +92,11 @@ export async function buildPageContext(
   const args = { template, database, table, columns, view_name, request, svc };
   const actor = (request?.actor as Record<string, unknown> | null) ?? null;
   const [extraVars, css, js, scripts, menuLinks] = await Promise.all([
-    svc.pm.call("extra_template_vars", args as never),
-    svc.pm.call("extra_css_urls", args as never),
-    svc.pm.call("extra_js_urls", args as never),
-    svc.pm.call("extra_body_script", args as never),
-    svc.pm.call("menu_links", { svc, actor, request } as never),
+    svc.pm.call("extra_template_vars", args),
+    svc.pm.call("extra_css_urls", args),
+    svc.pm.call("extra_js_urls", args),
+    svc.pm.call("extra_body_script", args),
+    svc.pm.call("menu_links", { svc, actor, request }),
   ]);
   const base = baseContext({
     metadata: svc.metadata(),

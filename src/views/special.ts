@@ -43,7 +43,7 @@ function replacer(_key: string, value: unknown): unknown {
 export const versionsView = jsonPage("versions", (svc) => versionsData(svc));
 
 /** The data of `/-/versions.json`. */
-export function versionsData(svc: Service): Record<string, unknown> {
+function versionsData(svc: Service): Record<string, unknown> {
   const options = compileOptions();
   const fts = ["FTS5", "FTS4", "FTS3"].filter((name) =>
     options.includes(`ENABLE_${name}`) || (name === "FTS4" && options.includes("ENABLE_FTS3"))
@@ -124,7 +124,7 @@ export const actorView = jsonPage(
 const SECRET_KEY = /secret|key|password|token|hash|dsn/i;
 
 /** Replaces the values of keys that look secret with `***`, recursively. */
-export function maskSecrets(value: unknown): unknown {
+function maskSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskSecrets);
   if (value && typeof value === "object") {
     return Object.fromEntries(

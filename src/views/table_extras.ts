@@ -265,7 +265,7 @@ export function displayColumns(ctx: TableContext) {
 }
 
 /** Arguments the filter form must carry over as hidden fields. */
-export function formHiddenArgs(args: URLSearchParams): [string, string][] {
+function formHiddenArgs(args: URLSearchParams): [string, string][] {
   const visible = new Set(["_search", "_next"]);
   return [...args.entries()].filter(([key]) =>
     key.startsWith("_") && !key.includes("__") && !visible.has(key) &&

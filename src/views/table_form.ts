@@ -59,7 +59,7 @@ export function filterFormRedirect(request: Request): Response | null {
  * then `_sort_N` (+ `_sort_by_desc_N`) by N, then any other `_sort` / `_sort_desc` of the URL.
  * Rows set to "none" are skipped, and a column named twice keeps its first place.
  */
-export function formSorting(pairs: URLSearchParams): ArgPair[] {
+function formSorting(pairs: URLSearchParams): ArgPair[] {
   const rows: { slot: number; column: string; desc: boolean }[] = [];
   let primarySeen = false;
   for (const [key, value] of pairs.entries()) {
