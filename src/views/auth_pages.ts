@@ -12,6 +12,7 @@ import { TOKEN_PREFIX } from "../auth/tokens.ts";
 import { parseTokenForm } from "../auth/token_form.ts";
 import { tilde_encode } from "../util/tilde.ts";
 import { renderPage } from "./render_page.ts";
+import { visibleDatabases } from "./visible_databases.ts";
 
 /**
  * GET `/-/auth-token?token=…`: exchanges the `--root` token for a signed `ds_actor` cookie of
@@ -120,12 +121,7 @@ export async function createTokenView(svc: Service, request: Request): Promise<R
 /** The databases and tables the actor may see, for the restriction checkboxes. */
 async function databasesWithTables(svc: Service, request: Request) {
   const list = [];
-  for (const db of svc.databases.values()) {
-    const [visible] = await svc.check_visibility(request.actor, {
-      action: "view-database",
-      resource: db.name,
-    });
-    if (!visible) continue;
+  for (const { db } of await visibleDatabases(svc, request.actor)) {
     const hidden = new Set(await db.hidden_table_names());
     const names = [...await db.table_names(), ...await db.view_names()]
       .filter((name) => !hidden.has(name));

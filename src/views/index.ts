@@ -7,6 +7,7 @@ import { md5Hex } from "../util/hash.ts";
 import { tableCounts } from "./table_counts.ts";
 import { respondWithFormat } from "./respond.ts";
 import { renderPage } from "./render_page.ts";
+import { visibleDatabases } from "./visible_databases.ts";
 
 /** How many tables and views each database shows on the index. */
 const TRUNCATE_AT = 5;
@@ -17,12 +18,7 @@ const INDEX_COUNT_LIMIT_MS = 10;
 export async function indexView(svc: Service, request: Request): Promise<Response> {
   await svc.ensure_permissions(request.actor, ["view-instance"]);
   const databases: Record<string, unknown> = {};
-  for (const db of svc.databases.values()) {
-    const [visible, isPrivate] = await svc.check_visibility(request.actor, {
-      action: "view-database",
-      resource: db.name,
-    });
-    if (!visible) continue;
+  for (const { db, isPrivate } of await visibleDatabases(svc, request.actor)) {
     databases[db.name] = await databaseSummary(svc, request, db, isPrivate);
   }
   const metadata = instanceMetadata(svc);

@@ -9,6 +9,7 @@ import { compileOptions, sqliteVersion } from "../sqlite/mod.ts";
 import { VERSION } from "../version.ts";
 import { respondWithFormat } from "./respond.ts";
 import { renderPage } from "./render_page.ts";
+import { visibleDatabases } from "./visible_databases.ts";
 import { visibleMetadata } from "../auth/visible_metadata.ts";
 
 type View = (svc: Service, request: Request) => Promise<Response>;
@@ -94,12 +95,7 @@ export const threadsView = jsonPage("threads", (svc) => {
 /** `/-/databases`: every attached database the actor may see. */
 export const databasesView = jsonPage("databases", async (svc, request) => {
   const list = [];
-  for (const db of svc.databases.values()) {
-    const [visible] = await svc.check_visibility(request.actor, {
-      action: "view-database",
-      resource: db.name,
-    });
-    if (!visible) continue;
+  for (const { db } of await visibleDatabases(svc, request.actor)) {
     list.push({
       name: db.name,
       route: db.route,
