@@ -123,3 +123,10 @@ Deno.test("a configuration directory is served with its metadata, settings and t
   const page = await vitrine([dir, "--get", "/hello"]);
   assert.match(page.stdout, /Hello from the config dir/);
 });
+
+Deno.test("--nolock is accepted and the database still serves", async () => {
+  const db = buildShopDb();
+  const ok = await vitrine([db, "--nolock", "--get", "/shop/categories.json?_shape=arrayfirst"]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(JSON.parse(ok.stdout), [1, 2, 3]);
+});
