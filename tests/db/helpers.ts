@@ -6,6 +6,7 @@
 
 import { Connection } from "../../src/sqlite/connection.ts";
 import { standaloneHost, type StandaloneHostOptions } from "../../src/db/host.ts";
+import { Database } from "../../src/db/database.ts";
 
 /** The example shop schema and data (tables, a view, FTS5 with content=, compound pk). */
 export const SHOP_SCHEMA = Deno.readTextFileSync(
@@ -33,4 +34,28 @@ export function makeDbFile(dir: string, name: string, sql: string): string {
 /** A standalone host (default 2 workers unless overridden). Close it at the end. */
 export function testHost(options: StandaloneHostOptions = {}) {
   return standaloneHost({ ...options, settings: { num_sql_threads: 2, ...options.settings } });
+}
+
+const ITEMS_SCHEMA = "create table items (id integer primary key, name text unique, seq integer);";
+
+/** Runs `fn` with a Database over a fresh file holding an `items` table; cleans up after. */
+export async function withItemsDb(
+  fn: (db: Database) => Promise<void>,
+  settings: Record<string, unknown> = {},
+): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  const host = testHost({ settings });
+  const db = new Database(host, { path: makeDbFile(dir, "items.db", ITEMS_SCHEMA) });
+  try {
+    await fn(db);
+  } finally {
+    db.close();
+    host.close();
+    cleanup();
+  }
+}
+
+/** The `name` column of `items`, in insertion order. */
+export async function itemNames(db: Database): Promise<unknown[]> {
+  return (await db.execute("select name from items order by id")).rows.map((r) => r[0]);
 }

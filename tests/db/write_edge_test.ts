@@ -1,29 +1,7 @@
 import assert from "node:assert/strict";
 import { Database } from "../../src/db/database.ts";
 import { QueryInterrupted } from "../../src/db/errors.ts";
-import { makeDbFile, tempDir, testHost } from "./helpers.ts";
-
-const SCHEMA = "create table items (id integer primary key, name text unique);";
-
-async function withItemsDb(
-  fn: (db: Database) => Promise<void>,
-  settings: Record<string, unknown> = {},
-): Promise<void> {
-  const { dir, cleanup } = tempDir();
-  const host = testHost({ settings });
-  const db = new Database(host, { path: makeDbFile(dir, "items.db", SCHEMA) });
-  try {
-    await fn(db);
-  } finally {
-    db.close();
-    host.close();
-    cleanup();
-  }
-}
-
-async function names(db: Database): Promise<unknown[]> {
-  return (await db.execute("select name from items order by id")).rows.map((r) => r[0]);
-}
+import { itemNames as names, withItemsDb } from "./helpers.ts";
 
 Deno.test("execute_write_fn rejects with fn's own error even if it closed the connection", async () => {
   await withItemsDb(async (db) => {

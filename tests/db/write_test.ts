@@ -1,26 +1,7 @@
 import assert from "node:assert/strict";
 import { Database } from "../../src/db/database.ts";
 import { DatabaseNotMutable } from "../../src/db/errors.ts";
-import { makeDbFile, tempDir, testHost } from "./helpers.ts";
-
-const SCHEMA = "create table items (id integer primary key, name text unique, seq integer);";
-
-async function withItemsDb(fn: (db: Database) => Promise<void>): Promise<void> {
-  const { dir, cleanup } = tempDir();
-  const host = testHost();
-  const db = new Database(host, { path: makeDbFile(dir, "items.db", SCHEMA) });
-  try {
-    await fn(db);
-  } finally {
-    db.close();
-    host.close();
-    cleanup();
-  }
-}
-
-async function names(db: Database): Promise<unknown[]> {
-  return (await db.execute("select name from items order by id")).rows.map((r) => r[0]);
-}
+import { itemNames as names, makeDbFile, tempDir, testHost, withItemsDb } from "./helpers.ts";
 
 Deno.test("execute_write returns rowcount and lastrowid; readers see the change", async () => {
   await withItemsDb(async (db) => {
@@ -143,7 +124,10 @@ Deno.test("100 concurrent writes run in arrival order", async () => {
 Deno.test("immutable databases refuse writes", async () => {
   const { dir, cleanup } = tempDir();
   const host = testHost();
-  const db = new Database(host, { path: makeDbFile(dir, "ro.db", SCHEMA), is_mutable: false });
+  const db = new Database(host, {
+    path: makeDbFile(dir, "ro.db", "create table items (id integer primary key, name text)"),
+    is_mutable: false,
+  });
   try {
     await assert.rejects(
       db.execute_write("insert into items (name) values ('x')"),
@@ -162,7 +146,9 @@ Deno.test("private memory databases read what they wrote (main thread)", async (
   const db = new Database(host, { is_memory: true });
   try {
     assert.equal(db.name, "_memory");
-    await db.execute_write_script(SCHEMA + "insert into items (name) values ('m');");
+    await db.execute_write_script(
+      "create table items (id integer primary key, name text); insert into items (name) values ('m');",
+    );
     assert.deepEqual(await names(db), ["m"]);
   } finally {
     db.close();
