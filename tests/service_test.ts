@@ -270,3 +270,15 @@ Deno.test("svc.urls: every method with format= under base_url, each URL answerin
     await svc.close();
   }
 });
+
+Deno.test("Service({ config_dir }) keeps the directory in svc.config_dir", async () => {
+  const svc = new Service({ config_dir: "/srv/vitrine" });
+  const plain = new Service();
+  try {
+    assert.equal(svc.config_dir, "/srv/vitrine");
+    assert.equal(plain.config_dir, null);
+  } finally {
+    await svc.close();
+    await plain.close();
+  }
+});

@@ -1,7 +1,7 @@
 /**
  * A canned query page `/<db>/<query>(.fmt)`. Read-only queries run with parameters from the
- * query string; in HTML a query with parameters waits until its form was submitted (every field
- * present in the URL), so a link can pre-fill the form without running it. Writable queries show
+ * query string; in HTML a query with parameters waits until its form was submitted (the form
+ * sends `_run=1`), so a link can pre-fill the form without running it. Writable queries show
  * their form on GET and run on POST (canned_write.ts). `allow` goes through `view-query`.
  */
 import type { Service } from "../service.ts";
@@ -32,6 +32,9 @@ import { formatLinks, respondWithRows } from "./data_response.ts";
 import { cannedWrite } from "./canned_write.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 
+/** The hidden form field that marks a submitted canned-query form. */
+export const RUN_FIELD = "_run";
+
 /** GET (form / results) and POST (writable queries) for a canned query. */
 export async function cannedQueryView(
   svc: Service,
@@ -59,7 +62,8 @@ export async function cannedQueryView(
   const values = formValues(params.all.filter((name) => !isMagicParameter(name)), request.args);
   const fieldValues = formValues(params.form, request.args);
   const html = wantsHtml(request);
-  const submitted = params.form.every((name) => request.args.get(name) !== null);
+  // The form carries `_run=1`: a link that merely pre-fills the fields does not run the query.
+  const submitted = request.args.get(RUN_FIELD) !== null;
   // Writable queries only run on POST; in HTML a query with fields waits for its form.
   const run = !isWrite && (!html || params.form.length === 0 || submitted);
   const started = performance.now();

@@ -38,8 +38,10 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
     primary_keys: resolved.pks,
     primary_key_values: resolved.pk_values,
   };
-  const plural = request.args.getlist("_extras").flatMap((v) => v.split(","));
-  if (plural.includes("foreign_key_tables")) {
+  // The reference reads only the plural `_extras=`; Vitrine accepts the singular `_extra=` too.
+  const extras = [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
+    .flatMap((v) => v.split(","));
+  if (extras.includes("foreign_key_tables")) {
     defaultKeys.foreign_key_tables = await foreignKeyTables(
       svc,
       db,

@@ -37,7 +37,7 @@ Deno.test("cache-control follows default_cache_ttl and _ttl", async () => {
 Deno.test("the HTML page shows title, description, the form and the results", async () => {
   const svc = shopService();
   try {
-    const response = await svc.client.get("/shop/products_by_category?category=Garden");
+    const response = await svc.client.get("/shop/products_by_category?category=Garden&_run=1");
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("cache-control"), "max-age=5");
     const html = response.text;
@@ -67,7 +67,11 @@ Deno.test("a query with parameters is not run until its form is submitted", asyn
     assert.match(prefilled, /name="a" value="x"/);
     assert.doesNotMatch(prefilled, /<table class="rows-and-columns">/);
     // A submitted form sends every field, blank ones too.
-    const submitted = (await svc.client.get("/shop/two?a=x&b=")).text;
+    // Every field in the link is still only a pre-fill; the form's `_run=1` runs it.
+    const complete = (await svc.client.get("/shop/two?a=x&b=")).text;
+    assert.doesNotMatch(complete, /<table class="rows-and-columns">/);
+    assert.match(complete, /<input type="hidden" name="_run" value="1">/);
+    const submitted = (await svc.client.get("/shop/two?a=x&b=&_run=1")).text;
     assert.match(submitted, /<td class="col-ab type-str">x<\/td>/);
     // A query without parameters runs straight away.
     const plain = (await svc.client.get("/shop/plain")).text;

@@ -66,3 +66,27 @@ Deno.test("/_memory joins attached databases over HTTP and its page names them",
     await svc.close();
   }
 });
+
+Deno.test("--crossdb attaches at most ten databases (SQLite's limit)", async () => {
+  const dir = Deno.makeTempDirSync();
+  const files = [];
+  for (let i = 1; i <= 12; i++) {
+    const name = `d${String(i).padStart(2, "0")}`;
+    const conn = Connection.open(`${dir}/${name}.db`, { mode: "rwc" });
+    conn.exec(`create table t${i} (x); insert into t${i} values (${i});`);
+    conn.close();
+    files.push(`${dir}/${name}.db`);
+  }
+  const svc = new Service({ files, crossdb: true });
+  try {
+    const db = svc.get_database("_memory");
+    const attached = await db.execute("select name from pragma_database_list where name != 'main'");
+    assert.equal(attached.rows.length, 10);
+    assert.equal((await db.execute("select x from [d10].t10")).single_value(), 10);
+    await assert.rejects(() =>
+      db.execute("select x from [d12].t12", [], { log_sql_errors: false })
+    );
+  } finally {
+    await svc.close();
+  }
+});

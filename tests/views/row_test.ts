@@ -69,3 +69,17 @@ Deno.test("the row page labels foreign keys like the table page; JSON stays raw"
     await svc.close();
   }
 });
+
+Deno.test("row pages accept the singular _extra=foreign_key_tables too (a deliberate difference)", async () => {
+  const svc = shopService();
+  try {
+    const plural = (await svc.client.get("/shop/categories/1.json?_extras=foreign_key_tables"))
+      .json();
+    const singular = (await svc.client.get("/shop/categories/1.json?_extra=foreign_key_tables"))
+      .json();
+    assert.deepEqual(singular.foreign_key_tables, plural.foreign_key_tables);
+    assert.equal(singular.foreign_key_tables[0].other_table, "products");
+  } finally {
+    await svc.close();
+  }
+});

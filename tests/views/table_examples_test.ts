@@ -33,7 +33,6 @@ const JSON_EXAMPLES = [
   "28-row-compound-pk.json",
   "29-row-rowid.json",
   "30-row-foreign-key-tables.json",
-  "31-row-extra-singular.json",
   "38-error-404-table.json",
   "39-error-404-row.json",
   "43-error-400-size.json",
