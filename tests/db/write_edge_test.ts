@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { Database } from "../../src/db/database.ts";
 import { QueryInterrupted } from "../../src/db/errors.ts";
 import { itemNames as names, withItemsDb } from "./helpers.ts";
 
