@@ -76,36 +76,50 @@ export function makeRows(columns: string[], rows: SqlValue[][]): Row[] {
 
 /** What a query returned: rows, column names and whether rows were cut at the page size. */
 export class Results implements Iterable<Row> {
-  /** The returned rows (after truncation). */
-  readonly rows: Row[];
   /** Column names, in select order. */
   readonly columns: string[];
   /** True when more rows existed than were returned. */
   readonly truncated: boolean;
-  /** Free-form description of the columns (Python's `cursor.description` names). */
-  readonly description: [string][];
+  #values: SqlValue[][];
+  #rows: Row[] | null = null;
 
-  /** Wraps plain value arrays; they become {@link Row}s. */
+  /** Wraps plain value arrays; they become {@link Row}s when `rows` is first read. */
   constructor(rows: SqlValue[][], columns: string[], truncated = false) {
     this.columns = columns;
-    this.rows = makeRows(columns, rows);
+    this.#values = rows;
     this.truncated = truncated;
-    this.description = columns.map((c) => [c]);
+  }
+
+  /** The returned rows (after truncation). */
+  get rows(): Row[] {
+    // Giving each array its row prototype costs about a microsecond a row: only done for
+    // callers that read rows by name (plugins, templates); Vitrine's own views use `values`.
+    return this.#rows ??= makeRows(this.columns, this.#values);
+  }
+
+  /** The rows as plain value arrays, in column order (the same arrays `rows` wraps). */
+  get values(): SqlValue[][] {
+    return this.#values;
+  }
+
+  /** Free-form description of the columns (Python's `cursor.description` names). */
+  get description(): [string][] {
+    return this.columns.map((c) => [c]);
   }
 
   /** Number of returned rows (Python's `len(results)`). */
   get length(): number {
-    return this.rows.length;
+    return this.#values.length;
   }
 
   /** The first row, or null when there are none. */
   first(): Row | null {
-    return this.rows[0] ?? null;
+    return this.#values.length ? this.rows[0] : null;
   }
 
   /** The only value of a one-row, one-column result; throws {@link MultipleValues} otherwise. */
   single_value(): SqlValue {
-    if (this.rows.length === 1 && this.columns.length === 1) return this.rows[0][0];
+    if (this.#values.length === 1 && this.columns.length === 1) return this.#values[0][0];
     throw new MultipleValues();
   }
 

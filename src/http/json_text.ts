@@ -15,7 +15,28 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): string 
   const unit = typeof options.indent === "number"
     ? " ".repeat(options.indent)
     : options.indent ?? "";
+  // The engine's own writer is several times faster; it agrees with `write` on everything but
+  // bigint, BLOBs, Map and Set (and whatever a toJSON method returns), which `native` rules out.
+  if (native(value, 0)) return JSON.stringify(value, null, unit || undefined) ?? "null";
   return write(value, unit, "") ?? "null";
+}
+
+/** True when JSON.stringify writes `value` exactly as {@link write} would. */
+function native(value: unknown, depth: number): boolean {
+  if (typeof value === "bigint") return false;
+  if (typeof value !== "object" || value === null) return true;
+  if (depth > 64) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!native(value[i], depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  for (const key in value) {
+    if (!native((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function write(value: unknown, unit: string, indent: string): string | undefined {

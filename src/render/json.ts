@@ -9,6 +9,7 @@
 import { jsonText } from "../http/json_text.ts";
 import { encodeBase64 } from "../http/base64.ts";
 import { objectMembers } from "../table/shapes.ts";
+import { integralRealText } from "../util/json_rows.ts";
 
 /** Declared column types, used to print a REAL column's `12` as `12.0`. */
 export type ColumnTypes = Record<string, string | null | undefined>;
@@ -21,10 +22,26 @@ export function isIntegralReal(value: unknown, declared: string | null | undefin
     REAL_TYPE.test(declared ?? "");
 }
 
-/** Python's text of an integral float: `12.0`, or `1e+16` from 10^16 up. */
-export function integralRealText(value: number): string {
-  return Math.abs(value) < 1e16 ? `${value}.0` : value.toExponential();
+export { integralRealText };
+
+/** Indexes of the REAL-declared columns whose integral values print as `12.0` (minus `skip`). */
+export function realColumnIndexes(
+  columns: string[],
+  types: ColumnTypes = {},
+  skip: string[] = [],
+): number[] {
+  return columns.flatMap((c, i) => REAL_TYPE.test(types[c] ?? "") && !skip.includes(c) ? [i] : []);
 }
+
+/**
+ * Text that is already JSON (rows written by `rowsJson`, possibly in a read worker): as the whole
+ * body or as a member of the top-level object, `jsonBodyText` writes it as it is.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+const RAW_MARK = "\u0000vitrine-raw\u0000";
 
 const REAL_MARK = "\u0000vitrine-real\u0000";
 const REAL_MARK_JSON = /"\\u0000vitrine-real\\u0000([^"\\]*)"/g;
@@ -78,13 +95,32 @@ const INFINITY_MARK = "\u0000vitrine-infinity\u0000";
  * written as the bare `Infinity` / `-Infinity` Python emits).
  */
 export function jsonBodyText(value: unknown, keepInfinity = false): string {
+  if (value instanceof RawJson) return value.text;
+  const raws: string[] = [];
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const members = Object.entries(value);
+    if (members.some(([, member]) => member instanceof RawJson)) {
+      value = Object.fromEntries(members.map(([key, member]) => {
+        if (!(member instanceof RawJson)) return [key, member];
+        raws.push(member.text);
+        return [key, `${RAW_MARK}${raws.length - 1}`];
+      }));
+    }
+  }
   let text = jsonText(keepInfinity ? markInfinities(value) : value);
   // Match the marks as jsonText writes them (it escapes the NUL characters).
   if (keepInfinity) {
     text = text.replaceAll(jsonText(`${INFINITY_MARK}+`), "Infinity")
       .replaceAll(jsonText(`${INFINITY_MARK}-`), "-Infinity");
   }
-  return text.includes("vitrine-real") ? text.replace(REAL_MARK_JSON, "$1") : text;
+  if (text.includes("vitrine-real")) text = text.replace(REAL_MARK_JSON, "$1");
+  // Last, so that nothing above rewrites text inside the rows.
+  for (let i = 0; i < raws.length; i++) {
+    const mark = jsonText(`${RAW_MARK}${i}`);
+    const at = text.indexOf(mark);
+    text = text.slice(0, at) + raws[i] + text.slice(at + mark.length);
+  }
+  return text;
 }
 
 function markInfinities(value: unknown): unknown {

@@ -12,6 +12,7 @@
 import { type ArgsLike, valueAsBoolean } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 import { tilde_encode as tildeEncode } from "../util/tilde.ts";
+import { objectMembers } from "../util/json_rows.ts";
 
 /** The recognised `_shape` values. */
 const SHAPES = ["objects", "arrays", "array", "arrayfirst", "object"] as const;
@@ -28,16 +29,8 @@ export function parseShape(args: ArgsLike, defaultShape: Shape = "objects"): Sha
   return given as Shape;
 }
 
-/**
- * The members of a row object: each distinct column name once, at its first position, with the
- * index of its last occurrence — Python's `dict(zip(columns, row))`, so `select 1 as a, 2 as a`
- * gives `{"a": 2}` as in the reference.
- */
-export function objectMembers(columns: string[]): [string, number][] {
-  const last = new Map<string, number>();
-  columns.forEach((column, i) => last.set(column, i));
-  return [...last];
-}
+/** See `src/util/json_rows.ts`: distinct names at their first position, last value wins. */
+export { objectMembers };
 
 /** Rows as `{column: value}` objects (the last of duplicate column names wins, as in Python). */
 export function rowObjects(

@@ -52,7 +52,10 @@ import {
   jsonBodyText,
   markIntegralReals,
   newlineDelimited,
+  RawJson,
+  realColumnIndexes,
 } from "../render/json.ts";
+import { plainCells, rowsJson } from "../util/json_rows.ts";
 import { STREAM_FORMATS, streamedResponse } from "../render/row_stream.ts";
 
 /** Foreign-key labels: which columns are expanded, and a lookup for a chunk of rows. */
@@ -196,6 +199,21 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
       status,
       headers,
       content_type: "text/plain",
+    });
+  }
+  if ((shape === "objects" || shape === "arrays" || shape === "array") && plainCells(rows)) {
+    // The common case: the rows' text is written in one pass and spliced into the body.
+    const text = rowsJson(page.columns, rows, {
+      shape: shape === "arrays" ? "arrays" : "objects",
+      real: realColumnIndexes(page.columns, page.column_types, page.primary_keys ?? []),
+      infinity,
+    });
+    if (shape === "array") return json(new RawJson(text));
+    return json({
+      ...page.defaultKeys,
+      ...extras,
+      rows: new RawJson(text),
+      truncated: page.truncated,
     });
   }
   // Integral REAL values print as `12.0`, like the reference (not in object keys).

@@ -54,7 +54,7 @@ export async function runReadQuery(
     });
     return {
       columns: results.columns,
-      rows: results.rows.map((row) => [...row] as SqlValue[]),
+      rows: results.values,
       truncated: results.truncated,
       error: null,
     };

@@ -65,7 +65,7 @@ export async function streamQuery(
       custom_time_limit,
       log_sql_errors: false,
     });
-    const rows = results.rows.map((row) => [...row] as SqlValue[]);
+    const rows = results.values;
     const next = results.truncated && rows.length ? String(offset + rows.length) : null;
     return { columns: results.columns, rows, next, truncated: results.truncated };
   };

@@ -208,11 +208,15 @@ export async function fetchPage(
     }
     throw error;
   });
-  const objects = results.rows.map((row) => row.toObject() as Record<string, unknown>);
+  const values = results.values;
+  // The pager reads the count and the last row of the page only: one object, not one per row.
+  const objects = new Array<Record<string, unknown>>(values.length);
+  const last = query.page_size - 1;
+  if (last >= 0 && last < values.length) objects[last] = rowObject(results.columns, values[last]);
   const page = await query.page(objects, async (sql, params) => {
     return (await db.execute(sql, params as BindParams)).first()?.toObject() ?? null;
   });
-  const rows = results.rows.slice(0, query.page_size) as SqlValue[][];
+  const rows = values.slice(0, query.page_size);
   if (!page.next) return { rows, next: null, next_url: null };
   const path = pathWithReplacedArgs(
     request.path,
@@ -220,6 +224,15 @@ export async function fetchPage(
     page.next_args,
   );
   return { rows, next: page.next, next_url: svc.absolute_url(request, path) };
+}
+
+/** One row as `{column: value}`; the first of duplicate names wins, as in `Row.toObject()`. */
+function rowObject(columns: string[], row: SqlValue[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  columns.forEach((column, i) => {
+    if (!Object.hasOwn(out, column)) out[column] = row[i];
+  });
+  return out;
 }
 
 /** The following page after `next` (for `_stream=on`), with the same filters and sort. */

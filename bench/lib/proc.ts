@@ -1,0 +1,49 @@
+/**
+ * Reading a server process's CPU time and memory from `/proc` (Linux), so that a benchmark can
+ * report server CPU per request — steadier than requests per second on a shared machine.
+ *
+ * @module
+ */
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** User + system CPU milliseconds used so far by process `pid` (all its threads). */
+export function cpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** Resident set size of `pid` in bytes. */
+export function rssBytes(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Samples the RSS of `pid` every `everyMs` until stopped; reports the peak. */
+export function rssSampler(pid: number, everyMs = 20): { stop(): number; peak(): number } {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch { /* the process ended */ }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+    peak: () => peak,
+  };
+}
+
+/** Machine description for the report: CPU model, cores, memory, load. */
+export function machine(): string {
+  const cpu = /model name\s+:\s+(.*)/.exec(Deno.readTextFileSync("/proc/cpuinfo"))?.[1] ?? "?";
+  const mem = Number(/MemTotal:\s+(\d+)/.exec(Deno.readTextFileSync("/proc/meminfo"))?.[1]) /
+    1024 / 1024;
+  const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  return `${cpu}, ${navigator.hardwareConcurrency} cores, ${mem.toFixed(1)} GB RAM, ` +
+    `load average ${load}, Deno ${Deno.version.deno}`;
+}

@@ -1,0 +1,111 @@
+/**
+ * JSON text of result rows, written straight from the value arrays: no row objects, no second
+ * pass. The read workers use it to send a JSON page's rows as finished bytes, and the main thread
+ * for rows it already holds. Cells follow the API's rules (API-DETAILS §2.2): integers beyond
+ * ±2^53 are exact JSON numbers, integral values of REAL columns print as Python floats (`12.0`),
+ * BLOBs are `{"$base64": true, "encoded": "…"}`, and NaN/±Infinity are null unless `infinity`
+ * keeps ±Infinity as bare `Infinity` / `-Infinity`.
+ *
+ * @module
+ */
+
+/** The row shapes written here (the others are built from these by the views). */
+export type RowsShape = "objects" | "arrays";
+
+/** Options of {@link rowsJson}. */
+export interface RowsJsonOptions {
+  shape: RowsShape;
+  /** Indexes of REAL columns, whose integral numbers print as `12.0`. */
+  real?: number[];
+  /** Keep ±Infinity (`_json_infinity=on`); NaN is always null. */
+  infinity?: boolean;
+  /** Write only the first `limit` rows. */
+  limit?: number;
+}
+
+/** Python's text of an integral float: `12.0`, or `1e+16` from 10^16 up. */
+export function integralRealText(value: number): string {
+  return Math.abs(value) < 1e16 ? `${value}.0` : value.toExponential();
+}
+
+/**
+ * JSON text of one cell; `real` says the column is REAL. Only SQLite's value types are handled
+ * here: anything else (objects from `_json=`, labels) goes through the caller's own writer.
+ */
+export function cellJson(value: unknown, real: boolean, infinity: boolean): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      if (Number.isFinite(value)) {
+        return real && Number.isInteger(value) ? integralRealText(value) : String(value);
+      }
+      if (infinity && !Number.isNaN(value)) return value > 0 ? "Infinity" : "-Infinity";
+      return "null";
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+  }
+  if (value instanceof Uint8Array) {
+    return `{"$base64":true,"encoded":${JSON.stringify(value.toBase64())}}`;
+  }
+  return "null";
+}
+
+/** True when every cell is a value {@link cellJson} writes (no objects but BLOBs). */
+export function plainCells(rows: readonly unknown[][]): boolean {
+  for (const row of rows) {
+    for (const cell of row) {
+      if (typeof cell === "object" && cell !== null && !(cell instanceof Uint8Array)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The members of a row object: each distinct column name once, at its first position, with the
+ * index of its last occurrence (Python's `dict(zip(columns, row))`).
+ */
+export function objectMembers(columns: string[]): [string, number][] {
+  const last = new Map<string, number>();
+  columns.forEach((column, i) => last.set(column, i));
+  return [...last];
+}
+
+/** The JSON array of `rows` in `shape`, as text. */
+export function rowsJson(
+  columns: string[],
+  rows: readonly unknown[][],
+  options: RowsJsonOptions,
+): string {
+  const count = Math.min(rows.length, options.limit ?? Infinity);
+  if (count === 0) return "[]";
+  const realSet = new Set(options.real ?? []);
+  const infinity = options.infinity ?? false;
+  const members = options.shape === "objects"
+    ? objectMembers(columns)
+    : columns.map((c, i) => [c, i] as [string, number]);
+  const indexes = members.map(([, i]) => i);
+  const real = indexes.map((i) => realSet.has(i));
+  // Text before each cell: `{"a":` then `,"b":` for objects, `[` then `,` for arrays.
+  const before = options.shape === "objects"
+    ? members.map(([name], k) => `${k === 0 ? "{" : ","}${JSON.stringify(name)}:`)
+    : members.map((_, k) => (k === 0 ? "[" : ","));
+  const close = options.shape === "objects" ? "}" : "]";
+  const empty = options.shape === "objects" ? "{}" : "[]";
+  const parts = new Array<string>(count);
+  for (let r = 0; r < count; r++) {
+    const row = rows[r];
+    if (indexes.length === 0) {
+      parts[r] = empty;
+      continue;
+    }
+    let text = "";
+    for (let k = 0; k < indexes.length; k++) {
+      text += before[k] + cellJson(row[indexes[k]], real[k], infinity);
+    }
+    parts[r] = text + close;
+  }
+  return `[${parts.join(",")}]`;
+}
