@@ -36,7 +36,7 @@ const root = new URL("..", import.meta.url).pathname;
 const dir = Deno.makeTempDirSync({ prefix: "vitrine-load-" });
 const benchPath = `${dir}/bench.db`;
 const mutPath = `${dir}/mut.db`;
-let started = performance.now();
+const started = performance.now();
 buildBenchDatabase(benchPath, ROWS);
 Deno.copyFileSync(benchPath, mutPath);
 console.log(`# Vitrine load benchmark\n\n${machine()}`);

@@ -215,6 +215,7 @@ export class Service implements DatabaseHost {
   readPool(): ReadPool {
     this.#pool ??= new ReadPool({
       size: Number(this.setting("num_sql_threads")),
+      spare: Number(this.setting("spare_sql_threads")),
       pluginModules: this.pluginModules(),
       cacheSizeKb: Number(this.setting("cache_size_kb")),
     });

@@ -43,7 +43,16 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     3,
     "Number of read workers for SQL queries (0 runs them on the main thread)",
   ),
-  def("sql_time_limit_ms", 1000, "Time limit for a SQL query in milliseconds"),
+  def(
+    "spare_sql_threads",
+    2,
+    "Extra read workers for short queries while the others are busy with long ones",
+  ),
+  def(
+    "sql_time_limit_ms",
+    1000,
+    "Time limit for a SQL query in milliseconds, counted from the request's arrival",
+  ),
   def("default_facet_size", 30, "Number of values to return for requested facets"),
   def("facet_time_limit_ms", 200, "Time limit for calculating a requested facet"),
   def("facet_suggest_time_limit_ms", 50, "Time limit for calculating a suggested facet"),
@@ -59,6 +68,11 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
   def("suggest_facets", true, "Calculate and display suggested facets"),
   def("default_cache_ttl", 5, "Default HTTP cache TTL (used in Cache-Control: max-age= header)"),
   def("cache_size_kb", 0, "SQLite cache size in KB (0 == use SQLite default)"),
+  def(
+    "query_cache_mb",
+    32,
+    "Memory for remembered counts, facets and suggestions of immutable databases, in MB (0 = off)",
+  ),
   def("allow_csv_stream", true, "Allow .csv?_stream=1 to download all rows (ignoring pagination)"),
   def("max_csv_mb", 100, "Maximum size allowed for CSV export in MB - set 0 to disable this limit"),
   def(

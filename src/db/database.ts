@@ -20,7 +20,8 @@ import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
 import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.ts";
 import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
-import { type ReadRequest, type ReadResult, runRead } from "./read_query.ts";
+import { type ReadRequest, type RowsJsonRequest, runRead, wallClock } from "./read_query.ts";
+import { requestArrival } from "./request_clock.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
@@ -65,6 +66,17 @@ export interface ExecuteOptions {
   log_sql_errors?: boolean;
   /** Aborting cancels the query, queued or running (it then fails with `QueryInterrupted`). */
   signal?: AbortSignal;
+  /**
+   * Vitrine's JSON pages: also write the first rows as JSON where they are read (in the read
+   * worker), ready to be sent as they are (`Results.page`).
+   */
+  json_rows?: RowsJsonRequest | null;
+  /**
+   * False: limited only while it runs, not from the request's arrival (default true). For
+   * Vitrine's own small queries (introspection), so that a busy queue never makes a page fail to
+   * find its table, and for the capped counts that follow a timed-out count.
+   */
+  request_deadline?: boolean;
 }
 
 /** `block: false` queues the write and returns a task id instead of waiting. */
@@ -73,6 +85,12 @@ export interface WriteOptions {
 }
 
 type Blocked<T> = Promise<T>;
+
+/**
+ * The most a tiny query may hold up the main thread before it is moved to a worker (above the
+ * 20 ms under which `setDeadline` checks the clock at every SQLite opcode).
+ */
+const INLINE_LIMIT_MS = 25;
 
 /** A database served by Vitrine. */
 export class Database extends DatabaseIntrospection {
@@ -168,20 +186,19 @@ export class Database extends DatabaseIntrospection {
     options: ExecuteOptions = {},
   ): Promise<Results> {
     const { truncate = true, custom_time_limit, page_size, log_sql_errors = true } = options;
-    let timeLimitMs = this.#setting("sql_time_limit_ms");
-    if (custom_time_limit && custom_time_limit < timeLimitMs) timeLimitMs = custom_time_limit;
     const cap = page_size ?? this.#setting("max_returned_rows");
     const request: ReadRequest = {
       sql,
       params: params ?? null,
       maxRows: truncate && cap > 0 ? cap : null,
-      timeLimitMs,
+      timeLimitMs: this.#timeLimit(custom_time_limit),
+      deadline: options.request_deadline === false ? null : this.#deadline(),
+      json: options.json_rows ?? null,
     };
     const start = traceClock();
     const { signal } = options;
     try {
-      const result = await this.#read(request, signal);
-      return new Results(result.rows, result.columns, result.truncated);
+      return await this.#read(request, signal);
     } catch (error) {
       // A query dropped from the queue rejects with the signal's reason: same outcome as one
       // interrupted while running.
@@ -199,17 +216,64 @@ export class Database extends DatabaseIntrospection {
     }
   }
 
-  #read(request: ReadRequest, signal?: AbortSignal): Promise<ReadResult> {
+  /** `sql_time_limit_ms`, or a lower `custom_time_limit`: how long the query may run. */
+  #timeLimit(customLimit: number | null | undefined): number | null {
+    let limit = this.#setting("sql_time_limit_ms");
+    if (customLimit && customLimit < limit) limit = customLimit;
+    return limit > 0 ? limit : null;
+  }
+
+  /**
+   * When the query must be over, queue wait included: `sql_time_limit_ms` after the request
+   * arrived. Null outside a request (scripts, start-up work) or when there is no limit; the
+   * query's own limit then counts from its start only.
+   */
+  #deadline(): number | null {
+    const limit = this.#setting("sql_time_limit_ms");
+    const arrival = requestArrival();
+    return limit > 0 && arrival !== null ? arrival + limit : null;
+  }
+
+  async #read(request: ReadRequest, signal?: AbortSignal): Promise<Results> {
     const pool = this.#host.readPool();
     if (pool.size === 0 || this.#isPrivateMemory()) {
       // Synchronous on this thread; the deadline still stops runaway queries, and a signal
-      // can only cancel it before it starts.
-      return Promise.resolve().then(() => {
-        signal?.throwIfAborted();
-        return runRead(this.#mainConnection(), request);
-      });
+      // can only cancel it before it starts. The JSON page is written by the view itself.
+      await Promise.resolve();
+      signal?.throwIfAborted();
+      const result = runRead(this.#mainConnection(), request);
+      return new Results(result.rows, result.columns, result.truncated);
     }
-    return pool.run(this.#readTarget(), request, signal);
+    if (pool.costs.isTiny(request.sql)) {
+      const results = await this.#readInline(request, signal);
+      if (results) return results;
+    }
+    return Results.lazy(await pool.run(this.#readTarget(), request, signal));
+  }
+
+  /**
+   * Runs a tiny query (by its past runs) on this thread: a worker's round trip costs more than
+   * the query. It may run for {@link INLINE_LIMIT_MS} at most; one that turns out slower is
+   * interrupted and left to a worker (returns null), and its cost is remembered.
+   */
+  async #readInline(request: ReadRequest, signal?: AbortSignal): Promise<Results | null> {
+    await Promise.resolve();
+    signal?.throwIfAborted();
+    const own = request.timeLimitMs ?? Infinity;
+    const capped = { ...request, timeLimitMs: Math.min(own, INLINE_LIMIT_MS) };
+    const started = performance.now();
+    try {
+      const result = runRead(this.#mainConnection(), capped);
+      this.#host.readPool().costs.record(request.sql, performance.now() - started);
+      return new Results(result.rows, result.columns, result.truncated);
+    } catch (error) {
+      const ms = performance.now() - started;
+      this.#host.readPool().costs.record(request.sql, ms);
+      const outOfTime = own <= INLINE_LIMIT_MS ||
+        (request.deadline !== null && request.deadline <= wallClock());
+      if (isInterruptError(error) && !outOfTime) return null;
+      throw error;
+    }
   }
 
   #isPrivateMemory(): boolean {
@@ -377,7 +441,7 @@ export class Database extends DatabaseIntrospection {
   // --- Introspection plumbing (the members themselves live in DatabaseIntrospection) ---
 
   protected introspectionQuery: introspect.SqlRunner = async (sql, params) =>
-    (await this.execute(sql, params, { truncate: false })).rows;
+    (await this.execute(sql, params, { truncate: false, request_deadline: false })).rows;
 
   protected tableConfigFor(table: string): Record<string, unknown> {
     return this.#host.tableConfig(this.name, table) ?? {};

@@ -13,6 +13,7 @@ const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   sql_time_limit_ms: 1000,
   max_returned_rows: 1000,
   num_sql_threads: 3,
+  spare_sql_threads: 2,
   cache_size_kb: 0,
 };
 
@@ -57,6 +58,7 @@ export function standaloneHost(options: StandaloneHostOptions = {}): StandaloneH
     readPool() {
       pool ??= new ReadPool({
         size: Number(settings.num_sql_threads),
+        spare: Number(settings.spare_sql_threads),
         cacheSizeKb: Number(settings.cache_size_kb),
         pluginModules: options.pluginModules ?? [],
       });

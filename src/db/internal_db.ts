@@ -98,14 +98,15 @@ interface TableSchema {
 
 /** One database's schema version and per-table pragma rows. */
 async function readSchema(db: Database): Promise<{ version: SqlValue; tables: TableSchema[] }> {
-  const version = (await db.execute("PRAGMA schema_version")).single_value();
+  const version = (await db.execute("PRAGMA schema_version", null, { request_deadline: false }))
+    .single_value();
   const tables = (await db.execute(
     "select name, rootpage, sql from sqlite_master where type = 'table'",
     null,
-    { truncate: false },
+    { truncate: false, request_deadline: false },
   )).rows;
   const perTable = async (sql: string, table: SqlValue) =>
-    (await db.execute(sql, [table], { truncate: false })).rows.map((row) => [...row]);
+    (await db.execute(sql, [table], { truncate: false, request_deadline: false })).values;
   const details: TableSchema[] = [];
   for (const [name, rootpage, sql] of tables) {
     details.push({
@@ -146,7 +147,7 @@ export async function refreshCatalog(internal: Database, databases: Database[]):
     const [name, version] of (await internal.execute(
       "select database_name, schema_version from catalog_databases",
       null,
-      { truncate: false },
+      { truncate: false, request_deadline: false },
     )).rows
   ) known.set(String(name), Number(version));
   const schemas: { db: Database; schema: Awaited<ReturnType<typeof readSchema>> }[] = [];

@@ -1,34 +1,74 @@
 /**
  * `ReadPool`: the read workers shared by every database of a service (DESIGN.md "Queries and
- * concurrency"). Workers start on demand up to `size`; each query goes to the least-busy one.
- * A worker runs one query at a time; others wait in that worker's queue on the main thread.
+ * concurrency"; the scheduling is explained in docs/internals.md "Read pool").
+ *
+ * - One queue in two lanes. A query whose SQL text has been long so far (`query_costs.ts`) waits
+ *   in the long lane; every other query (new texts too) in the short lane, which is always served
+ *   first. A worker takes the next query as soon as it is free, so no query waits behind one
+ *   particular busy worker.
+ * - `size` base workers take queries of both lanes. While every worker is busy and one of them
+ *   runs a long query (by its past or by the time it has run), short queries get up to `spare`
+ *   extra workers, which never take long ones: a short query is never stuck behind long ones.
+ *   Spare workers stop after a while without work.
+ * - A query's deadline is absolute and counts its time in the queue: a query still waiting at its
+ *   deadline fails as interrupted without running, and a running one is given only what is left.
  *
  * @module
  */
 
 import { SqliteError } from "../sqlite/errors.ts";
 import { sqlite } from "../sqlite/ffi.ts";
-import type { ReadRequest, ReadResult, SerializedError } from "./read_query.ts";
+import type { SqlValue } from "../sqlite/values.ts";
+import { LONG_QUERY_MS, QueryCosts } from "./query_costs.ts";
+import {
+  type EncodedPage,
+  interruptedError,
+  type ReadRequest,
+  type SerializedError,
+  wallClock,
+} from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
-import { decodeResult } from "./wire.ts";
+import { decodeRows } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 /** How to build a pool. */
 export interface ReadPoolOptions {
   /** Number of workers (`num_sql_threads`); 0 means callers run reads on the main thread. */
   size: number;
+  /** Extra workers for short queries while the others are busy with long ones (default 2). */
+  spare?: number;
   /** `PRAGMA cache_size` in KiB for every worker connection; 0 leaves SQLite's default. */
   cacheSizeKb?: number;
   /** Module URLs each worker imports; their `prepare_connection` runs on every connection. */
   pluginModules?: string[];
 }
 
+/** A read query's answer; its rows are parsed only when `rows()` is first called. */
+export interface ReadAnswer {
+  columns: string[];
+  truncated: boolean;
+  /** Number of rows. */
+  count: number;
+  rows(): SqlValue[][];
+  /** The page's rows as JSON, when the request asked for them (`ReadRequest.json`). */
+  page: EncodedPage | null;
+}
+
 /** How often a cancelled query is interrupted again until its worker answers. */
 const CANCEL_RETRY_MS = 25;
+/** How often waiting short queries look again for a worker that has turned long. */
+const RECHECK_MS = 5;
+/** A spare worker without work for this long is stopped. */
+const SPARE_IDLE_MS = 30_000;
 
 interface Job {
   id: number;
   message: ToWorker;
+  /** Its SQL text (null for control messages). */
+  sql: string | null;
+  long: boolean;
+  /** Fails the job as interrupted when its deadline passes in the queue. */
+  timer: ReturnType<typeof setTimeout> | null;
   resolve(value: FromWorker): void;
   reject(error: Error): void;
 }
@@ -36,10 +76,15 @@ interface Job {
 interface PoolWorker {
   worker: Worker;
   index: number;
-  queue: Job[];
+  spare: boolean;
   current: Job | null;
+  /** `performance.now()` when `current` was sent. */
+  since: number;
+  /** Control messages (`forget`) waiting for this worker to be free. */
+  control: Job[];
   /** The connection the current query runs on, for `sqlite3_interrupt`. */
   pointer: bigint | null;
+  idleTimer: ReturnType<typeof setTimeout> | null;
 }
 
 /** Rebuilds a worker's error on this thread (SQLite errors stay `SqliteError`). */
@@ -52,85 +97,189 @@ function reviveError(error: SerializedError): Error {
 
 /** A pool of read workers. Always `close()` it, or the process will not exit. */
 export class ReadPool {
-  /** Maximum number of workers. */
+  /** Number of base workers. */
   readonly size: number;
+  /** Most extra workers for short queries. */
+  readonly spare: number;
   #options: Required<ReadPoolOptions>;
   #workers: PoolWorker[] = [];
+  #short: Job[] = [];
+  #long: Job[] = [];
+  /** What each SQL text has cost so far (read by `database.ts` too, for tiny queries). */
+  readonly costs: QueryCosts = new QueryCosts();
   #nextId = 1;
   #nextWorker = 0;
+  #recheck: ReturnType<typeof setTimeout> | null = null;
   #closed = false;
 
   /** Creates the pool; no worker starts until the first query. */
   constructor(options: ReadPoolOptions) {
     this.size = Math.max(0, Math.floor(options.size));
-    this.#options = { cacheSizeKb: 0, pluginModules: [], ...options };
+    this.spare = this.size === 0 ? 0 : Math.max(0, Math.floor(options.spare ?? 2));
+    this.#options = { cacheSizeKb: 0, pluginModules: [], spare: this.spare, ...options };
   }
 
-  /** Workers started so far and how many queries each has in flight or queued. */
+  /** Workers started so far and whether each is running a query. */
   threads(): { name: string; busy: number }[] {
-    return this.#workers.map((w) => ({
-      name: `vitrine-read-${w.index}`,
-      busy: w.queue.length + (w.current ? 1 : 0),
-    }));
+    return this.#workers.map((w) => ({ name: `vitrine-read-${w.index}`, busy: w.current ? 1 : 0 }));
+  }
+
+  /** Queries waiting for a worker. */
+  get queued(): number {
+    return this.#short.length + this.#long.length;
   }
 
   /**
-   * Runs a read query on the least-busy worker. Aborting `signal` drops a queued query, or
-   * interrupts a running one (it then fails with SQLite's "interrupted").
+   * Runs a read query. Aborting `signal` drops a queued query, or interrupts a running one (it
+   * then fails with SQLite's "interrupted"); so does reaching `request.deadline`.
    */
-  async run(target: ReadTarget, request: ReadRequest, signal?: AbortSignal): Promise<ReadResult> {
+  async run(target: ReadTarget, request: ReadRequest, signal?: AbortSignal): Promise<ReadAnswer> {
     if (this.size === 0) throw new Error("This pool has no workers (num_sql_threads is 0)");
-    const worker = this.#pickWorker();
+    if (this.#closed) throw new Error("The read pool is closed");
     const id = this.#nextId++;
-    const reply = await this.#submit(worker, { type: "query", id, target, request }, signal);
-    if (reply.type === "result") return decodeResult(reply.json, reply.tagged);
-    throw reviveError((reply as { error: SerializedError }).error);
+    const message: ToWorker = { type: "query", id, target, request };
+    const reply = await this.#enqueue(message, request, signal);
+    if (reply.type === "error") throw reviveError(reply.error);
+    if (reply.type !== "result") throw new Error(`Unexpected answer from a read worker`);
+    let rows: SqlValue[][] | null = null;
+    const { page } = reply;
+    return {
+      columns: reply.columns,
+      truncated: reply.truncated,
+      count: reply.count,
+      rows: () => rows ??= decodeRows(reply.rows.json, reply.rows.tagged),
+      page: page && {
+        bytes: page.bytes,
+        edge: page.edge && decodeRows(page.edge.json, page.edge.tagged)[0],
+      },
+    };
   }
 
   /** Closes every worker connection that opens or attaches the database `name`. */
   async forget(name: string): Promise<void> {
-    await Promise.all(this.#workers.map((worker) => {
-      const id = this.#nextId++;
-      return this.#submit(worker, { type: "forget", id, name });
-    }));
+    await Promise.all(this.#workers.map((worker) =>
+      new Promise<FromWorker>((resolve, reject) => {
+        const message: ToWorker = { type: "forget", id: this.#nextId++, name };
+        const id = message.id;
+        worker.control.push({ id, message, sql: null, long: false, timer: null, resolve, reject });
+        this.#next(worker);
+      })
+    ));
   }
 
   /** Interrupts running queries and terminates every worker. */
   close(): void {
     this.#closed = true;
-    for (const worker of this.#workers) {
-      if (worker.current && worker.pointer !== null) this.#interrupt(worker.pointer);
-      const jobs = [...worker.queue, ...(worker.current ? [worker.current] : [])];
-      // Cleared first so that no cancel retry touches a connection of a terminated worker.
-      worker.current = null;
-      worker.queue = [];
-      worker.pointer = null;
-      worker.worker.terminate();
-      for (const job of jobs) job.reject(new Error("The read pool was closed"));
-    }
-    this.#workers = [];
+    const error = () => new Error("The read pool was closed");
+    for (const job of [...this.#short, ...this.#long]) this.#settle(job).reject(error());
+    this.#short = [];
+    this.#long = [];
+    if (this.#recheck !== null) clearTimeout(this.#recheck);
+    for (const worker of [...this.#workers]) this.#drop(worker, error());
   }
 
-  #pickWorker(): PoolWorker {
-    if (this.#closed) throw new Error("The read pool is closed");
-    let best: PoolWorker | undefined;
-    let bestLoad = Infinity;
-    for (const worker of this.#workers) {
-      const load = worker.queue.length + (worker.current ? 1 : 0);
-      if (load < bestLoad) [best, bestLoad] = [worker, load];
-    }
-    if (best && (bestLoad === 0 || this.#workers.length >= this.size)) return best;
-    return this.#startWorker();
+  #enqueue(message: ToWorker, request: ReadRequest, signal?: AbortSignal): Promise<FromWorker> {
+    return new Promise<FromWorker>((resolve, reject) => {
+      const job: Job = {
+        id: (message as { id: number }).id,
+        message,
+        sql: request.sql,
+        long: this.costs.isLong(request.sql),
+        timer: null,
+        resolve,
+        reject,
+      };
+      if (signal) {
+        if (signal.aborted) return reject(signal.reason);
+        const onAbort = () => this.#cancel(job, signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        const done = () => signal.removeEventListener("abort", onAbort);
+        job.resolve = (value) => (done(), resolve(value));
+        job.reject = (error) => (done(), reject(error));
+      }
+      if (request.deadline !== null) {
+        const wait = request.deadline - wallClock();
+        if (wait <= 0) return job.reject(interruptedError());
+        job.timer = setTimeout(() => this.#expire(job), wait);
+      }
+      (job.long ? this.#long : this.#short).push(job);
+      this.#pump();
+    });
   }
 
-  #startWorker(): PoolWorker {
+  /** Clears a job's queue timer; returns it for resolving or rejecting. */
+  #settle(job: Job): Job {
+    if (job.timer !== null) clearTimeout(job.timer);
+    job.timer = null;
+    return job;
+  }
+
+  /** A queued job reached its deadline: it fails as interrupted without running. */
+  #expire(job: Job): void {
+    job.timer = null;
+    if (this.#unqueue(job)) job.reject(interruptedError());
+  }
+
+  #unqueue(job: Job): boolean {
+    for (const lane of [this.#short, this.#long]) {
+      const at = lane.indexOf(job);
+      if (at >= 0) {
+        lane.splice(at, 1);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Hands queued jobs to free workers, starting workers where the rules allow. */
+  #pump(): void {
+    if (this.#closed) return;
+    while (this.#short.length || this.#long.length) {
+      const short = this.#short.length > 0;
+      const worker = this.#freeWorker(short) ?? this.#newWorker(short);
+      if (!worker) break;
+      const job = this.#settle((short ? this.#short : this.#long).shift()!);
+      this.#send(worker, job);
+    }
+    // Short queries still waiting: a busy worker may soon count as long, allowing a spare.
+    if (this.#short.length && this.#recheck === null && this.#canAddSpare()) {
+      this.#recheck = setTimeout(() => {
+        this.#recheck = null;
+        this.#pump();
+      }, RECHECK_MS);
+    }
+  }
+
+  #freeWorker(short: boolean): PoolWorker | undefined {
+    return this.#workers.find((w) => !w.current && !w.control.length && (short || !w.spare));
+  }
+
+  #newWorker(short: boolean): PoolWorker | null {
+    const base = this.#workers.filter((w) => !w.spare).length;
+    if (base < this.size) return this.#startWorker(false);
+    if (!short || !this.#canAddSpare()) return null;
+    const now = performance.now();
+    const stuck = this.#workers.some((w) =>
+      w.current && (w.current.long || now - w.since >= LONG_QUERY_MS)
+    );
+    return stuck ? this.#startWorker(true) : null;
+  }
+
+  #canAddSpare(): boolean {
+    return this.#workers.filter((w) => w.spare).length < this.spare;
+  }
+
+  #startWorker(spare: boolean): PoolWorker {
     const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
     const entry: PoolWorker = {
       worker,
       index: this.#nextWorker++,
-      queue: [],
+      spare,
       current: null,
+      since: 0,
+      control: [],
       pointer: null,
+      idleTimer: null,
     };
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.#onMessage(entry, event.data);
     worker.onerror = (event) => {
@@ -146,29 +295,34 @@ export class ReadPool {
     return entry;
   }
 
-  #submit(worker: PoolWorker, message: ToWorker, signal?: AbortSignal): Promise<FromWorker> {
-    return new Promise<FromWorker>((resolve, reject) => {
-      const job: Job = { id: (message as { id: number }).id, message, resolve, reject };
-      if (signal) {
-        if (signal.aborted) return reject(signal.reason);
-        const onAbort = () => this.#cancel(worker, job, signal.reason);
-        signal.addEventListener("abort", onAbort, { once: true });
-        const done = () => signal.removeEventListener("abort", onAbort);
-        job.resolve = (value) => (done(), resolve(value));
-        job.reject = (error) => (done(), reject(error));
-      }
-      worker.queue.push(job);
-      this.#dispatch(worker);
-    });
+  #send(worker: PoolWorker, job: Job): void {
+    if (worker.idleTimer !== null) clearTimeout(worker.idleTimer);
+    worker.idleTimer = null;
+    worker.current = job;
+    worker.since = performance.now();
+    if (job.message.type === "query") job.message.sentAt = wallClock();
+    worker.worker.postMessage(job.message);
   }
 
-  #cancel(worker: PoolWorker, job: Job, reason: unknown): void {
-    const queued = worker.queue.indexOf(job);
-    if (queued >= 0) {
-      worker.queue.splice(queued, 1);
-      job.reject(reason instanceof Error ? reason : new Error(String(reason)));
+  /** A worker became free: its control messages first, then the queue. */
+  #next(worker: PoolWorker): void {
+    if (worker.current) return;
+    if (worker.control.length) return this.#send(worker, worker.control.shift()!);
+    this.#pump();
+    if (!worker.current && worker.spare && worker.idleTimer === null) {
+      worker.idleTimer = setTimeout(() => {
+        if (!worker.current && !worker.control.length) this.#drop(worker, null);
+      }, SPARE_IDLE_MS);
+    }
+  }
+
+  #cancel(job: Job, reason: unknown): void {
+    if (this.#unqueue(job)) {
+      this.#settle(job).reject(reason instanceof Error ? reason : new Error(String(reason)));
       return;
     }
+    const worker = this.#workers.find((w) => w.current === job);
+    if (!worker) return;
     // An interrupt that lands just before the statement starts is a no-op in SQLite, and the
     // pointer may not have arrived yet, so keep interrupting until the job is answered.
     const retry = () => {
@@ -182,12 +336,6 @@ export class ReadPool {
 
   #interrupt(pointer: bigint): void {
     sqlite().sqlite3_interrupt(Deno.UnsafePointer.create(pointer));
-  }
-
-  #dispatch(worker: PoolWorker): void {
-    if (worker.current || worker.queue.length === 0) return;
-    worker.current = worker.queue.shift()!;
-    worker.worker.postMessage(worker.current.message);
   }
 
   #onMessage(worker: PoolWorker, message: FromWorker): void {
@@ -204,19 +352,32 @@ export class ReadPool {
     worker.current = null;
     // After "forget" the worker may have closed the connection we know about.
     if (job.message.type === "forget") worker.pointer = null;
+    if (job.sql !== null && (message.type === "result" || message.type === "error")) {
+      this.costs.record(job.sql, message.ms);
+    }
     job.resolve(message);
-    this.#dispatch(worker);
+    this.#next(worker);
   }
 
   /** Drops a dead worker (the next query starts a fresh one) and fails its queries. */
   #onCrash(worker: PoolWorker, error: Error): void {
     if (!this.#workers.includes(worker)) return;
+    this.#drop(worker, error);
+    this.#pump();
+  }
+
+  /** Removes a worker from the pool; `error` fails what it was running or holding. */
+  #drop(worker: PoolWorker, error: Error | null): void {
     this.#workers = this.#workers.filter((w) => w !== worker);
-    const jobs = [...(worker.current ? [worker.current] : []), ...worker.queue];
+    if (worker.idleTimer !== null) clearTimeout(worker.idleTimer);
+    // Interrupt first, so the native query stops even though the thread is terminated.
+    if (worker.current && worker.pointer !== null) this.#interrupt(worker.pointer);
+    const jobs = [...(worker.current ? [worker.current] : []), ...worker.control];
+    // Cleared first so that no cancel retry touches a connection of a terminated worker.
     worker.current = null;
-    worker.queue = [];
+    worker.control = [];
     worker.pointer = null;
     worker.worker.terminate();
-    for (const job of jobs) job.reject(error);
+    for (const job of jobs) job.reject(error ?? new Error("The read worker was stopped"));
   }
 }

@@ -1,12 +1,22 @@
 /**
- * Running one read query on a connection: time limit, row cap, error shape. The same code runs
- * inside the workers and on the main thread (`num_sql_threads` 0, private memory databases).
+ * Running one read query on a connection: deadline, row cap, error shape, and (for JSON pages)
+ * the rows written as JSON where they are read. The same code runs inside the workers and on the
+ * main thread (`num_sql_threads` 0, private memory databases).
  *
  * @module
  */
 
 import type { Connection } from "../sqlite/connection.ts";
+import { SQLITE_INTERRUPT } from "../sqlite/constants.ts";
+import { SqliteError } from "../sqlite/errors.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
+import { rowsJson, type RowsJsonOptions } from "../util/json_rows.ts";
+
+/** Rows of a JSON page to write as JSON text next to the values (see `util/json_rows.ts`). */
+export interface RowsJsonRequest extends RowsJsonOptions {
+  /** The page size: rows beyond it (the look-ahead row) are not written. */
+  limit: number;
+}
 
 /** One read query, as sent to a worker. */
 export interface ReadRequest {
@@ -14,8 +24,15 @@ export interface ReadRequest {
   params: BindParams | null;
   /** Return at most this many rows and report `truncated`; null for all rows. */
   maxRows: number | null;
-  /** Milliseconds before the query is interrupted; null or 0 for no limit. */
+  /** Milliseconds the query may run once started (`custom_time_limit`); null for no limit. */
   timeLimitMs: number | null;
+  /**
+   * When to give up on the query, waiting or running, on the {@link wallClock}: the request's
+   * arrival plus `sql_time_limit_ms`. Null for no limit.
+   */
+  deadline: number | null;
+  /** Also write the rows as JSON (a JSON page whose body can use them as they are). */
+  json?: RowsJsonRequest | null;
 }
 
 /** Rows of a read query. */
@@ -25,24 +42,58 @@ export interface ReadResult {
   truncated: boolean;
 }
 
-/** An error that crossed from a worker: SQLite's message and codes, or a JS error's name. */
-export interface SerializedError {
-  name: string;
-  message: string;
-  code?: number;
-  extendedCode?: number;
+/** {@link ReadRequest.json}'s answer: UTF-8 JSON of the first `limit` rows, and the row at `limit - 1`. */
+export interface EncodedPage {
+  bytes: Uint8Array;
+  edge: SqlValue[] | null;
 }
 
-/** Runs `request` on `conn` under its deadline; the deadline is always removed afterwards. */
+/**
+ * Milliseconds on a clock every thread shares (each worker has its own `performance.timeOrigin`,
+ * so `performance.now()` alone differs between threads).
+ */
+export function wallClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Runs `request` on `conn` until its deadline; the deadline is always removed afterwards. */
 export function runRead(conn: Connection, request: ReadRequest): ReadResult {
-  const limited = request.timeLimitMs !== null && request.timeLimitMs > 0;
-  if (limited) conn.setDeadline(request.timeLimitMs);
+  let remaining = request.timeLimitMs && request.timeLimitMs > 0 ? request.timeLimitMs : Infinity;
+  if (request.deadline !== null) remaining = Math.min(remaining, request.deadline - wallClock());
+  // Out of time before starting: fail like an interrupted query, without running it.
+  if (remaining <= 0) throw interruptedError();
+  const limited = remaining !== Infinity;
+  if (limited) conn.setDeadline(remaining);
   try {
     const options = request.maxRows === null ? {} : { maxRows: request.maxRows };
     return conn.query(request.sql, request.params ?? undefined, options);
   } finally {
     if (limited) conn.setDeadline(null);
   }
+}
+
+/** {@link ReadRequest.json}'s bytes for a result, or null when none were asked for. */
+export function encodePage(request: ReadRequest, result: ReadResult): EncodedPage | null {
+  const json = request.json;
+  if (!json) return null;
+  const text = rowsJson(result.columns, result.rows, json);
+  const edge = result.rows.length > json.limit && json.limit > 0
+    ? result.rows[json.limit - 1]
+    : null;
+  return { bytes: new TextEncoder().encode(text), edge };
+}
+
+/** SQLite's own error for a query stopped by its deadline (SQLITE_INTERRUPT). */
+export function interruptedError(): SqliteError {
+  return new SqliteError("interrupted", SQLITE_INTERRUPT);
+}
+
+/** An error that crossed from a worker: SQLite's message and codes, or a JS error's name. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  code?: number;
+  extendedCode?: number;
 }
 
 /** Keeps what is needed to rebuild `error` on the other side of a worker boundary. */

@@ -10,6 +10,7 @@
 
 import type { SqlValue } from "../sqlite/values.ts";
 import { MultipleValues } from "./errors.ts";
+import type { EncodedPage } from "./read_query.ts";
 
 /** A result row: positional values that also answer `row["column"]`. */
 export type Row = SqlValue[] & {
@@ -80,25 +81,54 @@ export class Results implements Iterable<Row> {
   readonly columns: string[];
   /** True when more rows existed than were returned. */
   readonly truncated: boolean;
-  #values: SqlValue[][];
+  /**
+   * For `execute(…, { json_rows })` (Vitrine's JSON pages): the first rows already written as
+   * UTF-8 JSON where they were read, and the last of them as values. Null otherwise.
+   */
+  readonly page: EncodedPage | null;
+  #values: SqlValue[][] | null;
+  #load: (() => SqlValue[][]) | null = null;
+  #count: number;
   #rows: Row[] | null = null;
 
   /** Wraps plain value arrays; they become {@link Row}s when `rows` is first read. */
   constructor(rows: SqlValue[][], columns: string[], truncated = false) {
     this.columns = columns;
     this.#values = rows;
+    this.#count = rows.length;
     this.truncated = truncated;
+    this.page = null;
+  }
+
+  /** Results whose rows are parsed only when first read (answers from read workers). */
+  static lazy(answer: {
+    columns: string[];
+    truncated: boolean;
+    count: number;
+    rows(): SqlValue[][];
+    page: EncodedPage | null;
+  }): Results {
+    const results = new Results([], answer.columns, answer.truncated);
+    results.#values = null;
+    results.#load = answer.rows;
+    results.#count = answer.count;
+    (results as { page: EncodedPage | null }).page = answer.page;
+    return results;
   }
 
   /** The returned rows (after truncation). */
   get rows(): Row[] {
     // Giving each array its row prototype costs about a microsecond a row: only done for
     // callers that read rows by name (plugins, templates); Vitrine's own views use `values`.
-    return this.#rows ??= makeRows(this.columns, this.#values);
+    return this.#rows ??= makeRows(this.columns, this.values);
   }
 
   /** The rows as plain value arrays, in column order (the same arrays `rows` wraps). */
   get values(): SqlValue[][] {
+    if (this.#values === null) {
+      this.#values = this.#load!();
+      this.#load = null;
+    }
     return this.#values;
   }
 
@@ -109,17 +139,17 @@ export class Results implements Iterable<Row> {
 
   /** Number of returned rows (Python's `len(results)`). */
   get length(): number {
-    return this.#values.length;
+    return this.#count;
   }
 
   /** The first row, or null when there are none. */
   first(): Row | null {
-    return this.#values.length ? this.rows[0] : null;
+    return this.#count ? this.rows[0] : null;
   }
 
   /** The only value of a one-row, one-column result; throws {@link MultipleValues} otherwise. */
   single_value(): SqlValue {
-    if (this.#values.length === 1 && this.columns.length === 1) return this.#values[0][0];
+    if (this.#count === 1 && this.columns.length === 1) return this.values[0][0];
     throw new MultipleValues();
   }
 

@@ -9,7 +9,6 @@
  */
 
 import type { SqlValue } from "../sqlite/values.ts";
-import type { ReadResult } from "./read_query.ts";
 
 type Tagged = { $int: string } | { $blob: string } | { $float: string };
 
@@ -33,10 +32,10 @@ function untag(value: Tagged): SqlValue {
   return Number(value.$float);
 }
 
-/** JSON text for a result; `tagged` says whether any cell needed a tag. */
-export function encodeResult(result: ReadResult): { json: string; tagged: boolean } {
+/** Rows as JSON text; `tagged` says whether any cell needed a tag. */
+export function encodeRows(rows: SqlValue[][]): { json: string; tagged: boolean } {
   let tagged = false;
-  for (const row of result.rows) {
+  for (const row of rows) {
     for (const value of row) {
       if (needsTag(value)) {
         tagged = true;
@@ -45,22 +44,18 @@ export function encodeResult(result: ReadResult): { json: string; tagged: boolea
     }
     if (tagged) break;
   }
-  const rows = tagged ? result.rows.map((row) => row.map(tag)) : result.rows;
-  return {
-    json: JSON.stringify({ columns: result.columns, rows, truncated: result.truncated }),
-    tagged,
-  };
+  return { json: JSON.stringify(tagged ? rows.map((row) => row.map(tag)) : rows), tagged };
 }
 
-/** Parses {@link encodeResult}'s text back into values (restoring tagged cells). */
-export function decodeResult(json: string, tagged: boolean): ReadResult {
-  const result = JSON.parse(json) as ReadResult;
-  if (!tagged) return result;
-  for (const row of result.rows) {
+/** Parses {@link encodeRows}'s text back into values (restoring tagged cells). */
+export function decodeRows(json: string, tagged: boolean): SqlValue[][] {
+  const rows = JSON.parse(json) as SqlValue[][];
+  if (!tagged) return rows;
+  for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       const value = row[i] as unknown;
       if (value !== null && typeof value === "object") row[i] = untag(value as Tagged);
     }
   }
-  return result;
+  return rows;
 }

@@ -1,16 +1,17 @@
 /// <reference lib="deno.worker" />
 /**
  * A read worker: owns read-only connections (one per target), runs one query at a time under its
- * deadline and answers with JSON text. Plugin modules are imported here too, because SQL functions
- * registered by `prepare_connection` are callbacks bound to the thread that created them.
+ * deadline and answers with JSON text — and, for JSON pages, with the page's rows as finished
+ * bytes. Plugin modules are imported here too, because SQL functions registered by
+ * `prepare_connection` are callbacks bound to the thread that created them.
  *
  * @module
  */
 
 import type { Connection } from "../sqlite/connection.ts";
-import { runRead, serializeError } from "./read_query.ts";
+import { encodePage, runRead, serializeError, wallClock } from "./read_query.ts";
 import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
-import { encodeResult } from "./wire.ts";
+import { encodeRows } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { PluginRegistry } from "../plugins/registry.ts";
 import { registerPluginUrls } from "../plugins/loader.ts";
@@ -21,6 +22,8 @@ let plugins = new PluginRegistry();
 let cacheSizeKb = 0;
 let ready: Promise<void> = Promise.resolve();
 let reportedPointer: bigint | null = null;
+/** When plugins finished loading: queries sent earlier waited for the boot, not for SQLite. */
+let readyAt = wallClock();
 
 function post(message: FromWorker): void {
   self.postMessage(message);
@@ -64,11 +67,12 @@ function forget(name: string): void {
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "init") {
     cacheSizeKb = message.cacheSizeKb;
-    ready = loadPlugins(message.pluginModules);
+    ready = loadPlugins(message.pluginModules).finally(() => readyAt = wallClock());
     // A failed import is reported with each query instead of killing the worker.
     ready.catch(() => {});
     return;
   }
+  let started: number | null = null;
   try {
     await ready;
     if (message.type === "forget") {
@@ -76,16 +80,35 @@ async function handle(message: ToWorker): Promise<void> {
       post({ type: "done", id: message.id });
       return;
     }
+    const { request } = message;
+    // Time spent waiting for this worker to start (module loading, plugins) is not the query's.
+    const boot = readyAt - (message.sentAt ?? readyAt);
+    if (request.deadline !== null && boot > 0) request.deadline += boot;
     const conn = connectionFor(message.target);
     const pointer = conn.pointerValue;
     if (pointer !== reportedPointer) {
       reportedPointer = pointer;
       post({ type: "connection", id: message.id, pointer });
     }
-    const { json, tagged } = encodeResult(runRead(conn, message.request));
-    post({ type: "result", id: message.id, json, tagged });
+    started = performance.now();
+    const result = runRead(conn, request);
+    const ms = performance.now() - started;
+    const page = encodePage(request, result);
+    const reply: FromWorker = {
+      type: "result",
+      id: message.id,
+      columns: result.columns,
+      truncated: result.truncated,
+      count: result.rows.length,
+      rows: encodeRows(result.rows),
+      page: page && { bytes: page.bytes, edge: page.edge && encodeRows([page.edge]) },
+      ms,
+    };
+    // The page's bytes move to the main thread without a copy.
+    self.postMessage(reply, page ? [page.bytes.buffer as ArrayBuffer] : []);
   } catch (error) {
-    post({ type: "error", id: message.id, error: serializeError(error) });
+    const ms = started === null ? 0 : performance.now() - started;
+    post({ type: "error", id: message.id, error: serializeError(error), ms });
   }
 }
 

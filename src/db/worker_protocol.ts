@@ -9,18 +9,36 @@
 import type { ReadRequest, SerializedError } from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
 
+/** Rows as JSON text (see `wire.ts`); parsed on the main thread only if someone reads them. */
+export interface WireRows {
+  json: string;
+  tagged: boolean;
+}
+
 /** Main thread → worker. */
 export type ToWorker =
   | { type: "init"; pluginModules: string[]; cacheSizeKb: number }
-  | { type: "query"; id: number; target: ReadTarget; request: ReadRequest }
+  /** `sentAt` (wall clock): a query sent before the worker finished booting is not charged for the boot. */
+  | { type: "query"; id: number; target: ReadTarget; request: ReadRequest; sentAt?: number }
   | { type: "forget"; id: number; name: string };
 
 /** Worker → main thread. */
 export type FromWorker =
   /** Sent before a query when its connection differs from the previous one reported. */
   | { type: "connection"; id: number; pointer: bigint }
-  | { type: "result"; id: number; json: string; tagged: boolean }
-  | { type: "error"; id: number; error: SerializedError }
+  | {
+    type: "result";
+    id: number;
+    columns: string[];
+    truncated: boolean;
+    count: number;
+    rows: WireRows;
+    /** With `request.json`: the page's rows as UTF-8 JSON (transferred, not copied). */
+    page: { bytes: Uint8Array; edge: WireRows | null } | null;
+    /** How long the query ran, in milliseconds (the pool learns each SQL text's cost). */
+    ms: number;
+  }
+  | { type: "error"; id: number; error: SerializedError; ms: number }
   | { type: "done"; id: number }
   /** The worker is about to close itself (`self.close()` or `Deno.exit()` in plugin code). */
   | { type: "exit"; reason: string };

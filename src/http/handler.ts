@@ -25,6 +25,8 @@ import { enforceCsrf } from "../auth/enforce_csrf.ts";
 import { encodeMessages } from "../auth/messages.ts";
 import { customPageOrNull } from "../views/custom_page.ts";
 import { traceRequest } from "./trace.ts";
+import { withArrival } from "../db/request_clock.ts";
+import { wallClock } from "../db/read_query.ts";
 
 /** A fetch-style handler: what `Deno.serve` and `asgi_wrapper` plugins deal in. */
 export type FetchHandler = (
@@ -38,7 +40,9 @@ type Wrapper = (app: FetchHandler) => FetchHandler;
 export function createHandler(svc: Service): FetchHandler {
   let wrapped: FetchHandler | null = null;
   let startupErrorLogged = false;
-  const core: FetchHandler = (raw) => traceRequest(svc, raw, () => handleRequest(svc, raw));
+  // Every query of the request is limited from its arrival (`request_clock.ts`).
+  const core: FetchHandler = (raw) =>
+    withArrival(wallClock(), () => traceRequest(svc, raw, () => handleRequest(svc, raw)));
   return async (raw, info) => {
     try {
       await svc.ready();

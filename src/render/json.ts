@@ -38,8 +38,64 @@ export function realColumnIndexes(
  * body or as a member of the top-level object, `jsonBodyText` writes it as it is.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  /** JSON text, or its UTF-8 bytes. */
+  constructor(readonly text: string | Uint8Array) {}
 }
+
+const utf8 = new TextEncoder();
+
+/**
+ * {@link jsonBodyText}, but a {@link RawJson} given as bytes stays bytes: the body is then the
+ * text around it, encoded, joined to those bytes without decoding them.
+ */
+export function jsonBody(value: unknown, keepInfinity = false): string | Uint8Array {
+  const raws = rawMembers(value);
+  if (!raws.some((raw) => raw instanceof Uint8Array)) return jsonBodyText(value, keepInfinity);
+  if (value instanceof RawJson) return value.text;
+  // Cut the text at the raw members' marks and put the bytes in between.
+  const pieces: Uint8Array[] = [];
+  const values = Object.entries(value as Record<string, unknown>).map(([key, member]) => {
+    if (member instanceof RawJson && member.text instanceof Uint8Array) {
+      pieces.push(member.text);
+      return [key, `${BYTES_MARK}${pieces.length - 1}`];
+    }
+    return [key, member];
+  });
+  const text = jsonBodyText(Object.fromEntries(values), keepInfinity);
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  pieces.forEach((bytes, i) => {
+    const mark = jsonText(`${BYTES_MARK}${i}`);
+    const at = text.indexOf(mark, from);
+    parts.push(utf8.encode(text.slice(from, at)), bytes);
+    from = at + mark.length;
+  });
+  parts.push(utf8.encode(text.slice(from)));
+  const body = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.length;
+  }
+  return body;
+}
+
+/** The RawJson texts of `value` itself or of its top-level members. */
+function rawMembers(value: unknown): (string | Uint8Array)[] {
+  if (value instanceof RawJson) return [value.text];
+  if (!value || typeof value !== "object" || Array.isArray(value)) return [];
+  const out: (string | Uint8Array)[] = [];
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member instanceof RawJson) out.push(member.text);
+  }
+  return out;
+}
+
+const BYTES_MARK = "\u0000vitrine-bytes\u0000";
+
+const rawText = (raw: RawJson) =>
+  typeof raw.text === "string" ? raw.text : new TextDecoder().decode(raw.text);
 
 const RAW_MARK = "\u0000vitrine-raw\u0000";
 
@@ -95,14 +151,14 @@ const INFINITY_MARK = "\u0000vitrine-infinity\u0000";
  * written as the bare `Infinity` / `-Infinity` Python emits).
  */
 export function jsonBodyText(value: unknown, keepInfinity = false): string {
-  if (value instanceof RawJson) return value.text;
+  if (value instanceof RawJson) return rawText(value);
   const raws: string[] = [];
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const members = Object.entries(value);
     if (members.some(([, member]) => member instanceof RawJson)) {
       value = Object.fromEntries(members.map(([key, member]) => {
         if (!(member instanceof RawJson)) return [key, member];
-        raws.push(member.text);
+        raws.push(rawText(member));
         return [key, `${RAW_MARK}${raws.length - 1}`];
       }));
     }

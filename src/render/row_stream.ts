@@ -18,6 +18,7 @@ import type { RowsPage } from "../views/data_response.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
 import { pythonJsonObject } from "./json.ts";
 import { objectMembers } from "../table/shapes.ts";
+import { withFreshArrival } from "../db/request_clock.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -77,7 +78,10 @@ async function* pages(request: Request, page: RowsPage): AsyncGenerator<SqlValue
   while (true) {
     yield rows;
     if (!follow || !next) return;
-    ({ rows, next } = await page.fetchNext!(next));
+    // Each page of a stream is a query of its own, with its own time limit: a whole table may
+    // take longer than one query may.
+    const after = next;
+    ({ rows, next } = await withFreshArrival(() => page.fetchNext!(after)));
   }
 }
 

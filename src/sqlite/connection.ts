@@ -39,6 +39,9 @@ export interface RunResult {
   lastInsertRowid: number | bigint;
 }
 
+/** Statements `query()` keeps compiled per connection. */
+const STATEMENT_CACHE_SIZE = 32;
+
 const DML = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:insert|update|delete|replace)\b/i;
 
 function toNumberIfSafe(value: bigint): number | bigint {
@@ -51,6 +54,8 @@ export class Connection {
   #functions: UserFunctions;
   #progress: Deno.UnsafeCallback<{ parameters: ["pointer"]; result: "i32" }> | undefined;
   #deadline = Infinity;
+  /** Compiled statements of `query()`, least recently used first. */
+  #statements = new Map<string, Statement>();
   /** The URI passed to `sqlite3_open_v2`. */
   readonly uri: string;
 
@@ -128,19 +133,47 @@ export class Connection {
     return new Statement(this.#state, Deno.UnsafePointer.create(statementOut[0]), tail);
   }
 
-  /** Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true). */
+  /**
+   * Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true).
+   * The compiled statement is kept for the next call with the same SQL text (compiling is
+   * about as costly as reading a small page of rows); it is reset after each use, so it never
+   * holds a read transaction open.
+   */
   query(sql: string, params?: BindParams, options: { maxRows?: number } = {}): QueryResult {
-    const statement = this.prepare(sql);
+    let statement = this.#statements.get(sql);
+    if (statement) {
+      // Taken out while in use: a nested query of the same text compiles its own.
+      this.#statements.delete(sql);
+    } else {
+      statement = this.prepare(sql);
+      try {
+        // A second statement after the first would be silently ignored; refuse it instead.
+        this.#assertSingleStatement(statement);
+      } catch (error) {
+        statement.finalize();
+        throw error;
+      }
+    }
     try {
-      // A second statement after the first would be silently ignored; refuse it instead.
-      this.#assertSingleStatement(statement);
       statement.bind(params);
       const maxRows = options.maxRows ?? Infinity;
       const rows = statement.all(maxRows);
       const truncated = rows.length >= maxRows && statement.step();
       return { columns: statement.columns(), rows, truncated };
     } finally {
-      statement.finalize();
+      this.#keep(sql, statement);
+    }
+  }
+
+  #keep(sql: string, statement: Statement): void {
+    statement.reset();
+    if (!this.#state.open) return statement.finalize();
+    this.#statements.get(sql)?.finalize();
+    this.#statements.set(sql, statement);
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const [oldest, evicted] = this.#statements.entries().next().value!;
+      this.#statements.delete(oldest);
+      evicted.finalize();
     }
   }
 
@@ -273,6 +306,8 @@ export class Connection {
   /** Closes the connection and frees its callbacks. Safe to call twice. */
   close(): void {
     if (!this.#state.open) return;
+    for (const statement of this.#statements.values()) statement.finalize();
+    this.#statements.clear();
     this.#state.open = false;
     const lib = sqlite();
     // close_v2 defers the real close until leftover statements are finalized.

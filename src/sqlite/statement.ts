@@ -72,6 +72,7 @@ export class Statement {
   /** Result column names. */
   columns(): string[] {
     const lib = sqlite();
+    if (this.#pointer !== null) this.#columnCount = lib.sqlite3_column_count(this.#pointer);
     const names: string[] = [];
     for (let i = 0; i < this.#columnCount; i++) {
       names.push(readCString(lib.sqlite3_column_name(this.#pointer, i)) ?? "");
@@ -147,6 +148,11 @@ export class Statement {
   /** Steps through the remaining rows (at most `maxRows`) and returns them. */
   all(maxRows = Infinity): SqlValue[][] {
     const rows: SqlValue[][] = [];
+    if (maxRows < 1 || !this.step()) return rows;
+    // A statement compiled before a schema change is recompiled by its first step, and
+    // `select *` may then have more or fewer columns.
+    this.#columnCount = sqlite().sqlite3_column_count(this.#pointer);
+    rows.push(this.values());
     while (rows.length < maxRows && this.step()) rows.push(this.values());
     return rows;
   }

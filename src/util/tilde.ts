@@ -34,6 +34,8 @@ export function tilde_encode(s: string): string {
  * (so `%2F` is never decoded by accident) and malformed `~` sequences stay literal.
  */
 export function tilde_decode(s: string): string {
+  // Most names have nothing to decode (this runs several times per request).
+  if (!/[~+]/.test(s)) return s;
   const bytes: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s[i];

@@ -43,13 +43,20 @@ import { NotFound } from "../http/errors.ts";
 import { wantsJson } from "../http/negotiation.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { TableArgsError } from "../table/errors.ts";
-import { keepInfinity, parseJsonColumns, parseShape, shapedRows } from "../table/shapes.ts";
+import {
+  keepInfinity,
+  parseJsonColumns,
+  parseShape,
+  type Shape,
+  shapedRows,
+} from "../table/shapes.ts";
+import type { RowsJsonRequest } from "../db/read_query.ts";
 import { valueAsBoolean } from "../table/args.ts";
 import { makeRows } from "../db/results.ts";
 import { canRender, runRenderer } from "../render/renderers.ts";
 import {
   type ColumnTypes,
-  jsonBodyText,
+  jsonBody,
   markIntegralReals,
   newlineDelimited,
   RawJson,
@@ -93,6 +100,38 @@ export interface RowsPage {
   blobUrls?: (rows: SqlValue[][]) => Promise<(row: SqlValue[], column: string) => string | null>;
   fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
   filename?: string;
+  /** The rows as JSON, written by the read worker with these options (see jsonRowsRequest). */
+  encoded?: { bytes: Uint8Array; options: RowsJsonRequest } | null;
+}
+
+/**
+ * The options of the JSON rows `jsonResponse` will write for this request, so the read worker
+ * can write them instead (`execute(…, { json_rows })`); null when the response is not JSON, its
+ * shape is another, or its cells are rewritten (`_json=`, expanded labels, `_nl`).
+ */
+export function jsonRowsRequest(
+  request: Request,
+  page: Pick<RowsPage, "columns" | "primary_keys" | "column_types" | "labels">,
+  limit: number,
+): RowsJsonRequest | null {
+  const format = request.url_vars?.format ?? null;
+  if (!(format === "json" || (format === null && wantsJson(request)))) return null;
+  const args = request.args;
+  if (args.get("_json") !== null || (page.labels?.columns.length ?? 0) > 0) return null;
+  let shape: Shape;
+  try {
+    shape = parseShape(args);
+  } catch {
+    return null; // jsonResponse reports the bad shape
+  }
+  if (shape !== "objects" && shape !== "arrays" && shape !== "array") return null;
+  if (shape === "array" && valueAsBoolean(args.get("_nl"))) return null;
+  return {
+    shape: shape === "arrays" ? "arrays" : "objects",
+    real: realColumnIndexes(page.columns, page.column_types, page.primary_keys ?? []),
+    infinity: keepInfinity(args),
+    limit,
+  };
 }
 
 /** Builds the response for `page` in the requested format; `html` renders the HTML page. */
@@ -183,7 +222,7 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
   if (page.next_url) headers["link"] = `<${page.next_url}>; rel="next"`;
   const status = page.status ?? 200;
   const json = (body: unknown) =>
-    new Response(jsonBodyText(body, infinity), {
+    new Response(jsonBody(body, infinity), {
       status,
       headers,
       content_type: "application/json; charset=utf-8",
@@ -193,6 +232,15 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
   }
   const shape = parseShape(request.args);
   const extras = await resolveExtras(request, page);
+  const encoded = page.encoded;
+  if (
+    encoded && sameOptions(encoded.options, jsonRowsRequest(request, page, encoded.options.limit))
+  ) {
+    // Rows the read worker wrote: sent as they are, never parsed on this thread.
+    const raw = new RawJson(encoded.bytes);
+    if (shape === "array") return json(raw);
+    return json({ ...page.defaultKeys, ...extras, rows: raw, truncated: page.truncated });
+  }
   const rows = await jsonRows(request, page);
   if (shape === "array" && valueAsBoolean(request.args.get("_nl"))) {
     return new Response(newlineDelimited(page.columns, rows, page.column_types, infinity), {
@@ -201,20 +249,12 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
       content_type: "text/plain",
     });
   }
-  if ((shape === "objects" || shape === "arrays" || shape === "array") && plainCells(rows)) {
+  const fast = jsonRowsRequest(request, page, rows.length);
+  if (fast && plainCells(rows)) {
     // The common case: the rows' text is written in one pass and spliced into the body.
-    const text = rowsJson(page.columns, rows, {
-      shape: shape === "arrays" ? "arrays" : "objects",
-      real: realColumnIndexes(page.columns, page.column_types, page.primary_keys ?? []),
-      infinity,
-    });
-    if (shape === "array") return json(new RawJson(text));
-    return json({
-      ...page.defaultKeys,
-      ...extras,
-      rows: new RawJson(text),
-      truncated: page.truncated,
-    });
+    const text = new RawJson(rowsJson(page.columns, rows, fast));
+    if (shape === "array") return json(text);
+    return json({ ...page.defaultKeys, ...extras, rows: text, truncated: page.truncated });
   }
   // Integral REAL values print as `12.0`, like the reference (not in object keys).
   const reals = markIntegralReals(page.columns, rows, page.column_types, page.primary_keys ?? []);
@@ -223,6 +263,10 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
     return json({ ...page.defaultKeys, ...extras, rows: shaped, truncated: page.truncated });
   }
   return json(shaped);
+}
+
+function sameOptions(a: RowsJsonRequest, b: RowsJsonRequest | null): boolean {
+  return b !== null && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** A plugin renderer's response for `format`, or 404 when no renderer has that extension. */

@@ -13,7 +13,7 @@ import type { Response } from "../http/response.ts";
 import { Forbidden } from "../http/errors.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { tilde_encode } from "../util/tilde.ts";
-import { respondWithRows, type RowsPage } from "./data_response.ts";
+import { jsonRowsRequest, respondWithRows, type RowsPage } from "./data_response.ts";
 import { STREAM_FORMATS, wantsStream } from "../render/row_stream.ts";
 import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
 import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
@@ -33,29 +33,39 @@ export async function tableView(svc: Service, request: Request): Promise<Respons
 
   const args = tableArgs(request);
   const ctx = await prepareTable(svc, request, { db, table, is_view, private: isPrivate }, args);
-  const page = await fetchPage(ctx);
-  const extras = tableExtras(ctx, page);
   const columns = ctx.query.columns;
+  const labels = rowLabels(ctx, columns, false);
+  const primary_keys = is_view ? null : ctx.facts.pks;
+  const column_types = ctx.facts.column_types ?? {};
+  const page = await fetchPage(
+    ctx,
+    ctx.query,
+    jsonRowsRequest(request, { columns, primary_keys, column_types, labels }, ctx.query.page_size),
+  );
+  const extras = tableExtras(ctx, page);
   const rowsPage: RowsPage = {
     view_name: "table",
     database: db.name,
     table,
     query_name: null,
     columns,
-    rows: page.rows,
+    get rows() {
+      return page.rows;
+    },
+    encoded: page.encoded,
     sql: ctx.query.sql,
     params: ctx.query.params,
     truncated: false,
     error: null,
     next: page.next,
     next_url: page.next_url,
-    primary_keys: is_view ? null : ctx.facts.pks,
+    primary_keys,
     defaultKeys: { ok: true, next: page.next },
     extras,
     autoExtras: autoExtras(ctx),
     cache: true,
-    column_types: ctx.facts.column_types ?? {},
-    labels: rowLabels(ctx, columns, false),
+    column_types,
+    labels,
     blobUrl: (row, column) => blobPath(ctx, row, column),
     fetchNext: (next) => fetchAfter(ctx, next),
   };

@@ -8,6 +8,7 @@
  */
 
 import { type CountResult, countWithFallback } from "../table/count.ts";
+import { requestTimeLeft } from "../db/request_clock.ts";
 import { md5Hex } from "../util/hash.ts";
 import {
   checkFacetArgsAllowed,
@@ -47,8 +48,21 @@ function once<T>(fn: () => Promise<T> | T): () => Promise<T> {
 
 /** Row count of the filtered table: exact, a lower bound when slow, or null when unknown. */
 async function countRows(ctx: TableContext): Promise<CountResult> {
-  const run = async (sql: string, params: Record<string, unknown>) =>
-    Number((await ctx.db.execute(sql, params as BindParams)).single_value());
+  // The request's queries share one time limit. The full count leaves a reserve (a fifth, at
+  // least 5 ms, at most half of what is left); the capped counts that give a lower bound when it
+  // runs out have that reserve each, so a busy machine cannot leave them no time at all.
+  const left = requestTimeLeft(Number(ctx.svc.setting("sql_time_limit_ms")));
+  const reserve = left === null ? null : Math.min(left / 2, Math.max(left / 5, 5));
+  let first = true;
+  const run = async (sql: string, params: Record<string, unknown>) => {
+    const options = reserve === null
+      ? {}
+      : first
+      ? { custom_time_limit: Math.max(1, Math.floor(left! - reserve)) }
+      : { custom_time_limit: Math.max(1, Math.ceil(reserve)), request_deadline: false };
+    first = false;
+    return Number((await ctx.db.execute(sql, params as BindParams, options)).single_value());
+  };
   const count = () => countWithFallback(run, ctx.query.count_from, ctx.query.from_params);
   // Unfiltered, it is the table's count, which immutable files remember.
   if (ctx.query.filtered) return await count();

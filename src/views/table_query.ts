@@ -24,6 +24,7 @@ import { argPairs } from "../table/args.ts";
 import { TableArgsError } from "../table/errors.ts";
 import { pathWithReplacedArgs } from "../table/url_args.ts";
 import type { CellForeignKey } from "../render/render_cell.ts";
+import type { RowsJsonRequest } from "../db/read_query.ts";
 import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
 
 /** Everything the later steps of the table page share. */
@@ -51,7 +52,10 @@ export interface TableContext {
 
 /** One fetched page of the table query. */
 export interface FetchedPage {
-  rows: SqlValue[][];
+  /** The page's rows (parsed from the worker's answer on first read). */
+  readonly rows: SqlValue[][];
+  /** The rows already written as JSON by the read worker (when `json_rows` was asked). */
+  encoded: { bytes: Uint8Array; options: RowsJsonRequest } | null;
   next: string | null;
   /** Absolute URL of the next page, or null. */
   next_url: string | null;
@@ -193,6 +197,7 @@ async function filterArguments(
 export async function fetchPage(
   ctx: TableContext,
   query: TableQuery = ctx.query,
+  json: RowsJsonRequest | null = null,
 ): Promise<FetchedPage> {
   const { svc, request, db } = ctx;
   const limit = Number(ctx.args.get("_timelimit")) || null;
@@ -200,6 +205,7 @@ export async function fetchPage(
   const results = await db.execute(query.sql, query.params as BindParams, {
     truncate: false,
     custom_time_limit: limit,
+    json_rows: json,
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
@@ -208,22 +214,30 @@ export async function fetchPage(
     }
     throw error;
   });
-  const values = results.values;
-  // The pager reads the count and the last row of the page only: one object, not one per row.
-  const objects = new Array<Record<string, unknown>>(values.length);
+  // The pager reads the count and the last row of the page only: one object, not one per row
+  // (and, for a page the worker wrote as JSON, without parsing the others at all).
+  const objects = new Array<Record<string, unknown>>(results.length);
   const last = query.page_size - 1;
-  if (last >= 0 && last < values.length) objects[last] = rowObject(results.columns, values[last]);
+  if (last >= 0 && last < results.length) {
+    objects[last] = rowObject(results.columns, results.page?.edge ?? results.values[last]);
+  }
   const page = await query.page(objects, async (sql, params) => {
     return (await db.execute(sql, params as BindParams)).first()?.toObject() ?? null;
   });
-  const rows = values.slice(0, query.page_size);
-  if (!page.next) return { rows, next: null, next_url: null };
+  let rows: SqlValue[][] | null = null;
+  const fetched = {
+    get rows() {
+      return rows ??= results.values.slice(0, query.page_size);
+    },
+    encoded: results.page && json ? { bytes: results.page.bytes, options: json } : null,
+  };
+  if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
   const path = pathWithReplacedArgs(
     request.path,
     argPairs(new URLSearchParams(request.query_string)),
     page.next_args,
   );
-  return { rows, next: page.next, next_url: svc.absolute_url(request, path) };
+  return Object.assign(fetched, { next: page.next, next_url: svc.absolute_url(request, path) });
 }
 
 /** One row as `{column: value}`; the first of duplicate names wins, as in `Row.toObject()`. */

@@ -1,0 +1,33 @@
+/**
+ * When the request being served arrived, so that every query it runs is limited from that moment
+ * (queue waits included), not from when the query itself started: no request outlives
+ * `sql_time_limit_ms`. The pipeline sets it per request; code outside a request has none.
+ *
+ * @module
+ */
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import { wallClock } from "./read_query.ts";
+
+const arrivals = new AsyncLocalStorage<number>();
+
+/** Runs `fn` as (part of) a request that arrived at `arrival` on the {@link wallClock}. */
+export function withArrival<T>(arrival: number, fn: () => T): T {
+  return arrivals.run(arrival, fn);
+}
+
+/** Runs `fn` as a fresh start: its queries get their whole time limit (e.g. each page of a stream). */
+export function withFreshArrival<T>(fn: () => T): T {
+  return arrivals.run(wallClock(), fn);
+}
+
+/** The current request's arrival time, or null outside a request. */
+export function requestArrival(): number | null {
+  return arrivals.getStore() ?? null;
+}
+
+/** Milliseconds left of a `limitMs` budget counted from the request's arrival (null outside one). */
+export function requestTimeLeft(limitMs: number): number | null {
+  const arrival = requestArrival();
+  return arrival === null ? null : arrival + limitMs - wallClock();
+}
