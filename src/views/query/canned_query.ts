@@ -150,7 +150,7 @@ async function runCannedRead(
     if (error instanceof MagicParameterError) {
       outcome = { columns: [], rows: [], truncated: false, error: error.message };
     } else if (error instanceof QueryInterrupted && html) {
-      outcome = interruptedOutcome();
+      outcome = interruptedOutcome(error);
       status = 400;
     } else throw error;
   }

@@ -13,7 +13,6 @@ import { InvalidSql, validateSqlSelect } from "../../util/sql.ts";
 import { formatLinks, respondWithRows } from "../data_response.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
-  asHttpError,
   interruptedOutcome,
   type QueryOutcome,
   queryRowsPage,
@@ -69,7 +68,7 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
     if (error instanceof InvalidSql && wantsHtml(request)) {
       return await page({ columns: [], rows: [], truncated: false, error: error.message }, {}, 400);
     }
-    throw asHttpError(error);
+    throw error;
   }
   await ensureSqlTablesVisible(svc, request.actor, db, sql);
   const bound = customSqlBindValues(params, values);
@@ -79,7 +78,7 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
   } catch (error) {
     // JSON clients get the handler's 400 "SQL Interrupted"; people get their SQL back to edit.
     if (error instanceof QueryInterrupted && wantsHtml(request)) {
-      return await page(interruptedOutcome(), {}, 400);
+      return await page(interruptedOutcome(error), {}, 400);
     }
     throw error;
   }

@@ -9,10 +9,8 @@ import type { Response } from "../../http/response.ts";
 import { wantsJson } from "../../http/negotiation.ts";
 import type { RowsPage } from "../data_response.ts";
 import type { Database } from "../../db/database.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
+import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../sqlite/mod.ts";
-import { HttpError } from "../../http/errors.ts";
-import { InvalidSql } from "../../util/sql.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import { queryDisplayRows } from "./query_cells.ts";
 import { renderPage } from "../../render/render_page.ts";
@@ -59,17 +57,11 @@ export async function runReadQuery(
       error: null,
     };
   } catch (error) {
-    if (error instanceof SqliteError || error instanceof MagicParameterError) {
+    if (error instanceof QueryError || error instanceof MagicParameterError) {
       return { columns: [], rows: [], truncated: false, error: error.message };
     }
     throw error;
   }
-}
-
-/** `InvalidSql` from validation as the 400 "Invalid SQL" error the handler renders. */
-export function asHttpError(error: unknown): unknown {
-  if (error instanceof InvalidSql) return new HttpError(400, error.message, { title: error.title });
-  return error;
 }
 
 /** What a query page hands to `respondWithRows` besides its outcome. */
@@ -181,14 +173,8 @@ export async function renderQueryPage(
 }
 
 /** The page outcome of a query stopped by the time limit. */
-export function interruptedOutcome(): QueryOutcome {
-  return {
-    columns: [],
-    rows: [],
-    truncated: false,
-    error:
-      "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
-  };
+export function interruptedOutcome(error: QueryInterrupted): QueryOutcome {
+  return { columns: [], rows: [], truncated: false, error: error.message };
 }
 
 /** `Cache-Control` for a successful response: `?_ttl=` if all digits, else the setting. */
