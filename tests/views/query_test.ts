@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { example, shopService } from "../fixtures/shop.ts";
 import type { Service } from "../../src/service.ts";
 import { encodeActorCookie } from "../../src/auth/actor_cookie.ts";
+import { Markup } from "../../src/util/markup.ts";
 
 /** Path and query of a recorded example's request line. */
 function pathOf(name: string): string {
@@ -269,6 +270,29 @@ Deno.test("query results come as CSV and in other JSON shapes too", async () => 
     assert.deepEqual((array.json() as unknown[]).length, 3);
     const canned = await svc.client.get("/shop/products_by_category.csv?category=Garden");
     assert.equal(canned.text.split("\r\n")[0], "id,name,price");
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("query cells render like table cells: escaped plugin strings, Markup kept, links", async () => {
+  const svc = shopService();
+  try {
+    await svc.ready();
+    svc.pm.register({
+      render_cell: ({ column, value }: { column: string; value: unknown }) =>
+        column === "s" ? `<b>${value}</b>` : column === "m" ? new Markup(`<i>${value}</i>`) : null,
+    }, { name: "cells" });
+    const sql = "select 'x' as s, 'y' as m, 'https://example.com/a' as u, null as n, x'0102' as b";
+    const html = (await svc.client.get(`/shop?sql=${encodeURIComponent(sql)}`)).text;
+    assert.match(html, /<td class="col-s type-str">&lt;b&gt;x&lt;\/b&gt;<\/td>/);
+    assert.match(html, /<td class="col-m type-str"><i>y<\/i><\/td>/);
+    assert.match(
+      html,
+      /<td class="col-u type-str"><a href="https:\/\/example.com\/a">https:\/\/example.com\/a<\/a><\/td>/,
+    );
+    assert.match(html, /<td class="col-n type-none">&nbsp;<\/td>/);
+    assert.match(html, /<td class="col-b type-bytes">&lt;Binary:&nbsp;2&nbsp;bytes&gt;<\/td>/);
   } finally {
     await svc.close();
   }

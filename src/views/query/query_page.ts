@@ -12,7 +12,7 @@ import type { Database } from "../../db/database.ts";
 import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../sqlite/mod.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
-import { queryDisplayRows } from "./query_cells.ts";
+import { displayRows } from "../../render/render_cell.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { streamQuery, wantsQueryStream } from "./query_stream.ts";
@@ -151,8 +151,19 @@ export async function renderQueryPage(
     ? templateCandidates("canned_query", names)
     : templateCandidates("query", names);
   const columns = outcome && outcome.error === null ? outcome.columns : null;
+  // The same cells as table pages, with `table` null as the spec says for query results.
   const display_rows = outcome
-    ? await queryDisplayRows(svc, request, db.name, outcome.columns, outcome.rows)
+    ? await displayRows(
+      {
+        svc,
+        request,
+        database: db.name,
+        table: null,
+        truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+      },
+      outcome.columns,
+      outcome.rows,
+    )
     : [];
   const page: Record<string, unknown> = {
     ...rest,
