@@ -13,11 +13,11 @@ import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { BadRequest } from "../http/errors.ts";
 import type { SqlValue } from "../sqlite/values.ts";
-import { valueAsBoolean } from "../table/args.ts";
-import type { RowsPage } from "../views/data_response.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
+import type { RowsPage } from "./rows_page.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
 import { pythonJsonObject } from "./json.ts";
-import { objectMembers } from "../table/shapes.ts";
+import { objectMembers } from "./json_shapes.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);

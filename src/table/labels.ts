@@ -6,7 +6,8 @@
  */
 
 import { escapeSqlIdentifier } from "../util/sql.ts";
-import { argList, type ArgsLike, hasArg, valueAsBoolean } from "./args.ts";
+import { argList, type ArgsLike, hasArg } from "./args.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import type { ForeignKey } from "./filter_arguments.ts";
 
 /** A foreign key and the label column of the table it points to (null when none). */

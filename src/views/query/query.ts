@@ -10,7 +10,7 @@ import type { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { InvalidSql, validateSqlSelect } from "../../util/sql.ts";
-import { formatLinks, respondWithRows } from "../data_response.ts";
+import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
   interruptedOutcome,
@@ -18,7 +18,6 @@ import {
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
-  wantsHtml,
 } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { queryBlobUrls } from "./query_blobs.ts";

@@ -6,8 +6,7 @@
 import type { Service } from "../../service.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
-import { wantsJson } from "../../http/negotiation.ts";
-import type { RowsPage } from "../data_response.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
 import type { Database } from "../../db/database.ts";
 import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../sqlite/mod.ts";
@@ -111,11 +110,6 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
   };
 }
 
-/** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */
-export function wantsHtml(request: Request): boolean {
-  return (request.url_vars.format ?? null) === null && !wantsJson(request);
-}
-
 /** Everything `query.html` reads besides the shared context (docs/templates.md). */
 export interface QueryPageContext {
   sql: string;
@@ -186,13 +180,4 @@ export async function renderQueryPage(
 /** The page outcome of a query stopped by the time limit. */
 export function interruptedOutcome(error: QueryInterrupted): QueryOutcome {
   return { columns: [], rows: [], truncated: false, error: error.message };
-}
-
-/** `Cache-Control` for a successful response: `?_ttl=` if all digits, else the setting. */
-export function cacheHeaders(svc: Service, request: Request): Record<string, string> {
-  const asked = request.args.get("_ttl");
-  const ttl = asked && /^\d+$/.test(asked)
-    ? Number(asked)
-    : Number(svc.setting("default_cache_ttl"));
-  return { "cache-control": ttl > 0 ? `max-age=${ttl}` : "no-cache" };
 }
