@@ -8,7 +8,7 @@
 import type { Database } from "../db/database.ts";
 import type { Row } from "../db/results.ts";
 import type { Service } from "../service.ts";
-import { tilde_decode } from "../util/tilde.ts";
+import { splitRowPath, tilde_decode } from "../util/tilde.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 
@@ -51,7 +51,7 @@ export async function resolveTable(svc: Service, request: Request): Promise<Reso
  */
 export async function resolveRow(svc: Service, request: Request): Promise<ResolvedRow> {
   const { db, table, is_view } = await svc.resolve_table(request);
-  const pk_values = (request.url_vars.pks ?? "").split(",").map(tilde_decode);
+  const pk_values = splitRowPath(request.url_vars.pks ?? "");
   let pks = await db.primary_keys(table);
   const useRowid = pks.length === 0;
   if (useRowid) pks = ["rowid"];

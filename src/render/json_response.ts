@@ -12,21 +12,13 @@ import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import { jsonBodyText, markIntegralReals, newlineDelimited } from "./json.ts";
 import { keepInfinity, parseJsonColumns, parseShape, shapedRows } from "./json_shapes.ts";
 import { resolveExtras, type RowsPage } from "./rows_page.ts";
+import { applyLabels } from "../table/labels.ts";
 
 /** Rows with `_json=` columns parsed and foreign-key cells expanded to `{value, label}`. */
 async function jsonRows(request: Request, page: RowsPage): Promise<unknown[][]> {
-  let rows: unknown[][] = parseJsonColumns(page.columns, page.rows, request.args.getlist("_json"));
-  if (page.labels && page.labels.columns.length) {
-    const labels = await page.labels.lookup(page.rows);
-    const indexes = page.columns.map((c) => labels.get(c) ?? null);
-    rows = rows.map((row) =>
-      row.map((cell, i) => {
-        const map = indexes[i];
-        return map && cell !== null && map.has(cell) ? { value: cell, label: map.get(cell) } : cell;
-      })
-    );
-  }
-  return rows;
+  const rows = parseJsonColumns(page.columns, page.rows, request.args.getlist("_json"));
+  if (!page.labels?.columns.length) return rows;
+  return applyLabels(rows, await page.labels.lookup(page.rows), page.columns);
 }
 
 /** The JSON response for `page` (`link: <next_url>; rel="next"` when there is a next page). */
