@@ -91,12 +91,13 @@ async function route(svc: Service, request: Request): Promise<Response> {
   } catch (error) {
     if (!(error instanceof NotFound) || match.route.name === CUSTOM_PAGE_ROUTE) throw error;
     // `/about` looks like a database URL; a custom page of that path wins over the 404.
-    const later = svc.state.router.match(request.method, path, { after: match.route });
-    if (later && "view" in later) {
+    const pages = svc.state.router.routes.find((route) => route.name === CUSTOM_PAGE_ROUTE);
+    const readable = request.method === "GET" || request.method === "HEAD";
+    if (pages && readable && pages.pattern.test(path)) {
       try {
-        return await (later.view as View)(svc, request);
-      } catch (laterError) {
-        if (!(laterError instanceof NoCustomPage)) throw laterError;
+        return await (pages.view as View)(svc, request);
+      } catch (pageError) {
+        if (!(pageError instanceof NoCustomPage)) throw pageError;
       }
     }
     const tilde = tildeFormOf(request);

@@ -68,20 +68,12 @@ export class Router<View = unknown> {
    * The first matching pattern decides what the path *is*: after a method mismatch only routes with
    * the same pattern (the same path registered for other methods) are still considered, so
    * `GET /-/logout` is a 405, never a fall-through to `/<db>/<table>`.
-   *
-   * With `after`, only routes registered after that one are considered: the pipeline uses it to
-   * let a later route (custom pages) answer a path whose first route's view found nothing.
    */
-  match(
-    method: string,
-    pathname: string,
-    { after }: { after?: Route<View> } = {},
-  ): RouteMatch<View> | MethodMismatch | null {
+  match(method: string, pathname: string): RouteMatch<View> | MethodMismatch | null {
     const wanted = method.toUpperCase();
     let allowed: Set<string> | null = null;
     let claimedBy: string | null = null;
-    const start = after ? this.#routes.indexOf(after) + 1 : 0;
-    for (const route of this.#routes.slice(start)) {
+    for (const route of this.#routes) {
       if (claimedBy !== null && route.pattern.source !== claimedBy) continue;
       const found = route.pattern.exec(pathname);
       if (!found) continue;
