@@ -12,12 +12,12 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import { NotFound } from "../http/errors.ts";
 import { wantsJson } from "../http/negotiation.ts";
-import { canRender, pluginResponse, renderArgs } from "./renderers.ts";
+import { canRender, type FormatHost, pluginResponse, renderArgs } from "./renderers.ts";
+import type { RenderHost } from "./host.ts";
 import { jsonResponse } from "./json_response.ts";
 import type { RowsPage } from "./rows_page.ts";
 import { STREAM_FORMATS, streamedResponse } from "./row_stream.ts";
@@ -39,7 +39,7 @@ export function wantsHtml(request: Request): boolean {
 
 /** Builds the response for `page` in the requested format; `html` renders the HTML page. */
 export async function respondWithRows(
-  svc: Service,
+  svc: FormatHost,
   request: Request,
   page: RowsPage,
   html: () => Promise<Response>,
@@ -85,7 +85,7 @@ export async function respondWithFormat(
 }
 
 /** `Cache-Control` for a cacheable response: `max-age=<_ttl or default_cache_ttl>` or `no-cache`. */
-export function cacheHeaders(svc: Service, request: Request): Record<string, string> {
+export function cacheHeaders(svc: RenderHost, request: Request): Record<string, string> {
   const asked = request.args.get("_ttl");
   const ttl = asked && /^[0-9]+$/.test(asked)
     ? Number(asked)
@@ -98,7 +98,7 @@ export function cacheHeaders(svc: Service, request: Request): Record<string, str
  * (`_size=max`, as the reference links it) and each plugin renderer whose `can_render` agrees.
  */
 export async function formatLinks(
-  svc: Service,
+  svc: FormatHost,
   request: Request,
   page: RowsPage,
 ): Promise<Record<string, string>> {
@@ -112,7 +112,7 @@ export async function formatLinks(
  * table has foreign keys).
  */
 export async function rendererPaths(
-  svc: Service,
+  svc: FormatHost,
   request: Request,
   page: RowsPage,
   replace: [string, string][] = [],
@@ -120,7 +120,7 @@ export async function rendererPaths(
   const paths: Record<string, string> = { json: formatUrl(request, "json", replace) };
   // can_render sees the page without its extras: it must not fail on this page's `_extra=`.
   const bare = { ...page, extras: {}, autoExtras: [], ignoreExtraArg: true };
-  for (const [extension, renderer] of svc.state.renderers ?? []) {
+  for (const [extension, renderer] of svc.registered.renderers) {
     const args = await renderArgs(svc, request, bare);
     if (await canRender(renderer, args)) paths[extension] = formatUrl(request, extension, replace);
   }

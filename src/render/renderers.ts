@@ -3,7 +3,7 @@
  * to table, row, query and database pages. `render` gets one object of named values and returns a
  * Response, the deprecated `{body, content_type, status_code, headers}` dict, or null.
  */
-import type { Service } from "../service.ts";
+import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { NotFound } from "../http/errors.ts";
@@ -81,14 +81,20 @@ export async function runRenderer(
   });
 }
 
+/** What serving a format needs from the service: the render host and the output renderers. */
+export interface FormatHost extends RenderHost {
+  /** What plugins registered at start-up; only the output renderers matter here. */
+  readonly registered: { readonly renderers: ReadonlyMap<string, OutputRenderer> };
+}
+
 /** A plugin renderer's response for `format`, or 404 when no renderer has that extension. */
 export async function pluginResponse(
-  svc: Service,
+  svc: FormatHost,
   request: Request,
   page: RowsPage,
   format: string,
 ): Promise<Response> {
-  const renderer = svc.state.renderers?.get(format);
+  const renderer = svc.registered.renderers.get(format);
   if (!renderer) throw new NotFound(`Unknown format: ${format}`);
   const result = await runRenderer(renderer, await renderArgs(svc, request, page));
   if (!result) throw new NotFound("No data");
@@ -97,7 +103,7 @@ export async function pluginResponse(
 
 /** The named values renderers' `render` and `can_render` receive for `page`. */
 export async function renderArgs(
-  svc: Service,
+  svc: FormatHost,
   request: Request,
   page: RowsPage,
 ): Promise<RenderArgs> {

@@ -38,7 +38,7 @@
 
 import type { Request } from "../http/request.ts";
 import { BadRequest } from "../http/errors.ts";
-import type { SqlValue } from "../sqlite/values.ts";
+import type { SqlValue } from "../db/values.ts";
 import type { ColumnTypes } from "./json.ts";
 
 /** Foreign-key labels: which columns are expanded, and a lookup for a chunk of rows. */

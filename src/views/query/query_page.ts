@@ -3,13 +3,13 @@
  * into "the user's SQL is wrong" (shown on the page, 400) and everything else (thrown on to the
  * error handler), the JSON body, cache headers and the `query.html` rendering.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import type { Database } from "../../db/database.ts";
 import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
-import type { SqlValue } from "../../sqlite/mod.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows } from "../../render/render_cell.ts";
 import { renderPage } from "../../render/render_page.ts";
@@ -133,7 +133,7 @@ export interface QueryPageContext {
 
 /** Renders `query.html` (or its per-database / per-query overrides). */
 export async function renderQueryPage(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   context: QueryPageContext,
