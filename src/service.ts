@@ -179,6 +179,11 @@ export class Service implements DatabaseHost, AppHost {
     this.#pool = null;
   }
 
+  /** `await using svc = new Service(…)` closes the service when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   // -- DatabaseHost ----------------------------------------------------------------------
 
   /** Configured setting value (string, boolean or integer). */

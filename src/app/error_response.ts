@@ -2,7 +2,7 @@
  * The one place an error becomes a response. Every error with a status extends `StatusError`
  * (`src/util/errors.ts`: HTTP errors, table argument errors, invalid SQL, the data layer's
  * `DatabaseError`s such as a 400 "SQL Interrupted") and keeps its status, title and headers; a
- * 403 first asks the `forbidden` hooks; anything unexpected (and any 5xx) asks `handle_exception`
+ * 403 first asks the `forbidden` hooks; anything unexpected (a 500) asks `handle_exception`
  * hooks, then becomes a 500 whose message never includes a stack trace or a server file path.
  * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
  */
