@@ -20,16 +20,12 @@ async function withService(
   fn: (svc: Service) => Promise<void>,
   options: ServiceOptions = {},
 ): Promise<void> {
-  const svc = shopService({
+  await using svc = shopService({
     plugins: [kitchenSink],
     settings: { trace_debug: true },
     ...options,
   });
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await fn(svc);
 }
 
 const report: TraceReport = {
