@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { shopService } from "../fixtures/shop.ts";
 import type { Actor, Service } from "../../src/service.ts";
-import type { Permission } from "../../src/auth/permission.ts";
+import type { Permission } from "../../src/auth/permission_registry.ts";
 import { actorFromToken } from "../../src/auth/tokens.ts";
 
 type Resource = string | [string, string] | null;

@@ -12,7 +12,7 @@ import { tableCounts } from "../table_counts.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { cannedQueries } from "../../config/canned_queries.ts";
+import { cannedQueries } from "../../config/canned_query_catalog.ts";
 import { customSqlView } from "../query/query.ts";
 import { downloadAllowed } from "./database_download.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";

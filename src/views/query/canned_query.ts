@@ -12,7 +12,7 @@ import { HttpError, MethodNotAllowed } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { isMagicParameter } from "../../util/sql.ts";
-import type { CannedQueryDefinition } from "../../config/canned_queries.ts";
+import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import {
   cannedBindValues,

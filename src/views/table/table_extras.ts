@@ -19,13 +19,13 @@ import {
   type FacetResults,
   shouldSuggestFacets,
 } from "../../table/facets.ts";
+import { SUGGEST_CONSIDER } from "../../table/facet_base.ts";
 import {
   facetColumn,
   type FacetConfig,
   type FacetSource,
   loadFacetConfigs,
-  SUGGEST_CONSIDER,
-} from "../../table/facet_base.ts";
+} from "../../table/facet_configs.ts";
 import { argPairs } from "../../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
