@@ -3,7 +3,8 @@
  * query is a 400 "SQL Interrupted"; a 403 first asks the `forbidden` hooks; anything unexpected
  * asks `handle_exception` hooks, then becomes a 500 whose message never includes a stack trace
  * or a server file path.
- * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
+ * JSON URLs (and requests that accept or send `application/json`) get a JSON body, everything
+ * else an HTML page.
  */
 import type { Service } from "../service.ts";
 import type { Request } from "../http/request.ts";
@@ -11,7 +12,7 @@ import { Response } from "../http/response.ts";
 import { DatabaseNotFound, HttpError, RowNotFound, TableNotFound } from "../http/errors.ts";
 import { QueryInterrupted } from "../db/errors.ts";
 import { TableArgsError } from "../table/errors.ts";
-import { wantsJson } from "../http/negotiation.ts";
+import { sendsJson, wantsJson } from "../http/negotiation.ts";
 import { renderPage } from "../render/render_page.ts";
 
 /** What an error means to the client. */
@@ -113,7 +114,7 @@ async function errorResponse(
   request: Request,
   { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,
 ): Promise<Response> {
-  if (wantsJson(request)) {
+  if (wantsJson(request) || sendsJson(request)) {
     return Response.json(
       { ok: false, error: message, errors: [message], status, title, ...extra },
       { status, headers },
