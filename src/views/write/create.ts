@@ -15,7 +15,7 @@ import { type ColumnSpec, createTable } from "../../db/table_writes.ts";
 import type { ColumnType } from "../../db/write_values.ts";
 import { isObject, type JsonObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
-import { runWrite } from "./run_write.ts";
+import { flash, rowsText, runWrite } from "./run_write.ts";
 
 const KEYS = ["table", "rows", "row", "columns", "pk", "pks", "ignore", "replace", "alter"];
 const TYPES: Record<string, ColumnType> = {
@@ -70,6 +70,13 @@ export async function createTableView(svc: Service, request: Request): Promise<R
       alter: spec.alter,
     }));
   await svc.refresh_catalog();
+  flash(
+    svc,
+    request,
+    result.created
+      ? `Table ${table} created`
+      : `${rowsText(spec.rows?.length ?? 0)} inserted into ${table}`,
+  );
   const details: Record<string, unknown> = {
     ok: true,
     database: db.name,

@@ -12,7 +12,7 @@ import { dropTable } from "../../db/table_writes.ts";
 import { quoteSqlIdentifier } from "../../util/sql.ts";
 import { isObject, optionalJsonBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
-import { runWrite } from "./run_write.ts";
+import { flash, runWrite } from "./run_write.ts";
 
 /** `/-/drop`: 200 with the row count and a message, or 200 `{"ok": true}` once confirmed. */
 export async function dropTableView(svc: Service, request: Request): Promise<Response> {
@@ -33,5 +33,6 @@ export async function dropTableView(svc: Service, request: Request): Promise<Res
   }
   await runWrite(db, (conn) => dropTable(conn, table));
   await svc.refresh_catalog();
+  flash(svc, request, `Table ${table} dropped`);
   return Response.json({ ok: true });
 }

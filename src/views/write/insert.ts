@@ -14,7 +14,7 @@ import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { insertRows, upsertRows } from "../../db/row_writes.ts";
 import { badRequest, isObject, type JsonObject, jsonObjectBody } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
-import { runWrite } from "./run_write.ts";
+import { flash, rowsText, runWrite } from "./run_write.ts";
 
 const OPTIONS = ["return", "ignore", "replace", "alter"] as const;
 
@@ -93,6 +93,7 @@ async function writeRows(svc: Service, request: Request, upsert: boolean): Promi
   );
   // Columns added by `alter` change what the catalog lists.
   if (body.alter) await svc.refresh_catalog();
+  flash(svc, request, `${rowsText(body.rows.length)} ${upsert ? "upserted" : "inserted"}`);
   const result: Record<string, unknown> = { ok: true };
   if (rows) result.rows = rows;
   return Response.json(result, { status: upsert ? 200 : 201 });

@@ -13,7 +13,7 @@ import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { deleteRow, updateRow } from "../../db/row_writes.ts";
 import { isObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetRow } from "./target.ts";
-import { runWrite } from "./run_write.ts";
+import { flash, runWrite } from "./run_write.ts";
 
 /** `/-/update`: 200 `{"ok": true}`, plus `"row"` (the row afterwards) with `"return": true`. */
 export async function updateView(svc: Service, request: Request): Promise<Response> {
@@ -36,6 +36,7 @@ export async function updateView(svc: Service, request: Request): Promise<Respon
       returning: Boolean(data.return),
     }));
   if (alter) await svc.refresh_catalog();
+  flash(svc, request, "Row updated");
   return Response.json(data.return ? { ok: true, row } : { ok: true });
 }
 
@@ -46,5 +47,6 @@ export async function deleteView(svc: Service, request: Request): Promise<Respon
   await requireActions(svc, request, ["delete-row"], db.name, table);
   requireMutable(db);
   await runWrite(db, (conn) => deleteRow(conn, { table, pks }, keyValues));
+  flash(svc, request, `Row ${keyValues.join(", ")} deleted`);
   return Response.json({ ok: true });
 }

@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { Service } from "../../service.ts";
+import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
 import { RowWriteError } from "../../db/write_values.ts";
@@ -24,4 +26,18 @@ export async function runWrite<T>(db: Database, fn: (conn: WriteConnection) => T
     }
     throw error;
   }
+}
+
+/**
+ * The editing forms of table and row pages (static/write.js) send `x-vitrine-flash: 1`: they
+ * move to another page after a write, and this message is shown there. API clients do not send
+ * it and get no message cookie.
+ */
+export function flash(svc: Service, request: Request, message: string): void {
+  if (request.headers["x-vitrine-flash"]) svc.add_message(request, message, svc.INFO);
+}
+
+/** "1 row", "3 rows". */
+export function rowsText(count: number): string {
+  return count === 1 ? "1 row" : `${count} rows`;
 }
