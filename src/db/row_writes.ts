@@ -14,6 +14,7 @@ import {
   bindable,
   clientErrors,
   columnsOf,
+  columnValues,
   inferColumnType,
   isWithoutRowid,
   liveColumns,
@@ -199,7 +200,7 @@ export function addMissingColumns(
   const existing = new Set(liveColumns(conn, table).map((name) => name.toLowerCase()));
   const added = columnsOf(rows).filter((column) => !existing.has(column.toLowerCase()));
   for (const column of added) {
-    const type = inferColumnType(rows.map((row) => row[column]));
+    const type = inferColumnType(columnValues(rows, column));
     conn.exec(`ALTER TABLE ${quoteName(table)} ADD COLUMN ${quoteName(column)} ${type}`);
   }
   return added;

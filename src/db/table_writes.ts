@@ -11,6 +11,7 @@ import { insertWith, type ReturnedRow, write } from "./row_writes.ts";
 import {
   columnsOf,
   type ColumnType,
+  columnValues,
   inferColumnType,
   quoteName,
   RowWriteError,
@@ -68,7 +69,7 @@ export function createTableSql(table: string, columns: ColumnSpec[], pks: string
 export function columnsForRows(rows: readonly WriteRow[]): ColumnSpec[] {
   return columnsOf(rows).map((name) => ({
     name,
-    type: inferColumnType(rows.map((row) => row[name])),
+    type: inferColumnType(columnValues(rows, name)),
   }));
 }
 

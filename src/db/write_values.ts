@@ -113,6 +113,16 @@ export function columnsOf(rows: readonly WriteRow[]): string[] {
   return [...seen.values()];
 }
 
+/** Every value `rows` give column `name` (matched without case, as SQLite matches names). */
+export function columnValues(rows: readonly WriteRow[], name: string): unknown[] {
+  const folded = name.toLowerCase();
+  const values: unknown[] = [];
+  for (const row of rows) {
+    for (const key of Object.keys(row)) if (key.toLowerCase() === folded) values.push(row[key]);
+  }
+  return values;
+}
+
 /** Prepared statements reused across the rows of one write; `close()` finalizes them all. */
 export class Statements {
   #conn: Connection;
