@@ -6,7 +6,7 @@
  * JSON URLs (and requests that accept or send `application/json`) get a JSON body, everything
  * else an HTML page.
  */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { DatabaseNotFound, HttpError, RowNotFound, TableNotFound } from "../http/errors.ts";
@@ -29,22 +29,20 @@ interface ErrorInfo {
 
 /** Converts any thrown value into the response the client should see. */
 export async function handleError(
-  svc: Service,
+  svc: AppHost,
   request: Request,
   error: unknown,
 ): Promise<Response> {
   const info = describe(error);
   if (info.status === 403) {
-    const replaced = await svc.pm.callFirst("forbidden", {
-      svc,
+    const replaced = await svc.hooks.first("forbidden", {
       request,
       message: info.message,
     });
     if (replaced instanceof Response) return replaced;
   } else if (info.status === 500) {
     console.error(error);
-    const replaced = await svc.pm.callFirst("handle_exception", {
-      svc,
+    const replaced = await svc.hooks.first("handle_exception", {
       request,
       exception: error,
     });
@@ -110,7 +108,7 @@ function namedNotFound(error: HttpError): string | undefined {
 
 /** The default error response: JSON body or the `<status>.html` / `error.html` page. */
 async function errorResponse(
-  svc: Service,
+  svc: AppHost,
   request: Request,
   { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,
 ): Promise<Response> {

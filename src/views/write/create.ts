@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
@@ -29,7 +29,7 @@ const TABLE_NAME = /^(?!sqlite_)[^\n]+$/i;
 const COLUMN_NAME = /^[^\n]+$/;
 
 /** `/<db>/-/create`. */
-export async function createTableView(svc: Service, request: Request): Promise<Response> {
+export async function createTableView(svc: ViewHost, request: Request): Promise<Response> {
   const db = targetDatabase(svc, request);
   await requireVisible(svc, request.actor, db.name, null);
   await requireActions(svc, request, ["create-table"], db.name, null);

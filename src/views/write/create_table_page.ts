@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { Forbidden, MethodNotAllowed } from "../../http/errors.ts";
@@ -15,7 +15,7 @@ import { visibleDatabases } from "../visible_databases.ts";
 import { allowed } from "./target.ts";
 
 /** The create-table page; 403 when the actor may create tables nowhere. */
-export async function createTablePage(svc: Service, request: Request): Promise<Response> {
+export async function createTablePage(svc: ViewHost, request: Request): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new MethodNotAllowed("Method not allowed", { allowed: ["GET"] });
   }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { dropTable } from "../../db/table_writes.ts";
@@ -15,7 +15,7 @@ import { requireActions, requireMutable, requireVisible, targetTable } from "./t
 import { flash, runWrite } from "./run_write.ts";
 
 /** `/-/drop`: 200 with the row count and a message, or 200 `{"ok": true}` once confirmed. */
-export async function dropTableView(svc: Service, request: Request): Promise<Response> {
+export async function dropTableView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table } = await targetTable(svc, request);
   await requireVisible(svc, request.actor, db.name, table);
   await requireActions(svc, request, ["drop-table"], db.name, table);

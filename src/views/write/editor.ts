@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Actor } from "../../auth/allow.ts";
 import { pathFromRowPks } from "../../util/tilde.ts";
@@ -53,14 +53,14 @@ export function affinity(declared: string): string {
 }
 
 /** True when `table` is a table (not a view) of a database that accepts writes. */
-async function writableTable(svc: Service, database: string, table: string): Promise<boolean> {
+async function writableTable(svc: ViewHost, database: string, table: string): Promise<boolean> {
   const db = svc.databases.get(database);
   return Boolean(db?.is_mutable) && await db!.table_exists(table);
 }
 
 /** The write actions of a table page's menu that `actor` may use. */
 export async function tableActions(
-  svc: Service,
+  svc: ViewHost,
   actor: Actor | null,
   database: string,
   table: string,
@@ -78,7 +78,7 @@ export async function tableActions(
 
 /** The write actions of a database page's menu that `actor` may use. */
 export async function databaseActions(
-  svc: Service,
+  svc: ViewHost,
   actor: Actor | null,
   database: string,
 ): Promise<MenuLink[]> {
@@ -90,7 +90,7 @@ export async function databaseActions(
 
 /** Table and row pages: `write_ui` (and `row_actions`) when the actor may write there. */
 export async function editorVars(
-  svc: Service,
+  svc: ViewHost,
   request: Request | null,
   view_name: string,
   database: string | null,
@@ -149,7 +149,7 @@ export async function editorVars(
 }
 
 async function editorColumns(
-  svc: Service,
+  svc: ViewHost,
   database: string,
   table: string,
   pks: string[],

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
@@ -28,16 +28,16 @@ interface RowsRequest {
 }
 
 /** `/-/insert`. */
-export function insertView(svc: Service, request: Request): Promise<Response> {
+export function insertView(svc: ViewHost, request: Request): Promise<Response> {
   return writeRows(svc, request, false);
 }
 
 /** `/-/upsert`. */
-export function upsertView(svc: Service, request: Request): Promise<Response> {
+export function upsertView(svc: ViewHost, request: Request): Promise<Response> {
   return writeRows(svc, request, true);
 }
 
-async function writeRows(svc: Service, request: Request, upsert: boolean): Promise<Response> {
+async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Promise<Response> {
   const { db, table, pks } = await targetTable(svc, request);
   await requireVisible(svc, request.actor, db.name, table);
   if (upsert) {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { MethodNotAllowed } from "../../http/errors.ts";
@@ -16,8 +16,8 @@ import { createTableView } from "./create.ts";
 import { dropTableView } from "./drop.ts";
 import { createTablePage } from "./create_table_page.ts";
 
-type View = (svc: Service, request: Request) => Promise<Response>;
-type RouteView = (args: { svc: Service; request: Request }) => Promise<Response>;
+type View = (svc: ViewHost, request: Request) => Promise<Response>;
+type RouteView = (args: { svc: ViewHost; request: Request }) => Promise<Response>;
 
 const NAME = "[^/.]+";
 const DB = `/(?<database>${NAME})`;

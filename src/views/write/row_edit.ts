@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
@@ -16,7 +16,7 @@ import { allowed, requireActions, requireMutable, requireVisible, targetRow } fr
 import { flash, runWrite } from "./run_write.ts";
 
 /** `/-/update`: 200 `{"ok": true}`, plus `"row"` (the row afterwards) with `"return": true`. */
-export async function updateView(svc: Service, request: Request): Promise<Response> {
+export async function updateView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table, pks, keyValues } = await targetRow(svc, request);
   await requireVisible(svc, request.actor, db.name, table);
   await requireActions(svc, request, ["update-row"], db.name, table);
@@ -41,7 +41,7 @@ export async function updateView(svc: Service, request: Request): Promise<Respon
 }
 
 /** `/-/delete`: 200 `{"ok": true}`. */
-export async function deleteView(svc: Service, request: Request): Promise<Response> {
+export async function deleteView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table, pks, keyValues } = await targetRow(svc, request);
   await requireVisible(svc, request.actor, db.name, table);
   await requireActions(svc, request, ["delete-row"], db.name, table);

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
@@ -33,7 +33,7 @@ export async function runWrite<T>(db: Database, fn: (conn: WriteConnection) => T
  * move to another page after a write, and this message is shown there. API clients do not send
  * it and get no message cookie.
  */
-export function flash(svc: Service, request: Request, message: string): void {
+export function flash(svc: ViewHost, request: Request, message: string): void {
   if (request.headers["x-vitrine-flash"]) svc.add_message(request, message, svc.INFO);
 }
 

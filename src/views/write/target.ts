@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Database } from "../../db/database.ts";
 import type { Request } from "../../http/request.ts";
 import type { Actor } from "../../auth/allow.ts";
-import { BadRequest, Forbidden, NotFound } from "../../http/errors.ts";
+import { BadRequest, DatabaseNotFound, Forbidden, NotFound } from "../../http/errors.ts";
 import { tilde_decode } from "../../util/tilde.ts";
 
 /** A table the request names, with how its rows are keyed. */
@@ -27,15 +27,17 @@ export interface WriteRowTarget extends WriteTable {
 }
 
 /** The database named by the URL; 404 "Database not found: x". */
-export function targetDatabase(svc: Service, request: Request): Database {
-  const name = tilde_decode(request.url_vars.database ?? "");
-  const db = svc.databaseForRoute(name);
-  if (!db) throw new NotFound(`Database not found: ${name}`);
-  return db;
+export function targetDatabase(svc: ViewHost, request: Request): Database {
+  try {
+    return svc.resolve_database(request);
+  } catch (error) {
+    if (!(error instanceof DatabaseNotFound)) throw error;
+    throw new NotFound(`Database not found: ${error.database_name}`);
+  }
 }
 
 /** The table named by the URL (views do not count); 404 "Table not found: t". */
-export async function targetTable(svc: Service, request: Request): Promise<WriteTable> {
+export async function targetTable(svc: ViewHost, request: Request): Promise<WriteTable> {
   const db = targetDatabase(svc, request);
   const table = tilde_decode(request.url_vars.table ?? "");
   if (!(await db.table_exists(table))) throw new NotFound(`Table not found: ${table}`);
@@ -43,7 +45,7 @@ export async function targetTable(svc: Service, request: Request): Promise<Write
 }
 
 /** The row named by the URL; 400 for the wrong number of key values, 404 when it is missing. */
-export async function targetRow(svc: Service, request: Request): Promise<WriteRowTarget> {
+export async function targetRow(svc: ViewHost, request: Request): Promise<WriteRowTarget> {
   const target = await targetTable(svc, request);
   const keyValues = (request.url_vars.pks ?? "").split(",").map(tilde_decode);
   const keys = target.pks.length ? target.pks : ["rowid"];
@@ -65,7 +67,7 @@ export async function targetRow(svc: Service, request: Request): Promise<WriteRo
  * token may use, and the action check that follows applies them.
  */
 export async function requireVisible(
-  svc: Service,
+  svc: ViewHost,
   actor: Actor | null,
   database: string,
   table: string | null,
@@ -86,7 +88,7 @@ export async function requireVisible(
 
 /** Whether `actor` holds `action` on the table (or the database when `table` is null). */
 export async function allowed(
-  svc: Service,
+  svc: ViewHost,
   actor: Actor | null,
   action: string,
   database: string,
@@ -98,7 +100,7 @@ export async function allowed(
 
 /** Throws a 403 with `message` unless `actor` holds every one of `actions`. */
 export async function requireActions(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   actions: string[],
   database: string,
