@@ -4,14 +4,15 @@
  * `DatabaseError`s such as a 400 "SQL Interrupted") and keeps its status, title and headers; a
  * 403 first asks the `forbidden` hooks; anything unexpected (a 500) asks `handle_exception`
  * hooks, then becomes a 500 whose message never includes a stack trace or a server file path.
- * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
+ * JSON URLs (and requests that accept or send `application/json`) get a JSON body, everything
+ * else an HTML page.
  */
 import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import { StatusError } from "../util/errors.ts";
-import { wantsJson } from "../http/negotiation.ts";
+import { sendsJson, wantsJson } from "../http/negotiation.ts";
 import { renderPage } from "../render/render_page.ts";
 
 /** What an error means to the client. */
@@ -98,7 +99,7 @@ async function errorResponse(
   request: Request,
   { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,
 ): Promise<Response> {
-  if (wantsJson(request)) {
+  if (wantsJson(request) || sendsJson(request)) {
     return Response.json(
       { ok: false, error: message, errors: [message], status, title, ...extra },
       { status, headers },

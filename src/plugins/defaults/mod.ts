@@ -4,9 +4,11 @@
  */
 import type { PluginRegistry } from "../registry.ts";
 import * as actorAuth from "./actor_auth.ts";
+import * as writeApi from "./write_api.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
+  ["vitrine.write_api", writeApi],
 ];
 
 /** Registers the built-in default plugins on `registry` (once). */
