@@ -28,12 +28,12 @@ import {
   type ResolvedTable,
   resolveRow,
   resolveTable,
-} from "./http/resolve.ts";
+} from "./app/resolve.ts";
 import { requestState } from "./http/request_state.ts";
-import { createHandler, type FetchHandler } from "./http/handler.ts";
+import { createHandler, type FetchHandler } from "./app/handler.ts";
 import { keyError } from "./util/key_error.ts";
-import { boot, type BootState } from "./boot.ts";
-import { cannedQueryFor } from "./views/canned_queries.ts";
+import { boot, type BootState } from "./app/boot.ts";
+import { cannedQueryFor } from "./config/canned_queries.ts";
 
 export type { Actor, ResolvedRow, ResolvedTable };
 
@@ -355,7 +355,7 @@ export class Service implements DatabaseHost {
     request: Request | null = null,
   ): Promise<string> {
     await this.ready();
-    const { renderTemplateForService } = await import("./views/render_page.ts");
+    const { renderTemplateForService } = await import("./render/render_page.ts");
     return await renderTemplateForService(this, template, context, request);
   }
 
