@@ -4,9 +4,15 @@
  */
 import type { PluginRegistry } from "../registry.ts";
 import * as actorAuth from "./actor_auth.ts";
+import * as charts from "./charts.ts";
+import * as columnMenus from "./column_menus.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
+  // The built-in visualisations: each adds its scripts through the page hooks and can be switched
+  // off with a setting of the same name (docs/configuration.md).
+  ["vitrine.column_menus", columnMenus],
+  ["vitrine.charts", charts],
 ];
 
 /** Registers the built-in default plugins on `registry` (once). */
