@@ -6,6 +6,7 @@ import type { PluginRegistry } from "../registry.ts";
 import * as actorAuth from "./actor_auth.ts";
 import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
+import * as maps from "./maps.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
@@ -13,6 +14,7 @@ const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   // off with a setting of the same name (docs/configuration.md).
   ["vitrine.column_menus", columnMenus],
   ["vitrine.charts", charts],
+  ["vitrine.maps", maps],
 ];
 
 /** Registers the built-in default plugins on `registry` (once). */
