@@ -131,7 +131,9 @@ function valueOf(value) {
 
 // The row page: this table's path, then the key values tilde-encoded and joined with commas.
 function rowUrl(row, keys) {
-  return `${location.pathname}/${keys.map((key) => tildeEncode(String(valueOf(row[key])))).join(",")}`;
+  return `${location.pathname}/${
+    keys.map((key) => tildeEncode(String(valueOf(row[key])))).join(",")
+  }`;
 }
 
 function tildeEncode(text) {

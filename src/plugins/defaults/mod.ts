@@ -7,6 +7,7 @@ import * as actorAuth from "./actor_auth.ts";
 import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
 import * as maps from "./maps.ts";
+import * as sqlEditor from "./sql_editor.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
@@ -15,6 +16,7 @@ const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.column_menus", columnMenus],
   ["vitrine.charts", charts],
   ["vitrine.maps", maps],
+  ["vitrine.sql_editor", sqlEditor],
 ];
 
 /** Registers the built-in default plugins on `registry` (once). */
