@@ -1,6 +1,6 @@
 // The SQL editor (the built-in `vitrine.sql_editor` plugin loads this module): CodeMirror 6 in
 // place of each `textarea.sql-editor`, with SQLite highlighting, completion of this database's
-// tables and columns (`window.vitrineSqlSchema`), bracket matching, undo history, a "Format SQL"
+// tables and columns (`globalThis.vitrineSqlSchema`), bracket matching, undo history, a "Format SQL"
 // button and Ctrl/Cmd+Enter to run. The textarea stays in the form, hidden, and always holds the
 // editor's text, so submitting works exactly as before. Tab is left to move focus (keyboard users
 // are never trapped); indentation follows Enter.
@@ -148,7 +148,7 @@ function format(view, note) {
 
 function enhance(textarea) {
   const label = textarea.labels?.[0]?.textContent?.trim() || "SQL";
-  const tables = window.vitrineSqlSchema ?? {};
+  const tables = globalThis.vitrineSqlSchema ?? {};
   const language = sql({ dialect, schema: completionSchema(tables), upperCaseKeywords: false });
   const view = new EditorView({
     doc: textarea.value,
@@ -200,7 +200,7 @@ function enhance(textarea) {
     }+Enter runs the query`;
     buttons.append(hint);
   }
-  window.vitrineEditors = [...(window.vitrineEditors ?? []), view];
+  globalThis.vitrineEditors = [...(globalThis.vitrineEditors ?? []), view];
 }
 
 document.querySelectorAll("textarea.sql-editor").forEach(enhance);

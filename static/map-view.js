@@ -1,11 +1,11 @@
 // The map of rows with latitude and longitude (the built-in `vitrine.maps` plugin loads this
-// module and sets `window.vitrineMap`). It loads the rows the page shows — on table pages every
+// module and sets `globalThis.vitrineMap`). It loads the rows the page shows — on table pages every
 // row that matches the filters, up to `max_points`, page after page — and plots them with
 // Leaflet, grouped into clusters that split as you zoom in. A point's popup shows its row and
 // links to the row page. Without a tile URL the map is drawn on a plain background.
 import { L } from "./vendor/map.js";
 
-const config = window.vitrineMap;
+const config = globalThis.vitrineMap;
 const toolbar = document.querySelector(".rows-toolbar[data-json-url]");
 if (config && toolbar) setUp(config, toolbar);
 

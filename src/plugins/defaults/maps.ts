@@ -54,5 +54,5 @@ export function extra_body_script(args: PageArgs) {
     attribution: String(svc.setting("map_tile_attribution")),
     max_points: Number(svc.setting("map_max_points")),
   };
-  return `window.vitrineMap = ${scriptJson(config)};`;
+  return `globalThis.vitrineMap = ${scriptJson(config)};`;
 }

@@ -52,5 +52,5 @@ export async function extra_body_script(args: PageArgs) {
     });
     if (visible) schema[name] = [...await db.table_columns(name)];
   }
-  return `window.vitrineSqlSchema = ${scriptJson(schema)};`;
+  return `globalThis.vitrineSqlSchema = ${scriptJson(schema)};`;
 }
