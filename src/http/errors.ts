@@ -22,6 +22,8 @@ export interface HttpErrorOptions extends ErrorOptions {
   extra?: Record<string, unknown>;
   /** Extra response headers (e.g. `WWW-Authenticate`, `Allow`). */
   headers?: Record<string, string>;
+  /** How to put the request right, for the HTML error page (JSON bodies leave it out). */
+  hint?: { text: string; href?: string } | null;
 }
 
 /** An error that maps to an HTTP status. */
@@ -35,6 +37,8 @@ export class HttpError extends Error {
   extra: Record<string, unknown>;
   /** Extra headers sent with the error response. */
   headers: Record<string, string>;
+  /** How to put the request right (HTML error page only). */
+  hint: { text: string; href?: string } | null;
 
   constructor(status: number, message?: string, options: HttpErrorOptions = {}) {
     super(message ?? STATUS_TEXT[status] ?? `HTTP ${status}`, { cause: options.cause });
@@ -42,6 +46,7 @@ export class HttpError extends Error {
     this.title = options.title ?? null;
     this.extra = options.extra ?? {};
     this.headers = { ...(options.headers ?? {}) };
+    this.hint = options.hint ?? null;
   }
 }
 

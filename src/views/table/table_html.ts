@@ -145,7 +145,7 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
     foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
     labels,
     link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,
-    rowUrl: rowPath,
+    rowUrl: ctx.is_view ? undefined : rowPath,
     blobUrl: (row, column) => {
       if (ctx.is_view) return null;
       return `${rowPath(row)}.blob?_blob_column=${encodeURIComponent(column)}`;
