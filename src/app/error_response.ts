@@ -5,7 +5,7 @@
  * or a server file path.
  * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
  */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { DatabaseNotFound, HttpError, RowNotFound, TableNotFound } from "../http/errors.ts";
@@ -32,22 +32,20 @@ interface ErrorInfo {
 
 /** Converts any thrown value into the response the client should see. */
 export async function handleError(
-  svc: Service,
+  svc: AppHost,
   request: Request,
   error: unknown,
 ): Promise<Response> {
   const info = { ...describe(error), place: await errorPlace(svc, request, error) };
   if (info.status === 403) {
-    const replaced = await svc.pm.callFirst("forbidden", {
-      svc,
+    const replaced = await svc.hooks.first("forbidden", {
       request,
       message: info.message,
     });
     if (replaced instanceof Response) return replaced;
   } else if (info.status === 500) {
     console.error(error);
-    const replaced = await svc.pm.callFirst("handle_exception", {
-      svc,
+    const replaced = await svc.hooks.first("handle_exception", {
       request,
       exception: error,
     });
@@ -118,7 +116,7 @@ function namedNotFound(error: HttpError): string | undefined {
  * error page's breadcrumbs lead back there.
  */
 async function errorPlace(
-  svc: Service,
+  svc: AppHost,
   request: Request,
   error: unknown,
 ): Promise<{ database: string | null; table: string | null }> {
@@ -139,7 +137,7 @@ async function errorPlace(
 
 /** The default error response: JSON body or the `<status>.html` / `error.html` page. */
 async function errorResponse(
-  svc: Service,
+  svc: AppHost,
   request: Request,
   { status, message, title, headers, extra = {}, htmlMessage, hint, place }: ErrorInfo,
 ): Promise<Response> {

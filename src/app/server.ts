@@ -1,5 +1,5 @@
 /** Starts `Deno.serve` on the service's handler and reports where it listens. */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import { withAccessLog } from "./access_log.ts";
 
 /** Options for `serve()`. */
@@ -14,7 +14,7 @@ export interface ServeOptions {
 }
 
 /** Serves `svc` over HTTP; resolves to the running server. Start-up hook failures reject. */
-export async function serve(svc: Service, options: ServeOptions = {}): Promise<Deno.HttpServer> {
+export async function serve(svc: AppHost, options: ServeOptions = {}): Promise<Deno.HttpServer> {
   await svc.invoke_startup();
   const base = svc.handler();
   const handler = options.access_log ? withAccessLog(base, options.access_log) : base;

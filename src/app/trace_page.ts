@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import { traceClock, type TraceEntry, withTrace } from "../util/trace.ts";
 import { jsonText } from "../http/json_text.ts";
 import { escapeHtml } from "../util/markup.ts";
@@ -28,7 +28,7 @@ export interface TraceReport {
 const OFF = new Set(["", "0", "off", "false"]);
 
 /** True when `raw` asks for a trace and the service allows it. */
-function wantsTrace(svc: Service, raw: globalThis.Request): boolean {
+function wantsTrace(svc: AppHost, raw: globalThis.Request): boolean {
   if (!svc.setting("trace_debug")) return false;
   const value = new URL(raw.url).searchParams.get("_trace");
   return value !== null && !OFF.has(value.toLowerCase());
@@ -36,7 +36,7 @@ function wantsTrace(svc: Service, raw: globalThis.Request): boolean {
 
 /** Runs `next` traced when the request asks for it, and adds the trace to its response. */
 export async function traceRequest(
-  svc: Service,
+  svc: AppHost,
   raw: globalThis.Request,
   next: () => Promise<globalThis.Response>,
 ): Promise<globalThis.Response> {

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../../views/host.ts";
 import { staticAsset } from "./ui_assets.ts";
 
 /** The menu script, on table pages only. */
-export function extra_js_urls({ svc, view_name }: { svc: Service; view_name: string }) {
+export function extra_js_urls({ svc, view_name }: { svc: ViewHost; view_name: string }) {
   if (view_name !== "table" || !svc.setting("column_menus")) return [];
   return [staticAsset(svc, "column-menu.js")];
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../../views/host.ts";
 import { scriptJson, staticAsset } from "./ui_assets.ts";
 
 const PAGES = new Set(["table", "query"]);
@@ -15,7 +15,7 @@ const LATITUDE = /^(lat|latitude)$/i;
 const LONGITUDE = /^(lng|lon|long|longitude)$/i;
 
 interface PageArgs {
-  svc: Service;
+  svc: ViewHost;
   view_name: string;
   columns: string[] | null;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../../views/host.ts";
 import type { Request } from "../../http/request.ts";
 import { scriptJson, staticAsset } from "./ui_assets.ts";
 
@@ -15,7 +15,7 @@ const PAGES = new Set(["database", "query"]);
 const MAX_TABLES = 500;
 
 interface PageArgs {
-  svc: Service;
+  svc: ViewHost;
   view_name: string;
   database: string | null;
   request: Request | null;

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../../views/host.ts";
 import { staticVersion } from "../../render/static_version.ts";
 
 /** `/-/static/<path>?<version>` (base_url included). */
-export function staticAsset(svc: Service, path: string): string {
+export function staticAsset(svc: ViewHost, path: string): string {
   return `${svc.urls.static(path)}?${staticVersion()}`;
 }
 

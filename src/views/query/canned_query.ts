@@ -6,7 +6,7 @@
  * queries show their form on GET and run on POST (canned_write.ts). `allow` goes through
  * `view-query`.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
@@ -39,7 +39,7 @@ export const RUN_FIELD = "_run";
 
 /** GET (form / results) and POST (writable queries) for a canned query. */
 export async function cannedQueryView(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -107,7 +107,7 @@ export async function cannedQueryView(
 
 /** Throws Forbidden unless the actor may view the query, and a 500 for a definition without SQL. */
 async function ensureCannedQueryUsable(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -135,7 +135,7 @@ interface CannedRead {
  * time-out on an HTML page a 400 page with the query's form, instead of an error page.
  */
 async function runCannedRead(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -147,7 +147,7 @@ async function runCannedRead(
   let bound: Record<string, unknown> = {};
   let status = 200;
   try {
-    bound = cannedBindValues(params, values, request, svc.state.magicParameters);
+    bound = cannedBindValues(params, values, request, svc.registered.magicParameters);
     outcome = await runReadQuery(db, query.sql, bound, request);
   } catch (error) {
     if (error instanceof MagicParameterError) {
@@ -163,7 +163,7 @@ async function runCannedRead(
 
 /** `hide_sql` with its `_show_sql` / `_hide_sql` toggles, and the link that flips it. */
 function sqlVisibility(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -187,7 +187,7 @@ function sqlVisibility(
  * SQL; never for queries with magic parameters, which typed SQL cannot fill.
  */
 async function editSqlUrl(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -201,7 +201,7 @@ async function editSqlUrl(
 
 /** The query's own title and descriptions, plus the licence/source inherited from above. */
 function queryMetadata(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   query: CannedQueryDefinition,
 ): Record<string, unknown> {

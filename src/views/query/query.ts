@@ -6,7 +6,7 @@
  * HTML page runs the SQL once every parameter is in the URL (an empty value counts); until then
  * it shows the form to fill in, not an empty result.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
@@ -27,12 +27,12 @@ import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 
 /** GET `/<db>/-/query(.fmt)?sql=`. */
-export async function queryView(svc: Service, request: Request): Promise<Response> {
+export async function queryView(svc: ViewHost, request: Request): Promise<Response> {
   return await customSqlView(svc, request);
 }
 
 /** The custom SQL page for the request's database and `sql` argument. */
-export async function customSqlView(svc: Service, request: Request): Promise<Response> {
+export async function customSqlView(svc: ViewHost, request: Request): Promise<Response> {
   const db = svc.resolve_database(request);
   await svc.ensure_permissions(request.actor, [["view-database", db.name], "view-instance"]);
   await svc.ensure_permissions(request.actor, [["execute-sql", db.name]]);

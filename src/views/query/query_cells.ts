@@ -3,22 +3,22 @@
  * `render_cell` hooks first (the first non-null answer wins, with `table` null as the spec says),
  * otherwise it is shown escaped, long text cut at `truncate_cells_html`.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import type { SqlValue } from "../../sqlite/mod.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { Markup } from "../../util/markup.ts";
 import { type DisplayRow, makeDisplayRow } from "../../render/display_row.ts";
 
 /** Display rows for `rows` of `columns` from a query on `database`. */
 export async function queryDisplayRows(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   database: string,
   columns: string[],
   rows: SqlValue[][],
 ): Promise<DisplayRow[]> {
   const truncateAt = Number(svc.setting("truncate_cells_html") ?? 0);
-  const hasHook = svc.pm.hasImpl("render_cell");
+  const hasHook = svc.hooks.has("render_cell");
   const out: DisplayRow[] = [];
   for (const values of rows) {
     const row = Object.fromEntries(columns.map((column, i) => [column, values[i]]));
@@ -27,13 +27,12 @@ export async function queryDisplayRows(
       const value = values[i];
       let rendered: Markup | string | null = null;
       if (hasHook) {
-        const answer = await svc.pm.callFirst("render_cell", {
+        const answer = await svc.hooks.first("render_cell", {
           row,
           value,
           column,
           table: null,
           database,
-          svc,
           request,
         });
         if (answer !== null && answer !== undefined) {

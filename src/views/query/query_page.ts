@@ -3,14 +3,14 @@
  * into "the user's SQL is wrong" (shown on the page, 400) and everything else (thrown on to the
  * error handler), the JSON body, cache headers and the `query.html` rendering.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { wantsJson } from "../../http/negotiation.ts";
 import type { RowsPage } from "../data_response.ts";
 import type { Database } from "../../db/database.ts";
 import { SqliteError } from "../../sqlite/errors.ts";
-import type { SqlValue } from "../../sqlite/mod.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { HttpError } from "../../http/errors.ts";
 import { InvalidSql } from "../../util/sql.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
@@ -150,7 +150,7 @@ export interface QueryPageContext {
 
 /** Renders `query.html` (or its per-database / per-query overrides). */
 export async function renderQueryPage(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   context: QueryPageContext,
@@ -192,7 +192,7 @@ export async function renderQueryPage(
  * rows the result holds of how many.
  */
 async function exportContext(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   context: QueryPageContext,
@@ -247,7 +247,7 @@ export function interruptedOutcome(): QueryOutcome {
 }
 
 /** `Cache-Control` for a successful response: `?_ttl=` if all digits, else the setting. */
-export function cacheHeaders(svc: Service, request: Request): Record<string, string> {
+export function cacheHeaders(svc: ViewHost, request: Request): Record<string, string> {
   const asked = request.args.get("_ttl");
   const ttl = asked && /^\d+$/.test(asked)
     ? Number(asked)

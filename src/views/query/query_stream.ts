@@ -12,7 +12,7 @@
 import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import { SqliteError } from "../../sqlite/errors.ts";
-import type { BindParams, SqlValue } from "../../sqlite/values.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
 import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */

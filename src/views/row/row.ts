@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ResolvedRow, Service } from "../../service.ts";
+import type { ResolvedRow, ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden, NotFound } from "../../http/errors.ts";
@@ -23,7 +23,7 @@ import { foreignKeyTables } from "./row_related.ts";
 import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 
 /** GET `/<db>/<table>/<pks>`. */
-export async function rowView(svc: Service, request: Request): Promise<Response> {
+export async function rowView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table } = await svc.resolve_table(request);
   const isPrivate = await ensureRowVisible(svc, request, db, table);
   const start = performance.now();
@@ -88,7 +88,7 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
  * number of key values than the table has keys; returns whether the table is private.
  */
 async function ensureRowVisible(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   table: string,
@@ -112,7 +112,7 @@ async function ensureRowVisible(
  * How rows of `table` are addressed, with the first row's URL as an example: the key columns'
  * values, tilde-encoded, joined by commas.
  */
-async function rowUrlHint(svc: Service, db: Database, table: string) {
+async function rowUrlHint(svc: ViewHost, db: Database, table: string) {
   const pks = await db.primary_keys(table);
   const keys = pks.length ? pks : ["rowid"];
   const quoted = keys.map((k) => `[${k.replaceAll("]", "]]")}]`).join(", ");
@@ -139,7 +139,7 @@ interface RowHtmlInput {
 
 /** The HTML row page: the row's cells rendered as on the table page, and its related tables. */
 async function rowHtml(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   { resolved, page, types, isPrivate, query_ms }: RowHtmlInput,
 ): Promise<Response> {
@@ -202,7 +202,7 @@ async function rowHtml(
 }
 
 /** Path of the `.blob` download of one cell of this row. */
-function blobPath(svc: Service, resolved: ResolvedRow, column: string): string {
+function blobPath(svc: ViewHost, resolved: ResolvedRow, column: string): string {
   const pk = resolved.pk_values.map(tilde_encode).join(",");
   const base = String(svc.urls.table(resolved.db.name, resolved.table));
   return `${base}/${pk}.blob?_blob_column=${encodeURIComponent(column)}`;

@@ -7,11 +7,11 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
-import type { SqlValue } from "../../sqlite/values.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { respondWithRows, type RowsPage } from "../data_response.ts";
 import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
@@ -21,7 +21,7 @@ import { tableHtml } from "./table_html.ts";
 import { filterFormRedirect } from "./table_form.ts";
 
 /** GET `/<db>/<table>` for tables and SQL views. */
-export async function tableView(svc: Service, request: Request): Promise<Response> {
+export async function tableView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table, is_view } = await svc.resolve_table(request);
   const [visible, isPrivate] = await svc.check_visibility(request.actor, {
     action: "view-table",

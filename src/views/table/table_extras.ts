@@ -16,7 +16,6 @@ import {
   collectSuggestedFacets,
   DEFAULT_FACET_CLASSES,
   type Facet,
-  type FacetClass,
   type FacetResults,
   shouldSuggestFacets,
 } from "../../table/facets.ts";
@@ -30,7 +29,7 @@ import {
 import { argPairs } from "../../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import type { BindParams, SqlValue } from "../../sqlite/values.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
 import { rendererPaths, type RowLabels, type RowsPage } from "../data_response.ts";
 import { pluginRenderedCells } from "../../render/render_cell.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
@@ -60,7 +59,7 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
   const { svc, request, db, table } = ctx;
   const classes = [
     ...DEFAULT_FACET_CLASSES,
-    ...((svc.state.facetClasses ?? []) as FacetClass[]),
+    ...svc.registered.facetClasses,
   ];
   return classes.map((FacetKind) =>
     new FacetKind({

@@ -9,7 +9,7 @@
  */
 
 import type { Response } from "../../http/response.ts";
-import type { SqlValue } from "../../sqlite/values.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { filtersFromArgs } from "../../table/filters.ts";
 import { bodyClass } from "../../render/css_class.ts";
@@ -36,7 +36,7 @@ export async function tableHtml(
   const { svc, request, db, table, query } = ctx;
   const names = { database: db.name, table };
   const rows = await renderedRows(ctx, page.rows);
-  const actions = await svc.callHook("table_actions", {
+  const actions = await svc.hooks.call("table_actions", {
     actor: request.actor,
     database: db.name,
     table,
