@@ -30,8 +30,8 @@ export interface ServeFlags {
   inspectFile?: string;
   get?: string;
   versionNote?: string;
-  /** False with `--no-access-log`. */
-  accessLog: boolean;
+  /** False with `--no-access-log` (commander's default is true). */
+  accessLog?: boolean;
 }
 
 /** Adds the default `serve` command to `program`. */
