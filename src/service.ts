@@ -9,6 +9,7 @@ import type { DatabaseHost } from "./db/host.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
 import type { Connection } from "./sqlite/mod.ts";
+import { setHardHeapLimit } from "./sqlite/guard.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import type { HookArgs, HookName } from "./plugins/hookspecs.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
@@ -114,6 +115,8 @@ export class Service implements DatabaseHost {
     this.options = options;
     this.config_dir = options.config_dir ?? null;
     this.settings = new Settings(options.settings ?? {});
+    // Process-wide: SQLite's heap is shared by every connection and worker of the process.
+    setHardHeapLimit(Number(this.setting("sqlite_heap_limit_mb")) * 1024 * 1024);
     this.#localMetadata = new Metadata(options.metadata ?? {});
     this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());

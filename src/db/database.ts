@@ -12,6 +12,7 @@ import type { BindParams } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import {
   DatabaseNotMutable,
+  describeCapError,
   isInterruptError,
   QueryInterrupted,
   WriteLockError,
@@ -171,11 +172,13 @@ export class Database extends DatabaseIntrospection {
     let timeLimitMs = this.#setting("sql_time_limit_ms");
     if (custom_time_limit && custom_time_limit < timeLimitMs) timeLimitMs = custom_time_limit;
     const cap = page_size ?? this.#setting("max_returned_rows");
+    const maxBytes = this.#setting("max_returned_bytes");
     const request: ReadRequest = {
       sql,
       params: params ?? null,
       maxRows: truncate && cap > 0 ? cap : null,
       timeLimitMs,
+      maxBytes: maxBytes > 0 ? maxBytes : null,
     };
     const start = traceClock();
     const { signal } = options;
@@ -187,6 +190,8 @@ export class Database extends DatabaseIntrospection {
       // interrupted while running.
       const cancelled = signal?.aborted && error === signal.reason;
       if (cancelled || isInterruptError(error)) throw new QueryInterrupted(sql, params);
+      const capped = describeCapError(error, maxBytes);
+      if (capped) throw capped;
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);
         // A hostile query string can make the SQL huge; the log keeps the start of it.
