@@ -48,8 +48,10 @@ export interface PermissionCheckerOptions {
   registry: PermissionRegistry;
   /** The merged metadata object. */
   metadata: () => Record<string, unknown>;
-  /** Calls a hook (the service adds `svc`); resolves to the non-null results in call order. */
-  callHook: (name: string, args: Record<string, unknown>) => Promise<unknown[]>;
+  /** The answers of the `permission_allowed` hooks, non-null, in call order. */
+  permissionHooks: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
+    unknown[]
+  >;
   /** A setting's value (`default_allow_sql`). */
   setting: (key: string) => unknown;
   /** Whether the service was started with `--root`. */
@@ -153,7 +155,7 @@ export class PermissionChecker {
 
   // Steps 1–6 of the module comment; null means nobody had an opinion.
   async #opinion(actor: Actor | null, action: string, resource: Resource) {
-    const { registry, setting, rootEnabled, callHook } = this.#options;
+    const { registry, setting, rootEnabled, permissionHooks } = this.#options;
     if (actor && "_r" in actor && !restrictionsAllow(actor._r, action, resource, registry)) {
       return false;
     }
@@ -163,7 +165,7 @@ export class PermissionChecker {
       permissionsBlockDecision(metadata, actor, action, resource, query);
     if (configured !== null) return configured;
     if (actor?.id === "root" && rootEnabled()) return true;
-    for (const answer of await callHook("permission_allowed", { actor, action, resource })) {
+    for (const answer of await permissionHooks({ actor, action, resource })) {
       if (typeof answer === "boolean") return answer;
     }
     if (action === "execute-sql" && !setting("default_allow_sql")) return false;

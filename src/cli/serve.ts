@@ -1,7 +1,7 @@
 /** `vitrine serve FILES…` (the default command): options → Service → Deno.serve. */
 import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
-import { serve } from "../http/server.ts";
+import { serve } from "../app/server.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
 import { loadConfigDir } from "../config/config_dir.ts";
 import { parseSettingValue } from "../config/settings.ts";

@@ -21,7 +21,15 @@ export interface ReadPoolOptions {
   cacheSizeKb?: number;
   /** Module URLs each worker imports; their `prepare_connection` runs on every connection. */
   pluginModules?: string[];
+  /**
+   * The worker's entry module. The default serves reads without plugins; the service passes
+   * `app/read_worker.ts`, which also loads `pluginModules` through the plugin registry.
+   */
+  workerUrl?: string | URL;
 }
+
+/** Entry of a read worker that loads no plugins. */
+const PLAIN_WORKER = new URL("./plain_worker.ts", import.meta.url);
 
 /** How often a cancelled query is interrupted again until its worker answers. */
 const CANCEL_RETRY_MS = 25;
@@ -63,7 +71,12 @@ export class ReadPool {
   /** Creates the pool; no worker starts until the first query. */
   constructor(options: ReadPoolOptions) {
     this.size = Math.max(0, Math.floor(options.size));
-    this.#options = { cacheSizeKb: 0, pluginModules: [], ...options };
+    this.#options = {
+      cacheSizeKb: 0,
+      pluginModules: [],
+      ...options,
+      workerUrl: options.workerUrl ?? PLAIN_WORKER,
+    };
   }
 
   /** Workers started so far and how many queries each has in flight or queued. */
@@ -124,7 +137,7 @@ export class ReadPool {
   }
 
   #startWorker(): PoolWorker {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const worker = new Worker(String(this.#options.workerUrl), { type: "module" });
     const entry: PoolWorker = {
       worker,
       index: this.#nextWorker++,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
@@ -25,7 +25,7 @@ export interface CellForeignKey {
 
 /** Everything cell rendering needs about the page. */
 export interface CellContext {
-  svc: Service;
+  svc: RenderHost;
   request: Request | null;
   database: string;
   /** Null for custom SQL. */
@@ -54,7 +54,7 @@ export async function renderCell(
   column: string,
   value: unknown,
 ): Promise<Markup> {
-  if (ctx.svc.pm.hasImpl("render_cell")) {
+  if (ctx.svc.hooks.has("render_cell")) {
     const answer = await renderCellHook(ctx, row, column, value);
     if (answer !== null && answer !== undefined) {
       return answer instanceof Markup ? answer : Markup.escape(String(answer));
@@ -70,13 +70,12 @@ function renderCellHook(
   column: string,
   value: unknown,
 ): Promise<unknown> {
-  return ctx.svc.pm.callFirst("render_cell", {
+  return ctx.svc.hooks.first("render_cell", {
     row,
     value,
     column,
     table: ctx.table,
     database: ctx.database,
-    svc: ctx.svc,
     request: ctx.request,
   });
 }
@@ -187,7 +186,7 @@ export async function pluginRenderedCells(
   columns: string[],
   rows: SqlValue[][],
 ): Promise<Record<string, string>[]> {
-  if (!ctx.svc.pm.hasImpl("render_cell")) return rows.map(() => ({}));
+  if (!ctx.svc.hooks.has("render_cell")) return rows.map(() => ({}));
   const out: Record<string, string>[] = [];
   for (const values of rows) {
     const row: Record<string, unknown> = {};

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { BadRequest } from "../http/errors.ts";
@@ -34,7 +34,7 @@ export function wantsStream(request: Request): boolean {
 }
 
 /** Throws the 400s of `_stream`: disabled by `allow_csv_stream`, or combined with `_next`. */
-function checkStreamAllowed(svc: Service, request: Request): void {
+function checkStreamAllowed(svc: RenderHost, request: Request): void {
   if (!wantsStream(request)) return;
   if (!svc.setting("allow_csv_stream")) throw new BadRequest("CSV streaming is disabled");
   if (request.args.get("_next")) throw new BadRequest("_stream=1 not allowed with _next");
@@ -42,7 +42,7 @@ function checkStreamAllowed(svc: Service, request: Request): void {
 
 /** A streamed `.csv` / `.tsv` / `.ndjson` response for `page`. */
 export function streamedResponse(
-  svc: Service,
+  svc: RenderHost,
   request: Request,
   page: RowsPage,
   format: string,
@@ -83,7 +83,7 @@ async function* pages(request: Request, page: RowsPage): AsyncGenerator<SqlValue
 
 /** CSV or TSV lines: a header (unless `_header=off`), label columns after expanded ones. */
 async function* delimitedChunks(
-  svc: Service,
+  svc: RenderHost,
   request: Request,
   page: RowsPage,
   delimiter: Delimiter,

@@ -36,12 +36,12 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { ViewHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { NotFound } from "../http/errors.ts";
 import { wantsJson } from "../http/negotiation.ts";
-import type { SqlValue } from "../sqlite/values.ts";
+import type { SqlValue } from "../db/values.ts";
 import { TableArgsError } from "../table/errors.ts";
 import { keepInfinity, parseJsonColumns, parseShape, shapedRows } from "../table/shapes.ts";
 import { valueAsBoolean } from "../table/args.ts";
@@ -94,7 +94,7 @@ export interface RowsPage {
 
 /** Builds the response for `page` in the requested format; `html` renders the HTML page. */
 export async function respondWithRows(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   page: RowsPage,
   html: () => Promise<Response>,
@@ -119,7 +119,7 @@ export async function respondWithRows(
 }
 
 /** `max-age=<_ttl or default_cache_ttl>`, or `no-cache` for a TTL of 0. */
-function cacheControl(svc: Service, request: Request): string {
+function cacheControl(svc: ViewHost, request: Request): string {
   const asked = request.args.get("_ttl");
   const ttl = asked !== null && /^[0-9]+$/.test(asked)
     ? Number(asked)
@@ -209,12 +209,12 @@ async function jsonResponse(request: Request, page: RowsPage): Promise<Response>
 
 /** A plugin renderer's response for `format`, or 404 when no renderer has that extension. */
 async function pluginResponse(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   page: RowsPage,
   format: string,
 ): Promise<Response> {
-  const renderer = svc.state.renderers?.get(format);
+  const renderer = svc.registered.renderers.get(format);
   if (!renderer) throw new NotFound(`Unknown format: ${format}`);
   const result = await runRenderer(renderer, await renderArgs(svc, request, page));
   if (!result) throw new NotFound("No data");
@@ -222,7 +222,7 @@ async function pluginResponse(
 }
 
 /** The named values renderers' `render` and `can_render` receive. */
-async function renderArgs(svc: Service, request: Request, page: RowsPage) {
+async function renderArgs(svc: ViewHost, request: Request, page: RowsPage) {
   const data = page.error === null
     ? { ...page.defaultKeys, ...await resolveExtras(request, page) }
     : { ...page.defaultKeys };
@@ -248,7 +248,7 @@ async function renderArgs(svc: Service, request: Request, page: RowsPage) {
  * (`_size=max`, as the reference links it) and each plugin renderer whose `can_render` agrees.
  */
 export async function formatLinks(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   page: RowsPage,
 ): Promise<Record<string, string>> {
@@ -262,7 +262,7 @@ export async function formatLinks(
  * table has foreign keys).
  */
 export async function rendererPaths(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   page: RowsPage,
   replace: [string, string][] = [],
@@ -270,7 +270,7 @@ export async function rendererPaths(
   const paths: Record<string, string> = { json: formatUrl(request, "json", replace) };
   // can_render sees the page without its extras: it must not fail on this page's `_extra=`.
   const bare = { ...page, extras: {}, autoExtras: [], ignoreExtraArg: true };
-  for (const [extension, renderer] of svc.state.renderers ?? []) {
+  for (const [extension, renderer] of svc.registered.renderers) {
     const args = await renderArgs(svc, request, bare);
     if (await canRender(renderer, args)) paths[extension] = formatUrl(request, extension, replace);
   }

@@ -17,8 +17,7 @@ function checker(
   const instance = new PermissionChecker({
     registry: new PermissionRegistry(BUILTIN_PERMISSIONS),
     metadata: () => options.metadata ?? {},
-    callHook: (name, args) => {
-      assert.equal(name, "permission_allowed");
+    permissionHooks: (args) => {
       hookCalls.push(args);
       const answers = (options.hooks ?? []).map((hook) => hook(args));
       return Promise.resolve(answers.filter((answer) => answer !== null && answer !== undefined));

@@ -5,7 +5,7 @@
  */
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { Service } from "../../src/service.ts";
-import { serve } from "../../src/http/server.ts";
+import { serve } from "../../src/app/server.ts";
 
 const CANDIDATES = [
   Deno.env.get("VITRINE_CHROMIUM"),

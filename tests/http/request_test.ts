@@ -136,7 +136,7 @@ Deno.test("odd inputs: + and %2B in args, non-UTF-8 escapes, bare keys, `=` in c
 
 Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw escapes", async () => {
   const { Service } = await import("../../src/service.ts");
-  const { serve } = await import("../../src/http/server.ts");
+  const { serve } = await import("../../src/app/server.ts");
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-request-" });
   Deno.writeTextFileSync(
     `${dir}/echo.ts`,

@@ -12,7 +12,7 @@ import { fromFileUrl } from "./test_paths.ts";
 
 const dir = (path: string) =>
   fromFileUrl(new URL(`../fixtures/plugins/authoring/${path}`, import.meta.url));
-const root = fromFileUrl(new URL("../../", import.meta.url));
+const root = fromFileUrl(new URL("../..//", import.meta.url));
 const PAGES = dir("pages");
 const APIKEY = dir("apikey.ts");
 const DECORATE = dir("decorate.ts");

@@ -12,8 +12,8 @@ import { shopService } from "../fixtures/shop.ts";
 import type { Service, ServiceOptions } from "../../src/service.ts";
 import { Request } from "../../src/http/request.ts";
 import { HOOK_NAMES } from "../../src/plugins/hookspecs.ts";
-import { fillMagicParameters } from "../../src/views/magic_parameters.ts";
-import { cannedQueryFor } from "../../src/views/canned_queries.ts";
+import { fillMagicParameters } from "../../src/views/query/magic_parameters.ts";
+import { cannedQueryFor } from "../../src/config/canned_queries.ts";
 import { calls, callsOf } from "../fixtures/plugins/kitchen_sink.ts";
 import { fromFileUrl } from "./test_paths.ts";
 

@@ -1,6 +1,6 @@
 /** CSV of custom SQL and canned queries: `_stream=on` past max_returned_rows, and BLOB cells. */
 import assert from "node:assert/strict";
-import { pagedQuerySql } from "../../src/views/query_stream.ts";
+import { pagedQuerySql } from "../../src/views/query/query_stream.ts";
 import { SHOP_METADATA, shopService } from "../fixtures/shop.ts";
 
 const COUNT_TO_35 =

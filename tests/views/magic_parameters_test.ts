@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SHOP_METADATA, shopService } from "../fixtures/shop.ts";
 import { encodeActorCookie } from "../../src/auth/actor_cookie.ts";
-import { setMagicClock } from "../../src/views/magic_parameters.ts";
+import { setMagicClock } from "../../src/views/query/magic_parameters.ts";
 
 /** The examples' metadata with extra canned queries for `shop`. */
 function withQueries(queries: Record<string, unknown>) {

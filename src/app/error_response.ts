@@ -1,0 +1,131 @@
+/**
+ * The one place an error becomes a response. `HttpError`s keep their status; an interrupted
+ * query is a 400 "SQL Interrupted"; a 403 first asks the `forbidden` hooks; anything unexpected
+ * asks `handle_exception` hooks, then becomes a 500 whose message never includes a stack trace
+ * or a server file path.
+ * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
+ */
+import type { AppHost } from "./host.ts";
+import type { Request } from "../http/request.ts";
+import { Response } from "../http/response.ts";
+import { DatabaseNotFound, HttpError, RowNotFound, TableNotFound } from "../http/errors.ts";
+import { QueryInterrupted } from "../db/errors.ts";
+import { TableArgsError } from "../table/errors.ts";
+import { wantsJson } from "../http/negotiation.ts";
+import { renderPage } from "../render/render_page.ts";
+
+/** What an error means to the client. */
+interface ErrorInfo {
+  status: number;
+  message: string;
+  title: string | null;
+  headers: Record<string, string>;
+  /** Extra keys for the JSON body (e.g. a writable query's `redirect`). */
+  extra?: Record<string, unknown>;
+  /** A fuller message for the HTML page (the JSON keeps the reference's short one). */
+  htmlMessage?: string;
+}
+
+/** Converts any thrown value into the response the client should see. */
+export async function handleError(
+  svc: AppHost,
+  request: Request,
+  error: unknown,
+): Promise<Response> {
+  const info = describe(error);
+  if (info.status === 403) {
+    const replaced = await svc.hooks.first("forbidden", {
+      request,
+      message: info.message,
+    });
+    if (replaced instanceof Response) return replaced;
+  } else if (info.status === 500) {
+    console.error(error);
+    const replaced = await svc.hooks.first("handle_exception", {
+      request,
+      exception: error,
+    });
+    if (replaced instanceof Response) return replaced;
+  }
+  return await errorResponse(svc, request, info);
+}
+
+function describe(error: unknown): ErrorInfo {
+  if (error instanceof HttpError) {
+    const headers = (error as { headers?: Record<string, string> }).headers ?? {};
+    return {
+      status: error.status,
+      message: error.status >= 500 ? withoutFilePaths(error.message) : error.message,
+      title: error.title ?? null,
+      headers,
+      extra: error.extra,
+      htmlMessage: namedNotFound(error),
+    };
+  }
+  if (error instanceof QueryInterrupted) {
+    return {
+      status: 400,
+      message:
+        "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
+      title: "SQL Interrupted",
+      headers: {},
+    };
+  }
+  if (error instanceof TableArgsError) {
+    return { status: error.status, message: error.message, title: null, headers: {} };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: 500, message: withoutFilePaths(message), title: null, headers: {} };
+}
+
+// Absolute file paths and file: URLs, as Deno, SQLite and template errors quote them. URLs such as
+// `http://host/a/b` are left alone: the lookbehind rejects a slash that follows `:`, `/` or a name.
+const FILE_PATHS = [
+  /\bfile:\/\/[^\s'"`)]*/g,
+  /(?<![\w.~/:\\-])\/(?:[\w.@+~-]+\/)+[\w.@+~-]*/g,
+  /\b[A-Za-z]:\\[^\s'"`)]*/g,
+];
+
+/**
+ * An unexpected error's message without the server's file paths: the message (`str(exception)`)
+ * helps whoever reads the page, but where Vitrine, its plugins and its databases live on disk is
+ * for the operator's log, which gets the whole error.
+ */
+function withoutFilePaths(message: string): string {
+  return FILE_PATHS.reduce((text, pattern) => text.replace(pattern, "[path]"), message);
+}
+
+/** "Table not found: nope" — people reading the page want to know which name was wrong. */
+function namedNotFound(error: HttpError): string | undefined {
+  if (error instanceof RowNotFound) {
+    return `${error.message}: ${error.pk_values.join(", ")} in ${error.table}`;
+  }
+  if (error instanceof TableNotFound) return `${error.message}: ${error.table}`;
+  if (error instanceof DatabaseNotFound) return `${error.message}: ${error.database_name}`;
+  return undefined;
+}
+
+/** The default error response: JSON body or the `<status>.html` / `error.html` page. */
+async function errorResponse(
+  svc: AppHost,
+  request: Request,
+  { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,
+): Promise<Response> {
+  if (wantsJson(request)) {
+    return Response.json(
+      { ok: false, error: message, errors: [message], status, title, ...extra },
+      { status, headers },
+    );
+  }
+  try {
+    return await renderPage(svc, request, [`${status}.html`, "error.html"], {
+      status,
+      error: htmlMessage ?? message,
+      title,
+    }, { view_name: "error", status, headers });
+  } catch (renderError) {
+    // A broken error template must not hide the original error.
+    console.error(renderError);
+    return Response.text(`${status}: ${message}`, { status, headers });
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * What custom SQL and canned query pages share: running a read query and sorting its failures
+ * into "the user's SQL is wrong" (shown on the page, 400) and everything else (thrown on to the
+ * error handler), the JSON body, cache headers and the `query.html` rendering.
+ */
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import type { Response } from "../../http/response.ts";
+import { wantsJson } from "../../http/negotiation.ts";
+import type { RowsPage } from "../data_response.ts";
+import type { Database } from "../../db/database.ts";
+import { SqliteError } from "../../sqlite/errors.ts";
+import type { SqlValue } from "../../db/values.ts";
+import { HttpError } from "../../http/errors.ts";
+import { InvalidSql } from "../../util/sql.ts";
+import { MagicParameterError } from "./magic_parameters.ts";
+import { queryDisplayRows } from "./query_cells.ts";
+import { renderPage } from "../../render/render_page.ts";
+import { templateCandidates } from "../../render/template_lookup.ts";
+import { streamQuery, wantsQueryStream } from "./query_stream.ts";
+
+/** The outcome of running a query: rows, or the error message to show. */
+export interface QueryOutcome {
+  columns: string[];
+  rows: SqlValue[][];
+  truncated: boolean;
+  error: string | null;
+  /** With `_stream=on` on a text export: the next page's offset and how to fetch it. */
+  next?: string | null;
+  fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
+}
+
+/**
+ * Runs a read query. SQLite's own errors (syntax, missing table, a write refused by the
+ * read-only connection) and unfillable magic parameters become `error`; a time-limit overrun
+ * and anything unexpected are thrown.
+ */
+export async function runReadQuery(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  request: Request,
+): Promise<QueryOutcome> {
+  const limit = request.args.get("_timelimit");
+  const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
+  try {
+    if (wantsQueryStream(request)) {
+      const streamed = await streamQuery(db, sql, params, custom_time_limit);
+      if (streamed) return { ...streamed, error: null };
+    }
+    const results = await db.execute(sql, params as never, {
+      custom_time_limit,
+      log_sql_errors: false,
+    });
+    return {
+      columns: results.columns,
+      rows: results.rows.map((row) => [...row] as SqlValue[]),
+      truncated: results.truncated,
+      error: null,
+    };
+  } catch (error) {
+    if (error instanceof SqliteError || error instanceof MagicParameterError) {
+      return { columns: [], rows: [], truncated: false, error: error.message };
+    }
+    throw error;
+  }
+}
+
+/** `InvalidSql` from validation as the 400 "Invalid SQL" error the handler renders. */
+export function asHttpError(error: unknown): unknown {
+  if (error instanceof InvalidSql) return new HttpError(400, error.message, { title: error.title });
+  return error;
+}
+
+/** What a query page hands to `respondWithRows` besides its outcome. */
+export interface QueryRowsOptions {
+  database: string;
+  query_name: string | null;
+  sql: string;
+  params: Record<string, unknown>;
+  private: boolean;
+  /** Canned query pages are cacheable; custom SQL pages are not (examples 32 and 33). */
+  cache: boolean;
+}
+
+/**
+ * The rows of a query for `respondWithRows`: JSON `{"ok", "rows", "truncated"}` in any `_shape`,
+ * CSV and renderers; an SQL error is `{"ok": false, "rows": [], "error", "truncated": false}`
+ * with status 400 (example 40).
+ */
+export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions): RowsPage {
+  const failed = outcome.error !== null;
+  return {
+    view_name: "query",
+    database: options.database,
+    table: null,
+    query_name: options.query_name,
+    columns: outcome.columns,
+    rows: outcome.rows,
+    sql: options.sql,
+    params: options.params,
+    truncated: failed ? false : outcome.truncated,
+    error: outcome.error,
+    next: outcome.next ?? null,
+    next_url: null,
+    fetchNext: outcome.fetchNext,
+    primary_keys: null,
+    defaultKeys: { ok: !failed },
+    extras: {
+      columns: () => outcome.columns,
+      query: () => ({ sql: options.sql, params: options.params }),
+      database: () => options.database,
+      query_name: () => options.query_name,
+      private: () => options.private,
+    },
+    status: failed ? 400 : 200,
+    cache: options.cache,
+    filename: options.query_name ?? options.database,
+  };
+}
+
+/** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */
+export function wantsHtml(request: Request): boolean {
+  return (request.url_vars.format ?? null) === null && !wantsJson(request);
+}
+
+/** Everything `query.html` reads besides the shared context (docs/templates.md). */
+export interface QueryPageContext {
+  sql: string;
+  canned_query: string | null;
+  canned_write: boolean;
+  editable: boolean;
+  hide_sql: boolean;
+  show_hide_link?: string;
+  /** `_hide_sql` / `_show_sql` when set: a hidden field of the GET form, to keep it on submit. */
+  sql_toggle_arg?: string;
+  edit_sql_url?: string;
+  form_action: string;
+  named_parameter_values: Record<string, string>;
+  /** Null until the query ran (the template then shows no results area). */
+  outcome: QueryOutcome | null;
+  metadata?: Record<string, unknown>;
+  renderers: Record<string, string>;
+  private: boolean;
+  query_ms?: number;
+}
+
+/** Renders `query.html` (or its per-database / per-query overrides). */
+export async function renderQueryPage(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  context: QueryPageContext,
+  { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const { outcome, ...rest } = context;
+  const names = { database: db.name, query: context.canned_query };
+  const templates = context.canned_query
+    ? templateCandidates("canned_query", names)
+    : templateCandidates("query", names);
+  const columns = outcome && outcome.error === null ? outcome.columns : null;
+  const display_rows = outcome
+    ? await queryDisplayRows(svc, request, db.name, outcome.columns, outcome.rows)
+    : [];
+  const page: Record<string, unknown> = {
+    ...rest,
+    database: db.name,
+    display_rows,
+    truncated: outcome?.truncated ?? false,
+    error: outcome?.error ?? null,
+  };
+  if (columns) page.columns = columns;
+  if (!context.metadata) delete page.metadata;
+  return await renderPage(svc, request, templates, page, {
+    view_name: "query",
+    database: db.name,
+    columns,
+    status,
+    headers,
+  });
+}
+
+/** The page outcome of a query stopped by the time limit. */
+export function interruptedOutcome(): QueryOutcome {
+  return {
+    columns: [],
+    rows: [],
+    truncated: false,
+    error:
+      "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
+  };
+}
+
+/** `Cache-Control` for a successful response: `?_ttl=` if all digits, else the setting. */
+export function cacheHeaders(svc: ViewHost, request: Request): Record<string, string> {
+  const asked = request.args.get("_ttl");
+  const ttl = asked && /^\d+$/.test(asked)
+    ? Number(asked)
+    : Number(svc.setting("default_cache_ttl"));
+  return { "cache-control": ttl > 0 ? `max-age=${ttl}` : "no-cache" };
+}

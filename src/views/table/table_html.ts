@@ -1,0 +1,130 @@
+/**
+ * Table page, HTML: fills `table.html` as docs/templates.md describes — the count and human
+ * description, the filter form (current filters, operators, sort, search box), facets and
+ * suggestions, the rows with rendered cells (row links, foreign-key labels, `render_cell` hooks),
+ * the next-page link, the definition, table actions and links to the other formats.
+ *
+ * @module
+ */
+
+import type { Response } from "../../http/response.ts";
+import type { SqlValue } from "../../db/values.ts";
+import { tilde_encode } from "../../util/tilde.ts";
+import { filtersFromArgs } from "../../table/filters.ts";
+import { bodyClass } from "../../render/css_class.ts";
+import { templateCandidates } from "../../render/template_lookup.ts";
+import { type CellContext, displayRows } from "../../render/render_cell.ts";
+import { formatLinks, type RowsPage } from "../data_response.ts";
+import { renderPage } from "../../render/render_page.ts";
+import { currentFilters, lookups } from "./table_form.ts";
+import { sortRows, withSortLinks } from "./table_sort.ts";
+import { displayColumns, type Extras, rowLabels } from "./table_extras.ts";
+import type { FetchedPage, TableContext } from "./table_query.ts";
+import { cellForeignKeys } from "./table_foreign_keys.ts";
+
+/** Renders the HTML table page. */
+export async function tableHtml(
+  ctx: TableContext,
+  page: FetchedPage,
+  extras: Extras,
+  rowsPage: RowsPage,
+): Promise<Response> {
+  const { svc, request, db, table, query } = ctx;
+  const names = { database: db.name, table };
+  const rows = await renderedRows(ctx, page.rows);
+  const actions = await svc.hooks.call("table_actions", {
+    actor: request.actor,
+    database: db.name,
+    table,
+    request,
+  });
+  const context: Record<string, unknown> = {
+    ...query.extra_context,
+    database: db.name,
+    table,
+    is_view: ctx.is_view,
+    private: ctx.private,
+    request,
+    body_class: bodyClass("table", names),
+    table_url: String(svc.urls.table(db.name, table)),
+    columns: rows.columns,
+    display_columns: rows.display_columns,
+    display_rows: rows.display_rows,
+    table_rows_template: svc.templates.select(templateCandidates("table_rows", names)),
+    primary_keys: ctx.facts.pks,
+    count: await extras.count(),
+    count_truncated: await extras.count_truncated(),
+    human_description_en: query.human_description_en,
+    // `sort` / `sort_desc` name the leading key; `sorts` lists every key, for the form's rows.
+    sort: query.sort.items[0]?.desc === false ? query.sort.items[0].column : null,
+    sort_desc: query.sort.items[0]?.desc ? query.sort.items[0].column : null,
+    sorts: sortRows(query.sort),
+    sortable_columns: rows.display_columns.filter((c) => c.sortable).map((c) => c.name),
+    filters: currentFilters(filtersFromArgs(ctx.args)),
+    filter_columns: query.use_rowid ? ["rowid", ...ctx.facts.columns] : ctx.facts.columns,
+    lookups: lookups(),
+    form_hidden_args: await extras.form_hidden_args(),
+    supports_search: Boolean(query.extra_context.supports_search),
+    search: (query.extra_context.search as string | undefined) ?? ctx.args.get("_search") ?? "",
+    sorted_facet_results: await extras.sorted_facet_results(),
+    suggested_facets: await extras.suggested_facets(),
+    next_url: page.next_url,
+    table_definition: await extras.table_definition(),
+    view_definition: await extras.view_definition(),
+    table_actions: actions.flat(),
+    renderers: await formatLinks(svc, request, rowsPage),
+  };
+  return await renderPage(svc, request, templateCandidates("table", names), context, {
+    view_name: "table",
+    database: db.name,
+    table,
+    columns: query.columns,
+  });
+}
+
+/** Rows with every cell rendered; tables with a compound key get a leading `Link` column. */
+async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
+  const { svc, request, db, table, query } = ctx;
+  const keys = query.primary_keys;
+  const compound = !ctx.is_view && keys.length > 1;
+  const labels = await rowLabels(ctx, query.columns, true).lookup(values);
+  const rowPath = (row: Record<string, unknown>) =>
+    `${svc.urls.table(db.name, table)}/${keys.map((k) => tilde_encode(String(row[k]))).join(",")}`;
+  const cellContext: CellContext = {
+    svc,
+    request,
+    database: db.name,
+    table,
+    truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+    column_types: ctx.facts.column_types ?? {},
+    foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
+    labels,
+    link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,
+    rowUrl: rowPath,
+    blobUrl: (row, column) => {
+      if (ctx.is_view) return null;
+      return `${rowPath(row)}.blob?_blob_column=${encodeURIComponent(column)}`;
+    },
+  };
+  const display_columns = withSortLinks(ctx, displayColumns(ctx));
+  if (!compound) {
+    return {
+      columns: query.columns,
+      display_columns,
+      display_rows: await displayRows(cellContext, query.columns, values),
+    };
+  }
+  const columns = ["Link", ...query.columns];
+  const withLink = values.map((row) => [
+    keys.map((k) => String(row[query.columns.indexOf(k)])).join(","),
+    ...row,
+  ]);
+  return {
+    columns,
+    display_columns: [
+      { name: "Link", sortable: false, is_pk: false, type: "", description: null },
+      ...display_columns,
+    ],
+    display_rows: await displayRows(cellContext, columns, withLink),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The table page's sort controls: a heading link per sortable column (the clicked column becomes
+ * the primary sort, the other keys follow) and one form row per sort key, so a page sorted by
+ * several columns keeps them all when the filter form is applied (`table_form.ts` reads them back).
+ *
+ * @module
+ */
+
+import { argPairs } from "../../table/args.ts";
+import { sortArgsWithPrimary, type SortOrder } from "../../table/sort.ts";
+import { pathWithReplacedArgs } from "../../table/url_args.ts";
+import type { TableContext } from "./table_query.ts";
+
+/** One sort key as the form shows it, with the names its fields submit. */
+export interface SortRow {
+  column: string | null;
+  desc: boolean;
+  /** `_sort` for the first row, `_sort_2`, `_sort_3`, … after it. */
+  name: string;
+  /** `_sort_by_desc`, `_sort_by_desc_2`, … (the "descending" checkbox). */
+  desc_name: string;
+}
+
+/** The form's sort rows: one per key in effect, or a single empty row when unsorted. */
+export function sortRows(order: SortOrder): SortRow[] {
+  const keys = order.items.length ? order.items : [{ column: null, desc: false }];
+  return keys.map(({ column, desc }, i) => ({
+    column,
+    desc,
+    name: i === 0 ? "_sort" : `_sort_${i + 1}`,
+    desc_name: i === 0 ? "_sort_by_desc" : `_sort_by_desc_${i + 1}`,
+  }));
+}
+
+/** A heading of the HTML table. */
+interface DisplayColumn {
+  name: string;
+  sortable: boolean;
+}
+
+/** How a heading shows and changes the sort. */
+export interface SortLink {
+  /** The page sorted by this column first (null when the column is not sortable). */
+  sort_url: string | null;
+  /** `asc` / `desc` when the column is one of the sort keys, else null. */
+  sorted: "asc" | "desc" | null;
+  /** 1 for the primary key, 2 for the next, …; null when not sorted by it. */
+  sort_position: number | null;
+}
+
+/** Display columns with their heading's sort link and current direction. */
+export function withSortLinks<T extends DisplayColumn>(
+  ctx: TableContext,
+  columns: T[],
+): (T & SortLink)[] {
+  const { request, query } = ctx;
+  const path = request.path;
+  const current = argPairs(new URLSearchParams(request.query_string));
+  const items = query.sort.items;
+  return columns.map((column) => {
+    const position = items.findIndex((item) => item.column === column.name);
+    const sort_url = column.sortable
+      ? pathWithReplacedArgs(path, current, [
+        ["_sort", null],
+        ["_sort_desc", null],
+        ["_next", null],
+        ...sortArgsWithPrimary(query.sort, column.name),
+      ])
+      : null;
+    return {
+      ...column,
+      sort_url,
+      sorted: position < 0 ? null : items[position].desc ? "desc" : "asc",
+      sort_position: position < 0 ? null : position + 1,
+    };
+  });
+}
