@@ -393,7 +393,10 @@ export function* fuzzRequests(seed: number, count: number): Generator<FuzzReques
     // No HTTP request can carry control characters in a header value: fetch refuses them.
     // nor characters beyond Latin-1.
     for (const name in out) {
-      out[name] = out[name].replace(/[\x00-\x1f\x7f]/g, " ").replace(/[^\x00-\xff]/gu, "?");
+      out[name] = [...out[name]].map((c) => {
+        const code = c.codePointAt(0)!;
+        return code < 0x20 || code === 0x7f ? " " : code > 0xff ? "?" : c;
+      }).join("");
     }
     return out;
   };
