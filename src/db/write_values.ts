@@ -150,9 +150,9 @@ export class Statements {
   /** Runs a writing statement; returns the number of rows it changed. */
   run(sql: string, params: BindValue[]): number {
     const statement = this.#statement(sql);
+    // bind() resets the statement, and a statement that ran to its end holds nothing.
     statement.bind(params);
     while (statement.step()) { /* RETURNING rows are not needed */ }
-    statement.reset();
     return this.#conn.changes;
   }
 
