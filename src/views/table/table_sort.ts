@@ -53,10 +53,11 @@ export function withSortLinks<T extends DisplayColumn>(
   ctx: TableContext,
   columns: T[],
 ): (T & SortLink)[] {
-  const { request, query } = ctx;
+  const { request } = ctx;
   const path = request.path;
   const current = argPairs(new URLSearchParams(request.query_string));
-  const items = query.sort.items;
+  const order = effectiveSort(ctx);
+  const items = order.items;
   return columns.map((column) => {
     const position = items.findIndex((item) => item.column === column.name);
     const sort_url = column.sortable
@@ -64,7 +65,8 @@ export function withSortLinks<T extends DisplayColumn>(
         ["_sort", null],
         ["_sort_desc", null],
         ["_next", null],
-        ...sortArgsWithPrimary(query.sort, column.name),
+        // Only the default key's own heading toggles it; other headings do not add it.
+        ...sortArgsWithPrimary(position === 0 ? order : ctx.query.sort, column.name),
       ])
       : null;
     return {
@@ -74,4 +76,18 @@ export function withSortLinks<T extends DisplayColumn>(
       sort_position: position < 0 ? null : position + 1,
     };
   });
+}
+
+/**
+ * The sort the page is in: the requested one, else — like the reference, which shows the arrow
+ * on it — the table's default order by its single primary key or by rowid (ascending).
+ */
+export function effectiveSort(ctx: TableContext): SortOrder {
+  const { query } = ctx;
+  if (query.sort.items.length || ctx.is_view) return query.sort;
+  const pks = ctx.facts.pks;
+  const column = pks.length === 1 ? pks[0] : query.use_rowid ? "rowid" : null;
+  if (column === null) return query.sort;
+  const expression = `[${column.replaceAll("]", "]]")}]`;
+  return { ...query.sort, items: [{ column, desc: false, expression }] };
 }
