@@ -24,15 +24,19 @@ Deno.test("?_sort=relationships puts tables with foreign keys first, then count,
       "no_primary_key",
     ]);
     const byRelationships = (await svc.client.get("/.json?_sort=relationships")).json();
+    // foreign_key_references has three foreign keys, simple_primary_key two pointing at it.
     assert.deepEqual(names(byRelationships), [
+      "foreign_key_references",
+      "simple_primary_key",
       "facetable",
       "facet_cities",
-      "simple_primary_key",
-      "binary_data",
-      "no_primary_key",
+      "primary_key_multiple_columns",
     ]);
-    const cities = byRelationships.databases.fixtures.tables_and_views_truncated[1];
-    assert.equal(cities.num_relationships_for_sorting, 1);
+    const listed = byRelationships.databases.fixtures.tables_and_views_truncated;
+    assert.deepEqual(
+      listed.map((t: { num_relationships_for_sorting: number }) => t.num_relationships_for_sorting),
+      [3, 2, 1, 1, 1],
+    );
   } finally {
     await svc.close();
   }

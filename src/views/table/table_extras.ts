@@ -140,11 +140,12 @@ async function labelsFor(
 
 /**
  * The labels of a page's FK cells: columns chosen by `_label=` / `_labels=` (every FK by default
- * on HTML pages) whose target table has a label column.
+ * on HTML pages). In JSON and CSV, like the reference, a FK whose target table has no label column
+ * is expanded too, its label being the value; HTML shows such a cell as a plain link.
  */
 export function rowLabels(ctx: TableContext, columns: string[], html: boolean): RowLabels {
   const expandable = expandableColumns(ctx.foreign_keys, (t) => ctx.label_columns.get(t) ?? null)
-    .filter(([, label]) => label !== null);
+    .filter(([, label]) => !html || label !== null);
   const chosen = columnsToExpand(ctx.args, expandable, columns, html);
   return {
     columns: chosen,
