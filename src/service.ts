@@ -22,8 +22,8 @@ import { TemplateEnvironment } from "./render/environment.ts";
 import { Signer } from "./auth/signer.ts";
 import { RootToken } from "./auth/root.ts";
 import type { Actor } from "./auth/allow.ts";
-import { type Permission, PermissionRegistry } from "./auth/permission.ts";
-import { PermissionChecker } from "./auth/permissions.ts";
+import { type Permission, PermissionRegistry } from "./auth/permission_registry.ts";
+import { PermissionChecker } from "./auth/permission_checker.ts";
 import { createToken } from "./auth/tokens.ts";
 import { ERROR, INFO, WARNING } from "./auth/messages.ts";
 import { renderTemplateForService } from "./render/render_page.ts";
@@ -37,7 +37,7 @@ import { keyError } from "./util/key_error.ts";
 import { boot, type BootState, registeredFrom } from "./app/boot.ts";
 import type { AppHost } from "./app/host.ts";
 import type { Registered, ResolvedRow, ResolvedTable } from "./views/host.ts";
-import { cannedQueryFor } from "./config/canned_queries.ts";
+import { cannedQueryFor } from "./config/canned_query_catalog.ts";
 import type { ServiceOptions } from "./config/service_options.ts";
 
 export type { Actor, ResolvedRow, ResolvedTable, ServiceOptions };
@@ -177,6 +177,11 @@ export class Service implements DatabaseHost, AppHost {
     this.#internal?.close();
     await this.#pool?.close();
     this.#pool = null;
+  }
+
+  /** `await using svc = new Service(…)` closes the service when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   // -- DatabaseHost ----------------------------------------------------------------------

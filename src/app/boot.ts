@@ -23,7 +23,7 @@ import type { FacetClass } from "../table/facets.ts";
 import { type LoadedPlugin, loadPlugins } from "../plugins/loader.ts";
 import { PluginError, type PluginInfo } from "../plugins/plugin_info.ts";
 import { registerDefaultPlugins } from "../plugins/defaults/mod.ts";
-import { BUILTIN_PERMISSIONS } from "../auth/permission.ts";
+import { BUILTIN_PERMISSIONS } from "../auth/permission_registry.ts";
 import type { FetchHandler } from "./host.ts";
 import { Router } from "../http/router.ts";
 import { addBuiltinRoutes, addPluginRoutes } from "./routes.ts";

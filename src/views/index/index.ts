@@ -5,7 +5,7 @@ import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { md5Hex } from "../../util/hash.ts";
 import { tableCounts } from "../table_counts.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 
