@@ -4,14 +4,15 @@
  * `DatabaseError`s such as a 400 "SQL Interrupted") and keeps its status, title and headers; a
  * 403 first asks the `forbidden` hooks; anything unexpected (a 500) asks `handle_exception`
  * hooks, then becomes a 500 whose message never includes a stack trace or a server file path.
- * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
+ * JSON URLs (and requests that accept or send `application/json`) get a JSON body, everything
+ * else an HTML page.
  */
 import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import { StatusError } from "../util/errors.ts";
-import { wantsJson } from "../http/negotiation.ts";
+import { sendsJson, wantsJson } from "../http/negotiation.ts";
 import { renderPage } from "../render/render_page.ts";
 
 /** What an error means to the client. */
@@ -24,6 +25,10 @@ interface ErrorInfo {
   extra?: Record<string, unknown>;
   /** A fuller message for the HTML page (the JSON keeps the reference's short one). */
   htmlMessage?: string;
+  /** How to put the request right (HTML page only). */
+  hint?: { text: string; href?: string } | null;
+  /** The database and table the failed page belongs to, for the breadcrumbs. */
+  place?: { database: string | null; table: string | null };
 }
 
 /** Converts any thrown value into the response the client should see. */
@@ -32,7 +37,7 @@ export async function handleError(
   request: Request,
   error: unknown,
 ): Promise<Response> {
-  const info = describe(error);
+  const info = { ...describe(error), place: await errorPlace(svc, request, error) };
   if (info.status === 403) {
     const replaced = await svc.hooks.first("forbidden", {
       request,
@@ -59,6 +64,7 @@ function describe(error: unknown): ErrorInfo {
       headers: error.headers,
       extra: error.extra,
       htmlMessage: namedNotFound(error),
+      hint: error.hint,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -92,13 +98,38 @@ function namedNotFound(error: StatusError): string | undefined {
   return undefined;
 }
 
+/**
+ * Where the failed request was, as far as it exists: a missing table still belongs to its
+ * database, a missing row to its table, and a bad request on a table page to that table. The
+ * error page's breadcrumbs lead back there.
+ */
+async function errorPlace(
+  svc: AppHost,
+  request: Request,
+  error: unknown,
+): Promise<{ database: string | null; table: string | null }> {
+  if (error instanceof DatabaseNotFound) return { database: null, table: null };
+  if (error instanceof TableNotFound) return { database: error.database_name, table: null };
+  if (error instanceof RowNotFound) return { database: error.database_name, table: error.table };
+  if (!request.url_vars?.database) return { database: null, table: null };
+  try {
+    if (request.url_vars.table) {
+      const { db, table } = await svc.resolve_table(request);
+      return { database: db.name, table };
+    }
+    return { database: svc.resolve_database(request).name, table: null };
+  } catch {
+    return { database: null, table: null };
+  }
+}
+
 /** The default error response: JSON body or the `<status>.html` / `error.html` page. */
 async function errorResponse(
   svc: AppHost,
   request: Request,
-  { status, message, title, headers, extra = {}, htmlMessage }: ErrorInfo,
+  { status, message, title, headers, extra = {}, htmlMessage, hint, place }: ErrorInfo,
 ): Promise<Response> {
-  if (wantsJson(request)) {
+  if (wantsJson(request) || sendsJson(request)) {
     return Response.json(
       { ok: false, error: message, errors: [message], status, title, ...extra },
       { status, headers },
@@ -110,7 +141,14 @@ async function errorResponse(
       error: htmlMessage ?? message,
       // The reference titles its 403 page "Forbidden" (the JSON body keeps `title` as given).
       title: title ?? (status === 403 ? "Forbidden" : null),
-    }, { view_name: "error", status, headers });
+      hint: hint ?? null,
+    }, {
+      view_name: "error",
+      status,
+      headers,
+      database: place?.database ?? null,
+      table: place?.table ?? null,
+    });
   } catch (renderError) {
     // A broken error template must not hide the original error.
     console.error(renderError);

@@ -171,6 +171,11 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
     });
     appendVary(response, "Cookie");
   }
+  // A page a browser may cache was made for these cookies: once they change (signing in, a
+  // flash message after a write) the cached copy must not be shown.
+  if (Object.keys(request.cookies).length && /max-age=[1-9]/.test(cacheControl(response))) {
+    appendVary(response, "Cookie");
+  }
   if (svc.options.cors) addCorsHeaders(response);
   if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
     addAlternateLink(svc, request, response);
@@ -202,7 +207,13 @@ function secureCookies(svc: Service, request: Request): boolean {
 
 function appendVary(response: Response, value: string): void {
   const current = response.headers["vary"];
+  if (current?.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) return;
   response.headers["vary"] = current ? `${current}, ${value}` : value;
+}
+
+function cacheControl(response: Response): string {
+  const key = Object.keys(response.headers).find((name) => name.toLowerCase() === "cache-control");
+  return key ? response.headers[key] : "";
 }
 
 function addCorsHeaders(response: Response): void {

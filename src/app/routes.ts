@@ -22,7 +22,12 @@ import {
   threadsView,
   versionsView,
 } from "../views/special/special.ts";
-import { pluginStaticView, staticMountView, staticView } from "../views/special/static.ts";
+import {
+  faviconView,
+  pluginStaticView,
+  staticMountView,
+  staticView,
+} from "../views/special/static.ts";
 import { authTokenView, createTokenView, logoutView } from "../views/special/auth_pages.ts";
 import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts";
 import { messagesDebugView } from "../views/special/messages_debug.ts";
@@ -51,6 +56,7 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(get, `/-/actor${FORMAT}`, actorView, "actor");
   add(get, `/-/static/(?<path>.+)`, staticView, "static");
   add(get, `/-/static-plugins/(?<plugin>[^/]+)/(?<path>.+)`, pluginStaticView, "static-plugins");
+  add(get, `/favicon\\.ico`, faviconView, "favicon");
   add(get, `/-/auth-token`, authTokenView, "auth-token");
   add(["GET", "POST"], `/-/create-token`, createTokenView, "create-token");
   add(["GET", "POST"], `/-/logout`, logoutView, "logout");

@@ -75,6 +75,22 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     2097152,
     "Maximum size of a POST body held in memory, in bytes (0 means no limit)",
   ),
+  // The built-in visualisations (default plugins in src/plugins/defaults/), each switchable off.
+  def("column_menus", true, "Show a menu on each column heading of table pages"),
+  def("sql_editor", true, "Edit SQL with highlighting, autocomplete and formatting"),
+  def("charts", true, "Offer a chart of the rows on table, view and query pages"),
+  def("maps", true, "Show a map of rows that have latitude and longitude columns"),
+  def(
+    "map_tile_url",
+    "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+    "Map tile URL template with {z}, {x}, {y} (and {s}); empty for maps without tiles",
+  ),
+  def(
+    "map_tile_attribution",
+    '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    "Attribution shown on maps for the tiles (HTML)",
+  ),
+  def("map_max_points", 10000, "Most rows a map loads and plots"),
 ];
 
 const DEFINITIONS = new Map(DEFAULT_SETTINGS.map((d) => [d.name, d]));

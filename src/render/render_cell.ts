@@ -3,7 +3,8 @@
  * answer wins: Markup is used as is, anything else is escaped); otherwise the built-in rules
  * apply: links to the row page for primary keys, links (with labels) for foreign keys, simple
  * and compound, download links for BLOBs, links for URLs, and truncation at
- * `truncate_cells_html` characters.
+ * `truncate_cells_html` characters — where the row has a page, the ellipsis links to it, so the
+ * rest of the value is one click away.
  *
  * @module
  */
@@ -108,7 +109,21 @@ export function defaultCell(
   if (typeof value === "string" && URL_PATTERN.test(value)) {
     return link(value, truncate(ctx, value));
   }
-  return new Markup(plainText(ctx, column, value));
+  const text = plainText(ctx, column, value);
+  if (typeof value === "string" && ctx.truncate > 0 && value.length > ctx.truncate) {
+    return new Markup(text.slice(0, -1) + moreLink(ctx, row, value.length));
+  }
+  return new Markup(text);
+}
+
+/** The ellipsis of a cut value: a link to the row page when there is one. */
+function moreLink(ctx: CellContext, row: Record<string, unknown>, length: number): string {
+  const href = ctx.rowUrl?.(row);
+  if (!href) return "\u2026";
+  const label = `Show all ${length.toLocaleString("en")} characters on the row page`;
+  return `<a class="truncated-more" href="${
+    escapeHtml(href)
+  }" title="${label}" aria-label="${label}">\u2026</a>`;
 }
 
 /** Escaped, truncated text of a value. */

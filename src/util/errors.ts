@@ -27,6 +27,8 @@ export interface StatusErrorOptions extends ErrorOptions {
   extra?: Record<string, unknown>;
   /** Extra response headers (e.g. `WWW-Authenticate`, `Allow`). */
   headers?: Record<string, string>;
+  /** How to put the request right, for the HTML error page (JSON bodies leave it out). */
+  hint?: { text: string; href?: string } | null;
 }
 
 /** An error that maps to an HTTP status (500 and above: the server's fault, logged). */
@@ -40,6 +42,8 @@ export class StatusError extends Error {
   extra: Record<string, unknown>;
   /** Extra headers sent with the error response. */
   headers: Record<string, string>;
+  /** How to put the request right (HTML error page only). */
+  hint: { text: string; href?: string } | null;
 
   /** Builds the error; without a message, the status's reason phrase ("Bad Request") is used. */
   constructor(status: number, message?: string, options: StatusErrorOptions = {}) {
@@ -48,5 +52,6 @@ export class StatusError extends Error {
     this.title = options.title ?? null;
     this.extra = options.extra ?? {};
     this.headers = { ...(options.headers ?? {}) };
+    this.hint = options.hint ?? null;
   }
 }

@@ -111,4 +111,6 @@ export interface ViewHost extends RenderHost {
   ): string;
   /** The read-worker pool (for `/-/threads`). */
   readPool(): ReadPool;
+  /** Brings the internal catalog up to date after a view changed a schema (the write API). */
+  refresh_catalog(): Promise<void>;
 }

@@ -1,8 +1,10 @@
 /**
  * A canned query page `/<db>/<query>(.fmt)`. Read-only queries run with parameters from the
- * query string; in HTML a query with parameters waits until its form was submitted (the form
- * sends `_run=1`), so a link can pre-fill the form without running it. Writable queries show
- * their form on GET and run on POST (canned_write.ts). `allow` goes through `view-query`.
+ * query string; in HTML a query with parameters runs once every one of them is in the URL (a
+ * shared link such as `?species=Red+maple` shows its results; a bare link shows the empty form).
+ * The form also sends `_run=1`, so a submitted form runs even when a field was left out. Writable
+ * queries show their form on GET and run on POST (canned_write.ts). `allow` goes through
+ * `view-query`.
  */
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
@@ -61,10 +63,10 @@ export async function cannedQueryView(
   const values = formValues(params.all.filter((name) => !isMagicParameter(name)), request.args);
   const fieldValues = formValues(params.form, request.args);
   const html = wantsHtml(request);
-  // The form carries `_run=1`: a link that merely pre-fills the fields does not run the query.
-  const submitted = request.args.get(RUN_FIELD) !== null;
-  // Writable queries only run on POST; in HTML a query with fields waits for its form.
-  const run = !isWrite && (!html || params.form.length === 0 || submitted);
+  const submitted = request.args.get(RUN_FIELD) !== null ||
+    params.form.every((name) => request.args.get(name) !== null);
+  // Writable queries only run on POST; in HTML a query with fields waits for all its values.
+  const run = !isWrite && (!html || submitted);
   const started = performance.now();
   const { outcome, bound, status } = run
     ? await runCannedRead(svc, request, db, query, params, values, html)
@@ -91,6 +93,7 @@ export async function cannedQueryView(
       edit_sql_url: isWrite ? undefined : await editSqlUrl(svc, request, db, query, values),
       form_action: String(svc.urls.query(db.name, query.name)),
       named_parameter_values: fieldValues,
+      params: bound,
       outcome,
       metadata: queryMetadata(svc, db, query),
       renderers: outcome && status === 200 ? await formatLinks(svc, request, rowsPage) : {},

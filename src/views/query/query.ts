@@ -2,7 +2,9 @@
  * Custom SQL: `/<db>?sql=` (the spec's form, answered directly) and its alias
  * `/<db>/-/query?sql=`. Needs `execute-sql`; only read-only statements pass validation, and they
  * run on read-only connections, so typed SQL can never write. Named `:parameters` become form
- * fields and URL arguments; magic `_` parameters are never filled here.
+ * fields and URL arguments; magic `_` parameters are never filled here. Like a canned query, the
+ * HTML page runs the SQL once every parameter is in the URL (an empty value counts); until then
+ * it shows the form to fill in, not an empty result.
  */
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
@@ -40,6 +42,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
   const params = queryParameters(sql);
   const values = formValues(params.form, request.args);
   const started = performance.now();
+  let bound: Record<string, unknown> = {};
   const page = (outcome: QueryOutcome | null, renderers: Record<string, string>, status = 200) =>
     renderQueryPage(svc, request, db, {
       sql,
@@ -49,6 +52,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
       hide_sql: false,
       form_action: String(svc.urls.database(db.name)),
       named_parameter_values: values,
+      params: bound,
       outcome,
       renderers,
       private: isPrivate,
@@ -70,7 +74,10 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     throw error;
   }
   await ensureSqlTablesVisible(svc, request.actor, db, sql);
-  const bound = customSqlBindValues(params, values);
+  if (wantsHtml(request) && !params.form.every((name) => request.args.get(name) !== null)) {
+    return await page(null, {});
+  }
+  bound = customSqlBindValues(params, values);
   let outcome: QueryOutcome;
   try {
     outcome = await runReadQuery(db, sql, bound, request);

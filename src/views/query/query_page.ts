@@ -14,7 +14,8 @@ import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows } from "../../render/render_cell.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { streamQuery, wantsQueryStream } from "./query_stream.ts";
+import { pagedQuerySql, streamQuery, wantsQueryStream } from "./query_stream.ts";
+import { exportMenu } from "../../render/export_menu.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
 export interface QueryOutcome {
@@ -127,6 +128,8 @@ export interface QueryPageContext {
   outcome: QueryOutcome | null;
   metadata?: Record<string, unknown>;
   renderers: Record<string, string>;
+  /** The named parameters the query ran with (for counting a truncated result). */
+  params?: Record<string, unknown>;
   private: boolean;
   query_ms?: number;
 }
@@ -168,6 +171,9 @@ export async function renderQueryPage(
   };
   if (columns) page.columns = columns;
   if (!context.metadata) delete page.metadata;
+  if (columns && !context.canned_write) {
+    Object.assign(page, await exportContext(svc, request, db, context, outcome!));
+  }
   return await renderPage(svc, request, templates, page, {
     view_name: "query",
     database: db.name,
@@ -175,6 +181,55 @@ export async function renderQueryPage(
     status,
     headers,
   });
+}
+
+/**
+ * The export menu and the row total of a query page. A result cut at `max_returned_rows` is
+ * counted (briefly: a slow count just says "more than"), so the page and the menu say how many
+ * rows the result holds of how many.
+ */
+async function exportContext(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  context: QueryPageContext,
+  outcome: QueryOutcome,
+) {
+  const total_rows = outcome.truncated
+    ? await countRows(db, context.sql, context.params ?? {})
+    : outcome.rows.length;
+  const { json: _json, ...plugin_formats } = context.renderers;
+  const export_menu = exportMenu(request, {
+    page_rows: outcome.rows.length,
+    total_rows,
+    can_stream: Boolean(svc.setting("allow_csv_stream")) && pagedQuerySql(context.sql, 0) !== null,
+    plugin_formats,
+  });
+  return {
+    export_menu,
+    total_rows,
+    json_url: export_menu.page.find((link) => link.format === "json")?.base_url ?? null,
+  };
+}
+
+/** How many rows `sql` returns, or null when counting fails or takes over half a second. */
+async function countRows(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+): Promise<number | null> {
+  const wrapped = pagedQuerySql(sql, 0);
+  if (wrapped === null) return null;
+  try {
+    const results = await db.execute(
+      `select count(*) from (${wrapped})`,
+      params as never,
+      { custom_time_limit: 500, log_sql_errors: false },
+    );
+    return Number(results.rows[0]?.[0] ?? 0);
+  } catch {
+    return null;
+  }
 }
 
 /** The page outcome of a query stopped by the time limit. */

@@ -102,9 +102,31 @@ async function ensureRowVisible(
   const keyCount = Math.max((await db.primary_keys(table)).length, 1);
   const given = (request.url_vars.pks ?? "").split(",").length;
   if (given !== keyCount) {
-    throw new BadRequest(`Expected ${keyCount} primary key value${keyCount === 1 ? "" : "s"}`);
+    throw new BadRequest(`Expected ${keyCount} primary key value${keyCount === 1 ? "" : "s"}`, {
+      hint: await rowUrlHint(svc, db, table),
+    });
   }
   return isPrivate;
+}
+
+/**
+ * How rows of `table` are addressed, with the first row's URL as an example: the key columns'
+ * values, tilde-encoded, joined by commas.
+ */
+async function rowUrlHint(svc: ViewHost, db: Database, table: string) {
+  const pks = await db.primary_keys(table);
+  const keys = pks.length ? pks : ["rowid"];
+  const quoted = keys.map((k) => `[${k.replaceAll("]", "]]")}]`).join(", ");
+  const first = (await db.execute(
+    `select ${quoted} from [${table.replaceAll("]", "]]")}] limit 1`,
+  )).first();
+  const path = String(svc.urls.table(db.name, table));
+  const text = `Rows of ${table} are addressed by ${
+    keys.length > 1 ? `their ${keys.length} key values (${keys.join(", ")})` : `their ${keys[0]}`
+  }, separated by commas: ${path}/${keys.map((k) => `<${k}>`).join(",")}`;
+  if (!first) return { text };
+  const href = `${path}/${keys.map((_, i) => tilde_encode(String(first[i]))).join(",")}`;
+  return { text: `${text}. For example:`, href };
 }
 
 /** What the HTML row page needs beyond the request. */
@@ -144,7 +166,8 @@ async function rowHtml(
       request,
       database: db.name,
       table,
-      truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+      // The row page is where a value cut short in a table is read in full.
+      truncate: 0,
       column_types: types,
       foreign_keys,
       labels,

@@ -16,6 +16,16 @@ export async function staticView(_svc: ViewHost, request: Request): Promise<Resp
   }));
 }
 
+/**
+ * `/favicon.ico`: browsers ask for it on every page without a `<link rel=icon>` (JSON, files):
+ * Vitrine's SVG icon, so no console shows a 404.
+ */
+export async function faviconView(_svc: ViewHost, request: Request): Promise<Response> {
+  return await found(serveFile(BUNDLED_STATIC, "favicon.svg", request, {
+    cacheControl: STATIC_CACHE,
+  }));
+}
+
 /** `/-/static-plugins/<plugin>/<path>`: a plugin's bundled `static/` folder. */
 export async function pluginStaticView(svc: ViewHost, request: Request): Promise<Response> {
   const name = decodeURIComponent(request.url_vars.plugin);
