@@ -30,7 +30,7 @@ Deno.test("the header shows the sort, the default one included, with its arrow",
   const svc = referenceService();
   try {
     const byPk = (await svc.client.get("/fixtures/facetable")).text;
-    assert.equal(headings(byPk)[0], "pk ▲");
+    assert.equal(headings(byPk)[0], "pk ▲ (sorted ascending)");
     // Its heading toggles to descending; other headings sort by themselves alone.
     assert.match(byPk, /href="\/fixtures\/facetable\?_sort_desc=pk"/);
     assert.match(byPk, /href="\/fixtures\/facetable\?_sort=state"/);
@@ -40,10 +40,10 @@ Deno.test("the header shows the sort, the default one included, with its arrow",
       "created",
       "planet_int",
       "on_earth",
-      "state ▼",
+      "state ▼ (sorted descending)",
     ]);
     const rowid = (await svc.client.get("/fixtures/no_primary_key")).text;
-    assert.equal(headings(rowid)[1], "rowid ▲");
+    assert.equal(headings(rowid)[1], "rowid ▲ (sorted ascending)");
     // A view has no default key order to show.
     const view = (await svc.client.get("/fixtures/simple_view")).text;
     assert.deepEqual(headings(view), ["content", "upper_content"]);
@@ -56,7 +56,14 @@ Deno.test("rowid tables lead with a Link column; the rowid column is plain", asy
   const svc = referenceService();
   try {
     const html = (await svc.client.get("/fixtures/no_primary_key")).text;
-    assert.deepEqual(headings(html), ["Link", "rowid ▲", "content", "a", "b", "c"]);
+    assert.deepEqual(headings(html), [
+      "Link",
+      "rowid ▲ (sorted ascending)",
+      "content",
+      "a",
+      "b",
+      "c",
+    ]);
     const firstRow = html.match(/<tbody[^>]*>\s*<tr[^>]*>([\s\S]*?)<\/tr>/)![1];
     assert.match(
       firstRow,
