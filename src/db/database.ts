@@ -13,6 +13,7 @@ import { traceClock, traceSql } from "../util/trace.ts";
 import {
   asDatabaseError,
   DatabaseNotMutable,
+  describeCapError,
   isInterruptError,
   QueryInterrupted,
   WriteLockError,
@@ -175,11 +176,13 @@ export class Database extends DatabaseIntrospection {
     let timeLimitMs = this.#setting("sql_time_limit_ms");
     if (custom_time_limit && custom_time_limit < timeLimitMs) timeLimitMs = custom_time_limit;
     const cap = page_size ?? this.#setting("max_returned_rows");
+    const maxBytes = this.#setting("max_returned_bytes");
     const request: ReadRequest = {
       sql,
       params: params ?? null,
       maxRows: truncate && cap > 0 ? cap : null,
       timeLimitMs,
+      maxBytes: maxBytes > 0 ? maxBytes : null,
     };
     const start = traceClock();
     const { signal } = options;
@@ -193,6 +196,8 @@ export class Database extends DatabaseIntrospection {
       if (cancelled || isInterruptError(error)) {
         throw new QueryInterrupted(sql, params, undefined, { cause: error });
       }
+      const capped = describeCapError(error, maxBytes);
+      if (capped) throw capped;
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);
         // A hostile query string can make the SQL huge; the log keeps the start of it.

@@ -131,3 +131,50 @@ export function isInterruptError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === SQLITE_INTERRUPT || error.message === "interrupted";
 }
+
+/**
+ * A query hit a resource cap: its result holds more text and BLOB bytes than `max_returned_bytes`,
+ * its SQL is longer than SQLite's visitor limit, or SQLite's heap reached `sqlite_heap_limit_mb`.
+ * A 400: the visitor can ask for less.
+ */
+export class QueryTooLarge extends SqliteError {
+  /** Builds the error with a message saying which cap was hit. */
+  constructor(message: string, extendedCode: number) {
+    super(message, extendedCode, { status: 400 });
+    this.name = "QueryTooLarge";
+  }
+}
+
+const SQLITE_NOMEM = 7;
+const SQLITE_TOOBIG = 18;
+
+/**
+ * The caps' errors in words a visitor can act on; `null` for any other error. `maxBytes` is the
+ * `max_returned_bytes` setting in force.
+ */
+export function describeCapError(error: unknown, maxBytes: number): QueryTooLarge | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  if (code === SQLITE_TOOBIG) {
+    if (/statement too long/i.test(error.message)) {
+      return new QueryTooLarge(
+        "The SQL is too long: visitor SQL may be at most 100,000 bytes.",
+        SQLITE_TOOBIG,
+      );
+    }
+    const limit = maxBytes > 0 ? ` (${maxBytes.toLocaleString("en-US")} bytes)` : "";
+    return new QueryTooLarge(
+      `The query returns more data than this server allows${limit}. The limit is controlled ` +
+        "by the max_returned_bytes setting.",
+      SQLITE_TOOBIG,
+    );
+  }
+  if (code === SQLITE_NOMEM) {
+    return new QueryTooLarge(
+      "The query needs more memory than this server allows. The limit is controlled by the " +
+        "sqlite_heap_limit_mb setting.",
+      SQLITE_NOMEM,
+    );
+  }
+  return null;
+}
