@@ -8,7 +8,7 @@
  * same machine only.
  */
 import { Service } from "../src/service.ts";
-import { serve } from "../src/http/server.ts";
+import { serve } from "../src/app/server.ts";
 import { Connection } from "../src/sqlite/mod.ts";
 
 const seconds = Number(Deno.args[0] ?? 3);

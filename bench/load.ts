@@ -91,7 +91,7 @@ const port = freePort();
 const server = await start([
   "run",
   "-A",
-  "cli.ts",
+  "bench/lib/vitrine_server.ts",
   "serve",
   "-i",
   benchPath,

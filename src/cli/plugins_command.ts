@@ -12,7 +12,9 @@ export function addPluginsCommand(program: Command): void {
       const svc = new Service({ plugins_dir: flags.pluginsDir ?? null });
       try {
         await svc.invoke_startup();
-        console.log(JSON.stringify(svc.pm.plugins({ includeBuiltin: !!flags.all }), null, 2));
+        console.log(
+          JSON.stringify(svc.registered.pluginListing({ includeBuiltin: !!flags.all }), null, 2),
+        );
       } finally {
         await svc.close();
       }

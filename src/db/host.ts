@@ -15,6 +15,7 @@ const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   num_sql_threads: 3,
   spare_sql_threads: 2,
   cache_size_kb: 0,
+  max_returned_bytes: 10485760,
 };
 
 /** The service-side facilities a `Database` uses. */
@@ -39,6 +40,8 @@ export interface StandaloneHostOptions {
   tables?: Record<string, Record<string, Record<string, unknown>>>;
   /** Plugin module URLs for the workers. */
   pluginModules?: string[];
+  /** Entry module of the read workers (needed when `pluginModules` is set; see ReadPoolOptions). */
+  workerUrl?: string | URL;
   /** Main-thread `prepare_connection`. */
   prepareConnection?: (conn: Connection, databaseName: string) => void;
 }
@@ -61,6 +64,7 @@ export function standaloneHost(options: StandaloneHostOptions = {}): StandaloneH
         spare: Number(settings.spare_sql_threads),
         cacheSizeKb: Number(settings.cache_size_kb),
         pluginModules: options.pluginModules ?? [],
+        workerUrl: options.workerUrl,
       });
       return pool;
     },

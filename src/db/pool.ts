@@ -41,7 +41,15 @@ export interface ReadPoolOptions {
   cacheSizeKb?: number;
   /** Module URLs each worker imports; their `prepare_connection` runs on every connection. */
   pluginModules?: string[];
+  /**
+   * The worker's entry module. The default serves reads without plugins; the service passes
+   * `app/read_worker.ts`, which also loads `pluginModules` through the plugin registry.
+   */
+  workerUrl?: string | URL;
 }
+
+/** Entry of a read worker that loads no plugins. */
+const PLAIN_WORKER = new URL("./plain_worker.ts", import.meta.url);
 
 /** A read query's answer; its rows are parsed only when `rows()` is first called. */
 export interface ReadAnswer {
@@ -116,7 +124,13 @@ export class ReadPool {
   constructor(options: ReadPoolOptions) {
     this.size = Math.max(0, Math.floor(options.size));
     this.spare = this.size === 0 ? 0 : Math.max(0, Math.floor(options.spare ?? 2));
-    this.#options = { cacheSizeKb: 0, pluginModules: [], spare: this.spare, ...options };
+    this.#options = {
+      cacheSizeKb: 0,
+      pluginModules: [],
+      ...options,
+      spare: this.spare,
+      workerUrl: options.workerUrl ?? PLAIN_WORKER,
+    };
   }
 
   /** Workers started so far and whether each is running a query. */
@@ -270,7 +284,7 @@ export class ReadPool {
   }
 
   #startWorker(spare: boolean): PoolWorker {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const worker = new Worker(String(this.#options.workerUrl), { type: "module" });
     const entry: PoolWorker = {
       worker,
       index: this.#nextWorker++,

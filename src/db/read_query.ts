@@ -9,6 +9,7 @@
 import type { Connection } from "../sqlite/connection.ts";
 import { SQLITE_INTERRUPT } from "../sqlite/constants.ts";
 import { SqliteError } from "../sqlite/errors.ts";
+import { VISITOR_LIMITS } from "../sqlite/guard.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { rowsJson, type RowsJsonOptions } from "../util/json_rows.ts";
 
@@ -33,7 +34,15 @@ export interface ReadRequest {
   deadline: number | null;
   /** Also write the rows as JSON (a JSON page whose body can use them as they are). */
   json?: RowsJsonRequest | null;
+  /**
+   * Most bytes of text and BLOB values the query may produce (SQLite's length limit for any one
+   * value, and the total of the rows returned); null for no limit.
+   */
+  maxBytes?: number | null;
 }
+
+/** SQLite's own default length limit (1,000,000,000 bytes), used when no cap is asked for. */
+const SQLITE_MAX_LENGTH = 1_000_000_000;
 
 /** Rows of a read query. */
 export interface ReadResult {
@@ -49,6 +58,7 @@ export interface EncodedPage {
 }
 
 /**
+/**
  * Milliseconds on a clock every thread shares (each worker has its own `performance.timeOrigin`,
  * so `performance.now()` alone differs between threads).
  */
@@ -56,17 +66,26 @@ export function wallClock(): number {
   return performance.timeOrigin + performance.now();
 }
 
-/** Runs `request` on `conn` until its deadline; the deadline is always removed afterwards. */
+/**
+ * Runs `request` on `conn` until its deadline, under SQLite's visitor limits and authorizer, and
+ * the byte cap; all of them are removed afterwards. Every `db.execute()` query runs this way,
+ * since that is where visitor SQL (custom queries, `_where=`, filter values) ends up.
+ */
 export function runRead(conn: Connection, request: ReadRequest): ReadResult {
   let remaining = request.timeLimitMs && request.timeLimitMs > 0 ? request.timeLimitMs : Infinity;
   if (request.deadline !== null) remaining = Math.min(remaining, request.deadline - wallClock());
   // Out of time before starting: fail like an interrupted query, without running it.
   if (remaining <= 0) throw interruptedError();
   const limited = remaining !== Infinity;
+  const maxBytes = request.maxBytes ? request.maxBytes : Infinity;
+  const limits = { ...VISITOR_LIMITS, length: Math.min(maxBytes, SQLITE_MAX_LENGTH) };
   if (limited) conn.setDeadline(remaining);
   try {
-    const options = request.maxRows === null ? {} : { maxRows: request.maxRows };
-    return conn.query(request.sql, request.params ?? undefined, options);
+    const options = { maxRows: request.maxRows ?? Infinity, maxBytes };
+    return conn.restricted(
+      () => conn.query(request.sql, request.params ?? undefined, options),
+      limits,
+    );
   } finally {
     if (limited) conn.setDeadline(null);
   }

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { SQLITE_INTERRUPT } from "./constants.ts";
+import { SQLITE_AUTH, SQLITE_INTERRUPT } from "./constants.ts";
 import { Cursor } from "./cursor.ts";
 import { errorFor, SqliteError } from "./errors.ts";
 import { cString, sqlite } from "./ffi.ts";
@@ -20,6 +20,7 @@ import {
   UserFunctions,
 } from "./functions.ts";
 import { loadExtension } from "./extensions.ts";
+import { defend, readLimits, setLimits, type SqlLimits, VisitorAuthorizer } from "./guard.ts";
 import { type OpenOptions, openTarget } from "./open_uri.ts";
 import { type ConnectionState, Statement } from "./statement.ts";
 import type { BindParams, SqlValue } from "./values.ts";
@@ -56,6 +57,10 @@ export class Connection {
   #deadline = Infinity;
   /** Compiled statements of `query()`, least recently used first. */
   #statements = new Map<string, Statement>();
+  #authorizer: VisitorAuthorizer | undefined;
+  #restricted = false;
+  /** Which limits `restricted` set: statements compiled under them are cached under this. */
+  #restrictedKey = "";
   /** The URI passed to `sqlite3_open_v2`. */
   readonly uri: string;
 
@@ -85,6 +90,12 @@ export class Connection {
       throw error;
     }
     lib.sqlite3_extended_result_codes(db, 1);
+    try {
+      defend(db);
+    } catch (error) {
+      lib.sqlite3_close_v2(db);
+      throw error;
+    }
     return new Connection(db, uri);
   }
 
@@ -134,21 +145,33 @@ export class Connection {
   }
 
   /**
-   * Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true).
-   * The compiled statement is kept for the next call with the same SQL text (compiling is
-   * about as costly as reading a small page of rows); it is reset after each use, so it never
-   * holds a read transaction open.
+   * Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true). Text
+   * and BLOBs adding up to more than `maxBytes` fail with SQLITE_TOOBIG (see `Statement.all`).
+   * The compiled statement is kept for the next call with the same SQL text (compiling is about
+   * as costly as reading a small page of rows); it is reset after each use, so it never holds a
+   * read transaction open. Statements compiled under `restricted` (whose authorizer and limits
+   * act when a statement is compiled) are kept apart, by limits, and only reused under the same.
    */
-  query(sql: string, params?: BindParams, options: { maxRows?: number } = {}): QueryResult {
-    let statement = this.#statements.get(sql);
-    if (statement) {
+  query(
+    sql: string,
+    params?: BindParams,
+    options: { maxRows?: number; maxBytes?: number } = {},
+  ): QueryResult {
+    const key = this.#restricted ? `${this.#restrictedKey}\u0000${sql}` : sql;
+    const cached = this.#statements.get(key);
+    let statement: Statement;
+    if (cached) {
       // Taken out while in use: a nested query of the same text compiles its own.
-      this.#statements.delete(sql);
+      this.#statements.delete(key);
+      statement = cached;
     } else {
       statement = this.prepare(sql);
       try {
         // A second statement after the first would be silently ignored; refuse it instead.
         this.#assertSingleStatement(statement);
+        if (this.#restricted && !statement.readonly) {
+          throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
+        }
       } catch (error) {
         statement.finalize();
         throw error;
@@ -157,19 +180,19 @@ export class Connection {
     try {
       statement.bind(params);
       const maxRows = options.maxRows ?? Infinity;
-      const rows = statement.all(maxRows);
+      const rows = statement.all(maxRows, options.maxBytes ?? Infinity);
       const truncated = rows.length >= maxRows && statement.step();
       return { columns: statement.columns(), rows, truncated };
     } finally {
-      this.#keep(sql, statement);
+      this.#keep(key, statement);
     }
   }
 
-  #keep(sql: string, statement: Statement): void {
+  #keep(key: string, statement: Statement): void {
     statement.reset();
     if (!this.#state.open) return statement.finalize();
-    this.#statements.get(sql)?.finalize();
-    this.#statements.set(sql, statement);
+    this.#statements.get(key)?.finalize();
+    this.#statements.set(key, statement);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {
       const [oldest, evicted] = this.#statements.entries().next().value!;
       this.#statements.delete(oldest);
@@ -217,6 +240,34 @@ export class Connection {
     lib.sqlite3_progress_handler(db, ms <= 20 ? 1 : 1000, this.#progress.pointer, null);
   }
 
+  /**
+   * Runs `fn` with the connection restricted for SQL written by a visitor: `limits` lowered (see
+   * `VISITOR_LIMITS` in guard.ts), the visitor authorizer on (no file-reading or address-leaking
+   * functions, no ATTACH, no schema changes, read-only pragmas) and `query()` refusing any
+   * statement that is not read-only. All of it is undone afterwards, so the application's own
+   * SQL on the connection is unaffected.
+   */
+  restricted<T>(fn: () => T, limits: Partial<SqlLimits>): T {
+    const db = this.#db();
+    this.#authorizer ??= new VisitorAuthorizer(db);
+    const previous = setLimits(db, limits);
+    this.#authorizer.set(true);
+    this.#restricted = true;
+    this.#restrictedKey = `restricted:${Object.values(limits).join(",")}`;
+    try {
+      return fn();
+    } finally {
+      this.#restricted = false;
+      this.#authorizer.set(false);
+      setLimits(db, previous);
+    }
+  }
+
+  /** The connection's current `sqlite3_limit` values. */
+  limits(): SqlLimits {
+    return readLimits(this.#db());
+  }
+
   /** Makes the running statement (if any) fail with "interrupted". */
   interrupt(): void {
     sqlite().sqlite3_interrupt(this.#db());
@@ -227,7 +278,7 @@ export class Connection {
     name: string,
     numArgs: number,
     fn: ScalarFunction,
-    options: { deterministic?: boolean } = {},
+    options: { deterministic?: boolean; innocuous?: boolean } = {},
   ): void {
     this.#db();
     this.#functions.createFunction(name, numArgs, fn, options);
@@ -315,6 +366,8 @@ export class Connection {
     this.#functions.close();
     this.#progress?.close();
     this.#progress = undefined;
+    this.#authorizer?.close();
+    this.#authorizer = undefined;
   }
 
   /** `using conn = Connection.open(...)` closes at the end of the block. */

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { SQLITE_DONE, SQLITE_ROW } from "./constants.ts";
-import { errorFor } from "./errors.ts";
+import { SQLITE_DONE, SQLITE_ROW, SQLITE_TOOBIG } from "./constants.ts";
+import { errorFor, SqliteError } from "./errors.ts";
 import { readCString, sqlite } from "./ffi.ts";
 import {
   type BindParams,
@@ -145,15 +145,39 @@ export class Statement {
     return row;
   }
 
-  /** Steps through the remaining rows (at most `maxRows`) and returns them. */
-  all(maxRows = Infinity): SqlValue[][] {
+  /**
+   * Steps through the remaining rows (at most `maxRows`) and returns them. When the text and
+   * BLOB values read add up to more than `maxBytes` (text counted in characters), throws a
+   * SqliteError with code SQLITE_TOOBIG instead of holding more.
+   */
+  all(maxRows = Infinity, maxBytes = Infinity): SqlValue[][] {
     const rows: SqlValue[][] = [];
-    if (maxRows < 1 || !this.step()) return rows;
     // A statement compiled before a schema change is recompiled by its first step, and
-    // `select *` may then have more or fewer columns.
-    this.#columnCount = sqlite().sqlite3_column_count(this.#pointer);
-    rows.push(this.values());
-    while (rows.length < maxRows && this.step()) rows.push(this.values());
+    // `select *` may then have more or fewer columns: counted again once a row is there.
+    if (rows.length < maxRows && this.step()) {
+      this.#columnCount = sqlite().sqlite3_column_count(this.#pointer);
+    } else return rows;
+    if (maxBytes === Infinity) {
+      rows.push(this.values());
+      while (rows.length < maxRows && this.step()) rows.push(this.values());
+      return rows;
+    }
+    let bytes = 0;
+    let more = true;
+    while (more) {
+      const row = this.values();
+      for (let i = 0; i < row.length; i++) {
+        const value = row[i];
+        if (typeof value === "string") bytes += value.length;
+        else if (value instanceof Uint8Array) bytes += value.byteLength;
+      }
+      if (bytes > maxBytes) {
+        this.reset();
+        throw new SqliteError(`Result larger than ${maxBytes} bytes`, SQLITE_TOOBIG);
+      }
+      rows.push(row);
+      more = rows.length < maxRows && this.step();
+    }
     return rows;
   }
 

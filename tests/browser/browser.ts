@@ -5,7 +5,7 @@
  */
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { Service } from "../../src/service.ts";
-import { serve } from "../../src/http/server.ts";
+import { serve } from "../../src/app/server.ts";
 
 const CANDIDATES = [
   Deno.env.get("VITRINE_CHROMIUM"),
@@ -43,7 +43,7 @@ export function browserTest(
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const svc = makeService();
+      await using svc = makeService();
       const controller = new AbortController();
       let base = "";
       const server = await serve(svc, {
@@ -71,7 +71,6 @@ export function browserTest(
         await browser?.close();
         controller.abort();
         await server.finished;
-        await svc.close();
       }
     },
   });

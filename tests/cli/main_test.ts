@@ -9,7 +9,7 @@ import { fromFileUrl } from "../plugins/test_paths.ts";
 import { scanInstalledPluginArgs } from "../../src/cli/installed_plugins.ts";
 
 const cli = fromFileUrl(new URL("../../cli.ts", import.meta.url));
-const root = fromFileUrl(new URL("../../", import.meta.url));
+const root = fromFileUrl(new URL("../..//", import.meta.url));
 const kitchenSink = fromFileUrl(new URL("../fixtures/plugins/kitchen_sink.ts", import.meta.url));
 
 async function run(

@@ -136,7 +136,7 @@ Deno.test("odd inputs: + and %2B in args, non-UTF-8 escapes, bare keys, `=` in c
 
 Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw escapes", async () => {
   const { Service } = await import("../../src/service.ts");
-  const { serve } = await import("../../src/http/server.ts");
+  const { serve } = await import("../../src/app/server.ts");
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-request-" });
   Deno.writeTextFileSync(
     `${dir}/echo.ts`,
@@ -150,7 +150,7 @@ Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw
 }
 `,
   );
-  const svc = new Service({ plugins_dir: dir, settings: { base_url: "/base/" } });
+  await using svc = new Service({ plugins_dir: dir, settings: { base_url: "/base/" } });
   const controller = new AbortController();
   let port = 0;
   const server = await serve(svc, {
@@ -191,7 +191,6 @@ Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw
   } finally {
     controller.abort();
     await server.finished;
-    await svc.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

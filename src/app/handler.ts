@@ -1,0 +1,229 @@
+/**
+ * The request lifecycle, in the order the code runs it:
+ *
+ * 1. `Deno.serve` (or `svc.client`) calls the handler; it awaits `svc.ready()` (plugins, startup)
+ *    and runs through any `asgi_wrapper` hooks.
+ * 2. `base_url` is stripped from the raw pathname (which keeps `%2F` encoded).
+ * 3. The router matches: plugin routes first, then `/-/…`, then `/<db>` patterns.
+ * 4. A spec `Request` is built; `url_vars` come from the route's named groups.
+ * 5. The actor is resolved (`actor_from_request` hooks, first non-null wins).
+ * 6. Unsafe methods pass the CSRF check unless a `skip_csrf` hook says otherwise.
+ * 7. The view runs and returns a `Response`.
+ * 8. Messages and CSRF cookies, CORS headers; `HEAD` drops the body.
+ * 9. Any throw goes to `handleError`, the only catch in the pipeline.
+ * 10. With `trace_debug` on, `?_trace=1` runs steps 2–9 inside a trace and adds every SQL query
+ *     to the response (`trace.ts`).
+ */
+import type { AppHost as Service, FetchHandler } from "./host.ts";
+import { Request } from "../http/request.ts";
+import { Response } from "../http/response.ts";
+import { MethodNotAllowed, NotFound } from "../http/errors.ts";
+import { handleError } from "./error_response.ts";
+import { requestState, routePath } from "../http/request_state.ts";
+import { resolveActor } from "./resolve_actor.ts";
+import { enforceCsrf } from "./enforce_csrf.ts";
+import { encodeMessages } from "../auth/messages.ts";
+import { CUSTOM_PAGE_ROUTE, type View } from "./routes.ts";
+import { NoCustomPage } from "../views/special/custom_page.ts";
+import { traceRequest } from "./trace_page.ts";
+import { withArrival } from "../db/request_clock.ts";
+import { wallClock } from "../db/read_query.ts";
+
+export type { FetchHandler };
+
+type Wrapper = (app: FetchHandler) => FetchHandler;
+
+/** Builds the service's handler; `asgi_wrapper` hooks wrap it once the service booted. */
+export function createHandler(svc: Service): FetchHandler {
+  let wrapped: FetchHandler | null = null;
+  let startupErrorLogged = false;
+  // Every query of the request is limited from its arrival (`request_clock.ts`).
+  const core: FetchHandler = (raw) =>
+    withArrival(wallClock(), () => traceRequest(svc, raw, () => handleRequest(svc, raw)));
+  return async (raw, info) => {
+    try {
+      await svc.ready();
+    } catch (error) {
+      if (!startupErrorLogged) console.error(error);
+      startupErrorLogged = true;
+      // Details (and file paths) go to the server log; clients only learn that start-up failed.
+      return new globalThis.Response("Vitrine failed to start; see the server log.", {
+        status: 500,
+      });
+    }
+    wrapped ??= (svc.state.wrappers as Wrapper[]).reduce((app, wrap) => wrap(app) ?? app, core);
+    return await wrapped(raw, info);
+  };
+}
+
+async function handleRequest(svc: Service, raw: globalThis.Request): Promise<globalThis.Response> {
+  const limit = Number(svc.setting("max_post_body_bytes"));
+  const request = new Request(raw, { max_post_body_bytes: limit > 0 ? limit : null });
+  const inside = stripBaseUrl(request.path, String(svc.setting("base_url")));
+  requestState(request).routePath = inside;
+  let response: Response;
+  try {
+    if (inside === null) throw new NotFound("Not found");
+    response = await routeOrStripSlash(svc, request);
+  } catch (error) {
+    response = await handleError(svc, request, error);
+  }
+  return finish(svc, request, response);
+}
+
+/**
+ * As the reference does, a GET for `/db/` or `/db/table/` that would 404 redirects (302) to the
+ * path without its trailing slashes, query string kept: clients and habits built on it work.
+ */
+async function routeOrStripSlash(svc: Service, request: Request): Promise<Response> {
+  try {
+    return await route(svc, request);
+  } catch (error) {
+    const readable = request.method === "GET" || request.method === "HEAD";
+    const path = request.path;
+    if (!(error instanceof NotFound) || !readable || !/[^/]\/+$/.test(path)) throw error;
+    const target = path.replace(/\/+$/, "");
+    return Response.redirect(request.query_string ? `${target}?${request.query_string}` : target);
+  }
+}
+
+async function route(svc: Service, request: Request): Promise<Response> {
+  const path = routePath(request);
+  const match = svc.state.router.match(request.method, path);
+  request.actor = await resolveActor(svc, request);
+  if (match && "allowedMethods" in match) {
+    // Only the custom-page route matched: no page lives at this path for other methods.
+    const nothingElse = svc.state.router.claimant(path)?.name === CUSTOM_PAGE_ROUTE;
+    if (request.method === "OPTIONS") {
+      return optionsResponse(svc, nothingElse ? ["GET", "HEAD", "OPTIONS"] : match.allowedMethods);
+    }
+    if (nothingElse) throw new NotFound("Not found");
+    throw new MethodNotAllowed(`Method ${request.method} not allowed`, {
+      allowed: match.allowedMethods,
+    });
+  }
+  if (!match) throw new NotFound("Not found");
+  request.url_vars = match.url_vars;
+  requestState(request).hasJsonTwin = match.route.pattern.source.includes("(?<format>");
+  await enforceCsrf(svc, request);
+  try {
+    return await (match.view as View)(svc, request);
+  } catch (error) {
+    if (!(error instanceof NotFound) || match.route.name === CUSTOM_PAGE_ROUTE) throw error;
+    // `/about` looks like a database URL; a custom page of that path wins over the 404.
+    const pages = svc.state.router.routes.find((route) => route.name === CUSTOM_PAGE_ROUTE);
+    const readable = request.method === "GET" || request.method === "HEAD";
+    if (pages && readable && pages.pattern.test(path)) {
+      try {
+        return await (pages.view as View)(svc, request);
+      } catch (pageError) {
+        if (!(pageError instanceof NoCustomPage)) throw pageError;
+      }
+    }
+    const tilde = tildeFormOf(request);
+    if (tilde) return Response.redirect(tilde);
+    throw error;
+  }
+}
+
+/**
+ * Links written with percent-encoding (`/db/my%2Ftable`) predate tilde encoding; a GET that 404s
+ * with `%XX` in its path is sent to the tilde form (`/db/my~2Ftable`), which does resolve.
+ */
+function tildeFormOf(request: Request): string | null {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  // Only database, table and row URLs use tilde encoding; static paths must not be rewritten.
+  if (!request.url_vars?.database || !/%[0-9A-Fa-f]{2}/.test(request.path)) return null;
+  const path = request.path.replace(/%([0-9A-Fa-f]{2})/g, (_, hex) => `~${hex.toUpperCase()}`);
+  return request.query_string ? `${path}?${request.query_string}` : path;
+}
+
+/** Under base_url `/prefix/`, `/prefix/x` is routed as `/x`; paths outside the prefix are not. */
+function stripBaseUrl(path: string, baseUrl: string): string | null {
+  if (!baseUrl || baseUrl === "/") return path;
+  const prefix = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
+  if (path !== prefix && !path.startsWith(prefix + "/")) return null;
+  return path.slice(prefix.length) || "/";
+}
+
+function optionsResponse(svc: Service, methods: string[]): Response {
+  const response = Response.text("ok");
+  if (!svc.options.cors) response.headers["allow"] = methods.join(", ");
+  return response;
+}
+
+function finish(svc: Service, request: Request, response: Response): globalThis.Response {
+  const state = requestState(request);
+  if (state.messagesToSet.length) {
+    response.set_cookie("ds_messages", encodeMessages(svc.signer, state.messagesToSet), {
+      httponly: true,
+      secure: secureCookies(svc, request),
+    });
+  } else if (state.messagesShown) {
+    response.set_cookie("ds_messages", "", {
+      max_age: 0,
+      expires: 0,
+      httponly: true,
+      secure: secureCookies(svc, request),
+    });
+  }
+  if (state.csrfToken && state.csrfToken !== state.cookieCsrfToken) {
+    response.set_cookie("ds_csrftoken", state.csrfToken, {
+      path: "/",
+      samesite: "lax",
+      secure: secureCookies(svc, request),
+    });
+    appendVary(response, "Cookie");
+  }
+  // A page a browser may cache was made for these cookies: once they change (signing in, a
+  // flash message after a write) the cached copy must not be shown.
+  if (Object.keys(request.cookies).length && /max-age=[1-9]/.test(cacheControl(response))) {
+    appendVary(response, "Cookie");
+  }
+  if (svc.options.cors) addCorsHeaders(response);
+  if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
+    addAlternateLink(svc, request, response);
+  }
+  const web = response.toWebResponse();
+  if (request.method === "HEAD") {
+    // A streamed body (a CSV stream, a file) must be released, not just dropped.
+    web.body?.cancel().catch(() => {});
+    return new globalThis.Response(null, { status: web.status, headers: web.headers });
+  }
+  return web;
+}
+
+/** HTML pages point at their JSON twin: `Link: <…json>; rel="alternate"`. */
+function addAlternateLink(svc: Service, request: Request, response: Response): void {
+  if (!String(response.content_type ?? "").startsWith("text/html")) return;
+  const path = `${request.path}.json`;
+  const query = request.query_string ? `?${request.query_string}` : "";
+  const url = svc.absolute_url(request, path + query);
+  const link = `<${url}>; rel="alternate"; type="application/json+datasette"`;
+  const current = response.headers["link"];
+  response.headers["link"] = current ? `${current}, ${link}` : link;
+}
+
+/** Cookies are `Secure` whenever the site is reached over HTTPS (or says it is). */
+function secureCookies(svc: Service, request: Request): boolean {
+  return request.scheme === "https" || Boolean(svc.setting("force_https_urls"));
+}
+
+function appendVary(response: Response, value: string): void {
+  const current = response.headers["vary"];
+  if (current?.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) return;
+  response.headers["vary"] = current ? `${current}, ${value}` : value;
+}
+
+function cacheControl(response: Response): string {
+  const key = Object.keys(response.headers).find((name) => name.toLowerCase() === "cache-control");
+  return key ? response.headers[key] : "";
+}
+
+function addCorsHeaders(response: Response): void {
+  response.headers["access-control-allow-origin"] = "*";
+  response.headers["access-control-allow-headers"] = "Authorization, Content-Type";
+  response.headers["access-control-expose-headers"] = "Link";
+  response.headers["access-control-allow-methods"] = "GET, POST, HEAD, OPTIONS";
+  response.headers["access-control-max-age"] = "3600";
+}

@@ -1,0 +1,60 @@
+/**
+ * The spec's `resolve_database` / `resolve_table` / `resolve_row`: from a request's route groups
+ * (`database`, `table`, `pks`, tilde-encoded) to the database, table and row they name, or the
+ * matching "not found" error.
+ *
+ * @module
+ */
+import type { Database } from "../db/database.ts";
+import { splitRowPath, tilde_decode } from "../util/tilde.ts";
+import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
+import type { Request } from "../http/request.ts";
+import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
+
+/** The attached databases, by name. */
+type Databases = ReadonlyMap<string, Database>;
+
+/** The database a route segment names (its `route`, which defaults to its name). */
+export function databaseForRoute(databases: Databases, route: string): Database | null {
+  for (const db of databases.values()) {
+    if (db.route === route) return db;
+  }
+  return null;
+}
+
+/** Database named by the `database` group of the route; DatabaseNotFound otherwise. */
+export function resolveDatabase(databases: Databases, request: Request): Database {
+  const route = tilde_decode(request.url_vars.database ?? "");
+  const db = databaseForRoute(databases, route);
+  if (!db) throw new DatabaseNotFound(route);
+  return db;
+}
+
+/** `{db, table, is_view}` for the `database` and `table` route groups. */
+export async function resolveTable(databases: Databases, request: Request): Promise<ResolvedTable> {
+  const db = resolveDatabase(databases, request);
+  const table = tilde_decode(request.url_vars.table ?? "");
+  if (await db.table_exists(table)) return { db, table, is_view: false };
+  if (await db.view_exists(table)) return { db, table, is_view: true };
+  throw new TableNotFound(db.name, table);
+}
+
+/**
+ * The row named by the `pks` route group (comma-separated key values; `rowid` for tables
+ * without a primary key); RowNotFound when there is none.
+ */
+export async function resolveRow(databases: Databases, request: Request): Promise<ResolvedRow> {
+  const { db, table, is_view } = await resolveTable(databases, request);
+  const pk_values = splitRowPath(request.url_vars.pks ?? "");
+  let pks = await db.primary_keys(table);
+  const useRowid = pks.length === 0;
+  if (useRowid) pks = ["rowid"];
+  const where = pks.map((pk, i) => `[${pk.replaceAll("]", "]]")}] = :p${i}`).join(" and ");
+  const params = Object.fromEntries(pk_values.map((value, i) => [`p${i}`, value]));
+  const select = useRowid ? "rowid, *" : "*";
+  const sql = `select ${select} from [${table.replaceAll("]", "]]")}] where ${where}`;
+  const results = await db.execute(sql, params);
+  const row = results.first();
+  if (!row) throw new RowNotFound(db.name, table, pk_values);
+  return { db, table, is_view, sql, params, pks, pk_values, row };
+}

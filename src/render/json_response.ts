@@ -1,0 +1,122 @@
+/**
+ * The JSON representation of a page of rows (API-DETAILS §2.2): every `_shape`, `_json=` columns,
+ * `{value, label}` foreign-key cells, `_extra=` keys, `_json_infinity`, `_nl=on` lines, and the
+ * `{ok: false, rows: [], error}` body of a failed query.
+ *
+ * @module
+ */
+
+import type { Request } from "../http/request.ts";
+import { Response } from "../http/response.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
+import { wantsJson } from "../http/negotiation.ts";
+import { valueAsBoolean as isOn } from "../util/value_as_boolean.ts";
+import {
+  jsonBody,
+  markIntegralReals,
+  newlineDelimited,
+  RawJson,
+  realColumnIndexes,
+} from "./json.ts";
+import {
+  keepInfinity,
+  parseJsonColumns,
+  parseShape,
+  type Shape,
+  shapedRows,
+} from "./json_shapes.ts";
+import { resolveExtras, type RowsPage } from "./rows_page.ts";
+import { applyLabels } from "../table/labels.ts";
+import type { RowsJsonRequest } from "../db/read_query.ts";
+import { plainCells, rowsJson } from "../util/json_rows.ts";
+
+/**
+ * The options of the JSON rows {@link jsonResponse} will write for this request, so that the read
+ * worker can write them instead (`execute(…, { json_rows })`); null when the response is not
+ * JSON, its shape is another, or its cells are rewritten (`_json=`, expanded labels, `_nl`).
+ */
+export function jsonRowsRequest(
+  request: Request,
+  page: Pick<RowsPage, "columns" | "primary_keys" | "column_types" | "labels">,
+  limit: number,
+): RowsJsonRequest | null {
+  const format = request.url_vars?.format ?? null;
+  if (!(format === "json" || (format === null && wantsJson(request)))) return null;
+  const args = request.args;
+  if (args.get("_json") !== null || (page.labels?.columns.length ?? 0) > 0) return null;
+  let shape: Shape;
+  try {
+    shape = parseShape(args);
+  } catch {
+    return null; // jsonResponse reports the bad shape
+  }
+  if (shape !== "objects" && shape !== "arrays" && shape !== "array") return null;
+  if (shape === "array" && isOn(args.get("_nl"))) return null;
+  return {
+    shape: shape === "arrays" ? "arrays" : "objects",
+    real: realColumnIndexes(page.columns, page.column_types, page.primary_keys ?? []),
+    infinity: keepInfinity(args),
+    limit,
+  };
+}
+
+function sameOptions(a: RowsJsonRequest, b: RowsJsonRequest | null): boolean {
+  return b !== null && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Rows with `_json=` columns parsed and foreign-key cells expanded to `{value, label}`. */
+async function jsonRows(request: Request, page: RowsPage): Promise<unknown[][]> {
+  const rows = parseJsonColumns(page.columns, page.rows, request.args.getlist("_json"));
+  if (!page.labels?.columns.length) return rows;
+  return applyLabels(rows, await page.labels.lookup(page.rows), page.columns);
+}
+
+/** The JSON response for `page` (`link: <next_url>; rel="next"` when there is a next page). */
+export async function jsonResponse(request: Request, page: RowsPage): Promise<Response> {
+  const infinity = keepInfinity(request.args);
+  const headers: Record<string, string> = {};
+  if (page.next_url) headers["link"] = `<${page.next_url}>; rel="next"`;
+  const status = page.status ?? 200;
+  const json = (body: unknown) =>
+    new Response(jsonBody(body, infinity), {
+      status,
+      headers,
+      content_type: "application/json; charset=utf-8",
+    });
+  if (page.error !== null) {
+    return json({ ...page.defaultKeys, rows: [], error: page.error, truncated: page.truncated });
+  }
+  const shape = parseShape(request.args);
+  const extras = await resolveExtras(request, page);
+  const encoded = page.encoded;
+  if (
+    encoded && sameOptions(encoded.options, jsonRowsRequest(request, page, encoded.options.limit))
+  ) {
+    // Rows the read worker wrote: sent as they are, never parsed on this thread.
+    const raw = new RawJson(encoded.bytes);
+    if (shape === "array") return json(raw);
+    return json({ ...page.defaultKeys, ...extras, rows: raw, truncated: page.truncated });
+  }
+  const rows = await jsonRows(request, page);
+  if (shape === "array" && valueAsBoolean(request.args.get("_nl"))) {
+    return new Response(newlineDelimited(page.columns, rows, page.column_types, infinity), {
+      status,
+      headers,
+      content_type: "text/plain",
+    });
+  }
+  const fast = jsonRowsRequest(request, page, rows.length);
+  if (fast && plainCells(rows)) {
+    // The common case: the rows' text is written in one pass and spliced into the body.
+    const text = new RawJson(rowsJson(page.columns, rows, fast));
+    if (shape === "array") return json(text);
+    return json({ ...page.defaultKeys, ...extras, rows: text, truncated: page.truncated });
+  }
+  // Integral REAL values print as `12.0`, like the reference (not in object keys).
+  const reals = markIntegralReals(page.columns, rows, page.column_types, page.primary_keys ?? []);
+  const shaped = shapedRows(shape, page.columns, reals, page.primary_keys ?? null);
+  if (shape === "objects" || shape === "arrays") {
+    return json({ ...page.defaultKeys, ...extras, rows: shaped, truncated: page.truncated });
+  }
+  return json(shaped);
+}

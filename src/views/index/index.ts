@@ -1,0 +1,131 @@
+/** The index page `/`: every database the actor may see, with its biggest tables. */
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import { Response } from "../../http/response.ts";
+import type { Database } from "../../db/database.ts";
+import { md5Hex } from "../../util/hash.ts";
+import { tableCounts } from "../table_counts.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
+import { renderPage } from "../../render/render_page.ts";
+import { visibleDatabases } from "../visible_databases.ts";
+
+/** How many tables and views each database shows on the index. */
+const TRUNCATE_AT = 5;
+/** Per-table count budget on the index; one timeout drops that database's counts. */
+const INDEX_COUNT_LIMIT_MS = 10;
+
+/** GET `/` and `/.json`. */
+export async function indexView(svc: ViewHost, request: Request): Promise<Response> {
+  await svc.ensure_permissions(request.actor, ["view-instance"]);
+  const databases: Record<string, unknown> = {};
+  for (const { db, isPrivate } of await visibleDatabases(svc, request.actor)) {
+    databases[db.name] = await databaseSummary(svc, request, db, isPrivate);
+  }
+  const metadata = instanceMetadata(svc);
+  return await respondWithFormat(request, {
+    json: () => Response.json({ databases, metadata }),
+    html: () =>
+      renderPage(svc, request, "index.html", {
+        databases: Object.values(databases),
+        metadata,
+        private: false,
+      }, { view_name: "index" }),
+  });
+}
+
+async function databaseSummary(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  isPrivate: boolean,
+): Promise<Record<string, unknown>> {
+  const hidden = new Set(await db.hidden_table_names());
+  const names = await db.table_names();
+  const counts = await tableCounts(svc, db, names, {
+    limitMs: INDEX_COUNT_LIMIT_MS,
+    allOrNothing: true,
+  });
+  const tables = [];
+  for (const name of names) {
+    const [visible, tablePrivate] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [db.name, name],
+    });
+    if (!visible) continue;
+    tables.push({
+      name,
+      columns: await db.table_columns(name),
+      primary_keys: await db.primary_keys(name),
+      count: counts[name],
+      hidden: hidden.has(name),
+      fts_table: await db.fts_table(name),
+      // Filled in below when the order is by relationships, as the reference does.
+      num_relationships_for_sorting: 0,
+      private: tablePrivate,
+    });
+  }
+  // Like the reference: `?_sort=relationships`, or no usable counts, orders tables by how many
+  // foreign keys point from or to them; then by count, then by name (both descending).
+  const counted = Object.values(counts).some((count) => count !== null);
+  if (request.args.get("_sort") === "relationships" || !counted) {
+    const keys = await db.get_all_foreign_keys();
+    for (const table of tables) {
+      const fks = keys[table.name];
+      if (fks) table.num_relationships_for_sorting = fks.incoming.length + fks.outgoing.length;
+    }
+  }
+  const shown = tables.filter((t) => !t.hidden);
+  const hiddenTables = tables.filter((t) => t.hidden);
+  shown.sort((a, b) =>
+    b.num_relationships_for_sorting - a.num_relationships_for_sorting ||
+    (b.count ?? 0) - (a.count ?? 0) || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)
+  );
+  const views = [];
+  for (const name of await db.view_names()) {
+    const [visible, viewPrivate] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [db.name, name],
+    });
+    if (visible) views.push({ name, private: viewPrivate });
+  }
+  const tablesAndViews = [...shown, ...views];
+  const sum = (list: { count: number | null }[]) =>
+    list.reduce((total, t) => total + (t.count ?? 0), 0);
+  return {
+    name: db.name,
+    hash: db.hash,
+    color: (db.hash ?? md5Hex(db.name)).slice(0, 6),
+    path: String(svc.urls.database(db.name)),
+    tables_and_views_truncated: tablesAndViews.slice(0, TRUNCATE_AT),
+    tables_and_views_more: tablesAndViews.length > TRUNCATE_AT,
+    tables_count: shown.length,
+    table_rows_sum: sum(shown),
+    show_table_row_counts: Object.values(counts).every((count) => count !== null),
+    hidden_table_rows_sum: sum(hiddenTables),
+    hidden_tables_count: hiddenTables.length,
+    views_count: views.length,
+    private: isPrivate,
+  };
+}
+
+/**
+ * Keys of the metadata file that configure the instance rather than describe it; like the
+ * reference (which keeps them in its configuration file), `/.json`'s `metadata` leaves them out.
+ */
+const CONFIGURATION_KEYS = new Set([
+  "databases",
+  "plugins",
+  "extra_css_urls",
+  "extra_js_urls",
+  "allow",
+  "allow_sql",
+  "permissions",
+  "settings",
+]);
+
+/** Instance-level metadata: the describing keys only (title, license, source, about, …). */
+function instanceMetadata(svc: ViewHost): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(svc.metadata().instance()).filter(([key]) => !CONFIGURATION_KEYS.has(key)),
+  );
+}

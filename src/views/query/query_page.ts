@@ -1,0 +1,238 @@
+/**
+ * What custom SQL and canned query pages share: running a read query and sorting its failures
+ * into "the user's SQL is wrong" (shown on the page, 400) and everything else (thrown on to the
+ * error handler), the JSON body, cache headers and the `query.html` rendering.
+ */
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import type { Response } from "../../http/response.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
+import type { Database } from "../../db/database.ts";
+import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
+import type { SqlValue } from "../../db/values.ts";
+import { MagicParameterError } from "./magic_parameters.ts";
+import { displayRows } from "../../render/render_cell.ts";
+import { renderPage } from "../../render/render_page.ts";
+import { templateCandidates } from "../../render/template_lookup.ts";
+import { pagedQuerySql, streamQuery, wantsQueryStream } from "./query_stream.ts";
+import { exportMenu } from "../../render/export_menu.ts";
+
+/** The outcome of running a query: rows, or the error message to show. */
+export interface QueryOutcome {
+  columns: string[];
+  rows: SqlValue[][];
+  truncated: boolean;
+  error: string | null;
+  /** With `_stream=on` on a text export: the next page's offset and how to fetch it. */
+  next?: string | null;
+  fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
+}
+
+/**
+ * Runs a read query. SQLite's own errors (syntax, missing table, a write refused by the
+ * read-only connection) and unfillable magic parameters become `error`; a time-limit overrun
+ * and anything unexpected are thrown.
+ */
+export async function runReadQuery(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  request: Request,
+): Promise<QueryOutcome> {
+  const limit = request.args.get("_timelimit");
+  const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
+  try {
+    if (wantsQueryStream(request)) {
+      const streamed = await streamQuery(db, sql, params, custom_time_limit);
+      if (streamed) return { ...streamed, error: null };
+    }
+    const results = await db.execute(sql, params as never, {
+      custom_time_limit,
+      log_sql_errors: false,
+    });
+    return {
+      columns: results.columns,
+      rows: results.values,
+      truncated: results.truncated,
+      error: null,
+    };
+  } catch (error) {
+    if (error instanceof QueryError || error instanceof MagicParameterError) {
+      return { columns: [], rows: [], truncated: false, error: error.message };
+    }
+    throw error;
+  }
+}
+
+/** What a query page hands to `respondWithRows` besides its outcome. */
+export interface QueryRowsOptions {
+  database: string;
+  query_name: string | null;
+  sql: string;
+  params: Record<string, unknown>;
+  private: boolean;
+  /** Canned query pages are cacheable; custom SQL pages are not (examples 32 and 33). */
+  cache: boolean;
+}
+
+/**
+ * The rows of a query for `respondWithRows`: JSON `{"ok", "rows", "truncated"}` in any `_shape`,
+ * CSV and renderers; an SQL error is `{"ok": false, "rows": [], "error", "truncated": false}`
+ * with status 400 (example 40).
+ */
+export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions): RowsPage {
+  const failed = outcome.error !== null;
+  return {
+    view_name: "query",
+    database: options.database,
+    table: null,
+    query_name: options.query_name,
+    columns: outcome.columns,
+    rows: outcome.rows,
+    sql: options.sql,
+    params: options.params,
+    truncated: failed ? false : outcome.truncated,
+    error: outcome.error,
+    next: outcome.next ?? null,
+    next_url: null,
+    fetchNext: outcome.fetchNext,
+    primary_keys: null,
+    defaultKeys: { ok: !failed },
+    extras: {
+      columns: () => outcome.columns,
+      query: () => ({ sql: options.sql, params: options.params }),
+      database: () => options.database,
+      query_name: () => options.query_name,
+      private: () => options.private,
+    },
+    status: failed ? 400 : 200,
+    cache: options.cache,
+    filename: options.query_name ?? options.database,
+  };
+}
+
+/** Everything `query.html` reads besides the shared context (docs/templates.md). */
+export interface QueryPageContext {
+  sql: string;
+  canned_query: string | null;
+  canned_write: boolean;
+  editable: boolean;
+  hide_sql: boolean;
+  show_hide_link?: string;
+  /** `_hide_sql` / `_show_sql` when set: a hidden field of the GET form, to keep it on submit. */
+  sql_toggle_arg?: string;
+  edit_sql_url?: string;
+  form_action: string;
+  named_parameter_values: Record<string, string>;
+  /** Null until the query ran (the template then shows no results area). */
+  outcome: QueryOutcome | null;
+  metadata?: Record<string, unknown>;
+  renderers: Record<string, string>;
+  /** The named parameters the query ran with (for counting a truncated result). */
+  params?: Record<string, unknown>;
+  private: boolean;
+  query_ms?: number;
+}
+
+/** Renders `query.html` (or its per-database / per-query overrides). */
+export async function renderQueryPage(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  context: QueryPageContext,
+  { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const { outcome, ...rest } = context;
+  const names = { database: db.name, query: context.canned_query };
+  const templates = context.canned_query
+    ? templateCandidates("canned_query", names)
+    : templateCandidates("query", names);
+  const columns = outcome && outcome.error === null ? outcome.columns : null;
+  // The same cells as table pages, with `table` null as the spec says for query results.
+  const display_rows = outcome
+    ? await displayRows(
+      {
+        svc,
+        request,
+        database: db.name,
+        table: null,
+        truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+      },
+      outcome.columns,
+      outcome.rows,
+    )
+    : [];
+  const page: Record<string, unknown> = {
+    ...rest,
+    database: db.name,
+    display_rows,
+    truncated: outcome?.truncated ?? false,
+    error: outcome?.error ?? null,
+  };
+  if (columns) page.columns = columns;
+  if (!context.metadata) delete page.metadata;
+  if (columns && !context.canned_write) {
+    Object.assign(page, await exportContext(svc, request, db, context, outcome!));
+  }
+  return await renderPage(svc, request, templates, page, {
+    view_name: "query",
+    database: db.name,
+    columns,
+    status,
+    headers,
+  });
+}
+
+/**
+ * The export menu and the row total of a query page. A result cut at `max_returned_rows` is
+ * counted (briefly: a slow count just says "more than"), so the page and the menu say how many
+ * rows the result holds of how many.
+ */
+async function exportContext(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  context: QueryPageContext,
+  outcome: QueryOutcome,
+) {
+  const total_rows = outcome.truncated
+    ? await countRows(db, context.sql, context.params ?? {})
+    : outcome.rows.length;
+  const { json: _json, ...plugin_formats } = context.renderers;
+  const export_menu = exportMenu(request, {
+    page_rows: outcome.rows.length,
+    total_rows,
+    can_stream: Boolean(svc.setting("allow_csv_stream")) && pagedQuerySql(context.sql, 0) !== null,
+    plugin_formats,
+  });
+  return {
+    export_menu,
+    total_rows,
+    json_url: export_menu.page.find((link) => link.format === "json")?.base_url ?? null,
+  };
+}
+
+/** How many rows `sql` returns, or null when counting fails or takes over half a second. */
+async function countRows(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+): Promise<number | null> {
+  const wrapped = pagedQuerySql(sql, 0);
+  if (wrapped === null) return null;
+  try {
+    const results = await db.execute(
+      `select count(*) from (${wrapped})`,
+      params as never,
+      { custom_time_limit: 500, log_sql_errors: false },
+    );
+    return Number(results.rows[0]?.[0] ?? 0);
+  } catch {
+    return null;
+  }
+}
+
+/** The page outcome of a query stopped by the time limit. */
+export function interruptedOutcome(error: QueryInterrupted): QueryOutcome {
+  return { columns: [], rows: [], truncated: false, error: error.message };
+}

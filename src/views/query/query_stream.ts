@@ -1,0 +1,93 @@
+/**
+ * `_stream=on` for custom SQL and canned queries (`.csv`, `.tsv`, `.ndjson`): every row, not just
+ * the first `max_returned_rows`, in constant memory. The validated SELECT is wrapped as
+ * `select * from (<sql>) limit -1 offset N` and read one page (`max_returned_rows` rows, each page
+ * under the time limit) at a time as the client pulls. Arbitrary SQL has no key to continue
+ * from, so pages are addressed by offset — every page, the first included, runs the same
+ * wrapped statement, so they share one plan and one row order.
+ *
+ * @module
+ */
+
+import type { Request } from "../../http/request.ts";
+import type { Database } from "../../db/database.ts";
+import { QueryError } from "../../db/errors.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
+import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
+
+/** One page of a streamed query and the offset of the next, or null at the end. */
+export interface StreamPage {
+  rows: SqlValue[][];
+  next: string | null;
+}
+
+/** The first page plus what the stream needs to continue. */
+export interface StreamedQuery extends StreamPage {
+  columns: string[];
+  truncated: boolean;
+  fetchNext(next: string): Promise<StreamPage>;
+}
+
+/** True when the request asks for every row of a text export (`.csv?_stream=on`). */
+export function wantsQueryStream(request: Request): boolean {
+  const format = request.url_vars?.format;
+  return Boolean(format && STREAM_FORMATS.has(format) && wantsStream(request));
+}
+
+const LEADING_COMMENTS = /^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/;
+
+/**
+ * `select * from (<sql>) limit -1 offset <offset>`, or null for `EXPLAIN`, which cannot be a
+ * subquery. Trailing semicolons go; the SQL sits on its own lines so a trailing `--` comment
+ * cannot swallow the closing parenthesis.
+ */
+export function pagedQuerySql(sql: string, offset: number): string | null {
+  if (/^explain\b/i.test(sql.replace(LEADING_COMMENTS, ""))) return null;
+  const body = sql.trim().replace(/[;\s]+$/, "");
+  return `select * from (\n${body}\n) limit -1 offset ${offset}`;
+}
+
+/**
+ * Runs the first page of `sql` as a stream, or returns null when the SQL cannot be wrapped (or
+ * fails wrapped): the caller then runs it as written, which reports the user's own error.
+ */
+export async function streamQuery(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  custom_time_limit: number | null,
+): Promise<StreamedQuery | null> {
+  const page = async (offset: number) => {
+    const paged = pagedQuerySql(sql, offset);
+    if (paged === null) return null;
+    // execute() stops at max_returned_rows and says whether more rows follow.
+    const results = await db.execute(paged, params as BindParams, {
+      custom_time_limit,
+      log_sql_errors: false,
+    });
+    const rows = results.values;
+    const next = results.truncated && rows.length ? String(offset + rows.length) : null;
+    return { columns: results.columns, rows, next, truncated: results.truncated };
+  };
+  let first;
+  try {
+    first = await page(0);
+  } catch (error) {
+    if (error instanceof QueryError) return null;
+    throw error;
+  }
+  if (first === null) return null;
+  let columns = first.columns;
+  if (columns.some((name) => /:\d+$/.test(name))) {
+    // `select *` renames duplicate columns (`a`, `a:1`); the header keeps the query's names.
+    columns = (await db.execute(sql, params as BindParams, { page_size: 1 })).columns;
+  }
+  return {
+    ...first,
+    columns,
+    async fetchNext(next: string) {
+      const following = await page(Number(next));
+      return { rows: following?.rows ?? [], next: following?.next ?? null };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * `/<db>/<table>`: a table or SQL view as HTML, JSON, CSV/TSV/NDJSON or a plugin format. The view
+ * reads top to bottom as the steps it takes: resolve and check permissions → parse the request and
+ * build the SQL (`table_query.ts`) → run one page → gather extras on demand (`table_extras.ts`) →
+ * respond (`render/output_format.ts`, with the HTML page from `table_html.ts`).
+ *
+ * @module
+ */
+
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import type { Response } from "../../http/response.ts";
+import { Forbidden } from "../../http/errors.ts";
+import type { SqlValue } from "../../db/values.ts";
+import { tilde_encode } from "../../util/tilde.ts";
+import { respondWithRows } from "../../render/output_format.ts";
+import { jsonRowsRequest } from "../../render/json_response.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
+import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
+import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
+import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
+import { tableHtml } from "./table_html.ts";
+import { filterFormRedirect } from "./table_form.ts";
+
+/** GET `/<db>/<table>` for tables and SQL views. */
+export async function tableView(svc: ViewHost, request: Request): Promise<Response> {
+  const { db, table, is_view } = await svc.resolve_table(request);
+  const [visible, isPrivate] = await svc.check_visibility(request.actor, {
+    action: "view-table",
+    resource: [db.name, table],
+  });
+  if (!visible) throw new Forbidden("You do not have permission to view this table");
+  const redirect = filterFormRedirect(request);
+  if (redirect) return redirect;
+
+  const args = tableArgs(request);
+  const ctx = await prepareTable(svc, request, { db, table, is_view, private: isPrivate }, args);
+  const columns = ctx.query.columns;
+  const labels = rowLabels(ctx, columns, false);
+  const primary_keys = is_view ? null : ctx.facts.pks;
+  const column_types = ctx.facts.column_types ?? {};
+  const page = await fetchPage(
+    ctx,
+    ctx.query,
+    jsonRowsRequest(request, { columns, primary_keys, column_types, labels }, ctx.query.page_size),
+  );
+  const extras = tableExtras(ctx, page);
+  const rowsPage: RowsPage = {
+    view_name: "table",
+    database: db.name,
+    table,
+    query_name: null,
+    columns,
+    get rows() {
+      return page.rows;
+    },
+    encoded: page.encoded,
+    sql: ctx.query.sql,
+    params: ctx.query.params,
+    truncated: false,
+    error: null,
+    next: page.next,
+    next_url: page.next_url,
+    primary_keys,
+    defaultKeys: { ok: true, next: page.next },
+    extras,
+    autoExtras: autoExtras(ctx),
+    cache: true,
+    column_types,
+    labels,
+    blobUrl: (row, column) => blobPath(ctx, row, column),
+    fetchNext: (next) => fetchAfter(ctx, next),
+  };
+  addPageExtras(extras, ctx, rowsPage);
+  return await respondWithRows(
+    svc,
+    request,
+    rowsPage,
+    () => tableHtml(ctx, page, extras, rowsPage),
+  );
+}
+
+/**
+ * The request's arguments in query-string order. A streamed export (`_stream=on` on a text
+ * format) reads every row in pages of `max_returned_rows` and skips facets and counts.
+ */
+function tableArgs(request: Request): URLSearchParams {
+  const args = new URLSearchParams(request.query_string);
+  const format = request.url_vars?.format;
+  if (format && STREAM_FORMATS.has(format) && wantsStream(request)) {
+    args.set("_size", "max");
+    args.set("_nofacet", "1");
+    args.set("_nocount", "1");
+  }
+  return args;
+}
+
+/** `/<db>/<table>/<pk>.blob?_blob_column=<col>` for a BLOB cell of a table row. */
+export function blobPath(ctx: TableContext, row: SqlValue[], column: string): string | null {
+  if (ctx.is_view) return null;
+  const keys = ctx.query.primary_keys;
+  const indexes = keys.map((key) => ctx.query.columns.indexOf(key));
+  if (indexes.some((i) => i < 0)) return null;
+  const pk = indexes.map((i) => tilde_encode(String(row[i]))).join(",");
+  const base = String(ctx.svc.urls.table(ctx.db.name, ctx.table));
+  return `${base}/${pk}.blob?_blob_column=${encodeURIComponent(column)}`;
+}

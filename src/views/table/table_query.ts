@@ -1,0 +1,267 @@
+/**
+ * Table page, steps 1–3: gather the table's facts (columns, keys, types, full-text index, foreign
+ * keys and their label columns), collect the filter arguments (`_where=`, `_through=`,
+ * `filters_from_request` hooks), build the query with `src/table/`, and run one page of it.
+ *
+ * @module
+ */
+
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import { Forbidden } from "../../http/errors.ts";
+import { InvalidSql } from "../../util/sql.ts";
+import { QueryError } from "../../db/errors.ts";
+import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
+import type { Database } from "../../db/database.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
+import { buildTableQuery, type TableFacts, type TableQuery } from "../../table/table_sql.ts";
+import {
+  type FilterArgumentsLike,
+  type ForeignKey,
+  throughFilterArguments,
+  whereFilterArguments,
+} from "../../table/filter_arguments.ts";
+import { argPairs } from "../../table/args.ts";
+import { TableArgsError } from "../../table/errors.ts";
+import { pathWithReplacedArgs } from "../../table/url_args.ts";
+import type { CellForeignKey } from "../../render/render_cell.ts";
+import type { RowsJsonRequest } from "../../db/read_query.ts";
+import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
+
+/** Everything the later steps of the table page share. */
+export interface TableContext {
+  svc: ViewHost;
+  request: Request;
+  db: Database;
+  table: string;
+  is_view: boolean;
+  /** True when anonymous users could not see this table. */
+  private: boolean;
+  /** Query arguments in query-string order (possibly adjusted, e.g. `_size=max` for streams). */
+  args: URLSearchParams;
+  facts: TableFacts & { column_details: Record<string, unknown>[] };
+  /** Table metadata (`sortable_columns`, `facets`, `label_column`, …). */
+  config: Record<string, unknown>;
+  /** Outgoing single- and multi-column foreign keys. */
+  foreign_keys: ForeignKey[];
+  compound_keys: CellForeignKey[];
+  /** Label column of each referenced table (null when none). */
+  label_columns: Map<string, string | null>;
+  query: TableQuery;
+  filter_arguments: FilterArgumentsLike[];
+}
+
+/** One fetched page of the table query. */
+export interface FetchedPage {
+  /** The page's rows (parsed from the worker's answer on first read). */
+  readonly rows: SqlValue[][];
+  /** The rows already written as JSON by the read worker (when `json_rows` was asked). */
+  encoded: { bytes: Uint8Array; options: RowsJsonRequest } | null;
+  next: string | null;
+  /** Absolute URL of the next page, or null. */
+  next_url: string | null;
+}
+
+/** Builds the TableContext for a request (throws 400/403 for bad arguments). */
+export async function prepareTable(
+  svc: ViewHost,
+  request: Request,
+  resolved: { db: Database; table: string; is_view: boolean; private: boolean },
+  args: URLSearchParams,
+): Promise<TableContext> {
+  const { db, table, is_view } = resolved;
+  const config = (svc.metadata().table(db.name, table) ?? {}) as Record<string, unknown>;
+  const facts = await tableFacts(db, table, is_view, config);
+  const foreign_keys = is_view ? [] : await db.foreign_keys_for_table(table);
+  const label_columns = await labelColumns(svc, request, db, foreign_keys);
+  await checkSearchArgs(svc, request, db, facts, args);
+  const filter_arguments = await filterArguments(svc, request, db, table, args);
+  const query = buildTableQuery({
+    table: facts,
+    args,
+    settings: svc.settings,
+    config,
+    filter_arguments,
+  });
+  return {
+    svc,
+    request,
+    db,
+    table,
+    is_view,
+    private: resolved.private,
+    args,
+    facts,
+    config,
+    foreign_keys,
+    compound_keys: is_view ? [] : await compoundKeys(db, table),
+    label_columns,
+    query,
+    filter_arguments,
+  };
+}
+
+async function tableFacts(
+  db: Database,
+  table: string,
+  is_view: boolean,
+  config: Record<string, unknown>,
+): Promise<TableContext["facts"]> {
+  const details = (await db.table_column_details(table)).map((row) => row.toObject());
+  const columns = details.filter((d) => !Number(d.hidden)).map((d) => String(d.name));
+  const column_types: Record<string, string | null> = {};
+  for (const d of details) column_types[String(d.name)] = (d.type as string | null) || null;
+  const fts_table = is_view ? null : (config.fts_table as string | undefined) ??
+    await db.fts_table(table);
+  const ftsDefinition = fts_table ? await db.get_table_definition(fts_table) : null;
+  return {
+    name: table,
+    columns,
+    pks: is_view ? [] : await db.primary_keys(table),
+    is_view,
+    column_types,
+    column_details: details,
+    fts_table,
+    fts_columns: fts_table ? await db.table_columns(fts_table) : [],
+    is_fts5: /using\s+fts5/i.test(ftsDefinition ?? ""),
+    text_columns: columns.filter((c) => /TEXT|CHAR|CLOB|^$/i.test(column_types[c] ?? "")),
+  };
+}
+
+/**
+ * `_fts_table=` / `_fts_pk=` name SQL objects from the URL: the table must be a full-text index
+ * the actor may see (matches against a hidden index would reveal its contents), the key a column.
+ */
+async function checkSearchArgs(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  facts: TableFacts,
+  args: URLSearchParams,
+): Promise<void> {
+  const ftsTable = args.get("_fts_table");
+  if (ftsTable) {
+    const definition = await db.table_exists(ftsTable)
+      ? await db.get_table_definition(ftsTable)
+      : null;
+    if (!/using\s+fts[345]/i.test(definition ?? "")) {
+      throw new TableArgsError(`Invalid _fts_table: ${ftsTable}`);
+    }
+    const [visible] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [db.name, ftsTable],
+    });
+    if (!visible) throw new Forbidden("You do not have permission to view the _fts_table");
+  }
+  const ftsPk = args.get("_fts_pk");
+  if (ftsPk && ftsPk !== "rowid" && !facts.columns.includes(ftsPk)) {
+    throw new TableArgsError(`Invalid _fts_pk: ${ftsPk}`);
+  }
+}
+
+/** `_where=` (needs `execute-sql`), `_through=`, then every `filters_from_request` hook. */
+async function filterArguments(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  table: string,
+  args: URLSearchParams,
+): Promise<FilterArgumentsLike[]> {
+  const allowed = args.has("_where")
+    ? await svc.permission_allowed(request.actor, "execute-sql", db.name) !== false
+    : true;
+  const where = whereFilterArguments(args, {
+    allowed,
+    path: request.path,
+  });
+  // A `_where=` clause is custom SQL: it may not read tables the actor cannot view.
+  const clauses = args.getAll("_where").join("\n");
+  if (clauses) await ensureSqlTablesVisible(svc, request.actor, db, clauses);
+  const through = await throughFilterArguments(args, table, async (t) => {
+    // Filtering through a table reveals which of its rows exist.
+    const [visible] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [db.name, t],
+    });
+    if (!visible) throw new Forbidden("You do not have permission to view the _through table");
+    return await db.foreign_keys_for_table(t);
+  });
+  const fromHooks = await svc.hooks.call("filters_from_request", {
+    request,
+    database: db.name,
+    table,
+  });
+  return [where, through, ...(fromHooks as FilterArgumentsLike[])];
+}
+
+/** Runs the page query and works out the `_next` token and URL. */
+export async function fetchPage(
+  ctx: TableContext,
+  query: TableQuery = ctx.query,
+  json: RowsJsonRequest | null = null,
+): Promise<FetchedPage> {
+  const { svc, request, db } = ctx;
+  const limit = Number(ctx.args.get("_timelimit")) || null;
+  // The SQL carries its own `limit size+1`; execute()'s cap would drop the look-ahead row.
+  const results = await db.execute(query.sql, query.params as BindParams, {
+    truncate: false,
+    custom_time_limit: limit,
+    json_rows: json,
+  }).catch((error) => {
+    // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
+    // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
+    if (error instanceof QueryError) throw new InvalidSql(error.message, { cause: error });
+    throw error;
+  });
+  // The pager reads the count and the last row of the page only: one object, not one per row
+  // (and, for a page the worker wrote as JSON, without parsing the others at all).
+  const objects = new Array<Record<string, unknown>>(results.length);
+  const last = query.page_size - 1;
+  if (last >= 0 && last < results.length) {
+    objects[last] = rowObject(results.columns, results.page?.edge ?? results.values[last]);
+  }
+  const page = await query.page(objects, async (sql, params) => {
+    return (await db.execute(sql, params as BindParams)).first()?.toObject() ?? null;
+  });
+  let rows: SqlValue[][] | null = null;
+  const fetched = {
+    get rows() {
+      return rows ??= results.values.slice(0, query.page_size);
+    },
+    encoded: results.page && json ? { bytes: results.page.bytes, options: json } : null,
+  };
+  if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
+  const path = pathWithReplacedArgs(
+    request.path,
+    argPairs(new URLSearchParams(request.query_string)),
+    page.next_args,
+  );
+  return Object.assign(fetched, { next: page.next, next_url: svc.absolute_url(request, path) });
+}
+
+/** One row as `{column: value}`; the first of duplicate names wins, as in `Row.toObject()`. */
+function rowObject(columns: string[], row: SqlValue[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  columns.forEach((column, i) => {
+    if (!Object.hasOwn(out, column)) out[column] = row[i];
+  });
+  return out;
+}
+
+/** The following page after `next` (for `_stream=on`), with the same filters and sort. */
+export async function fetchAfter(
+  ctx: TableContext,
+  next: string,
+): Promise<{ rows: SqlValue[][]; next: string | null }> {
+  const args = new URLSearchParams(ctx.args);
+  args.set("_next", next);
+  const query = buildTableQuery({
+    table: ctx.facts,
+    args,
+    settings: ctx.svc.settings,
+    config: ctx.config,
+    filter_arguments: ctx.filter_arguments,
+  });
+  const page = await fetchPage(ctx, query);
+  return { rows: page.rows, next: page.next };
+}
