@@ -13,6 +13,7 @@ import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { Database } from "./db/database.ts";
 import type { DatabaseHost } from "./db/host.ts";
+import { QueryCache } from "./db/query_cache.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
 import { checkDatabaseFile } from "./db/file_check.ts";
@@ -74,6 +75,7 @@ export class Service implements DatabaseHost, AppHost {
   readonly registered: Registered;
   #localMetadata: Metadata;
   #pool: ReadPool | null = null;
+  #queryCache: QueryCache | null | undefined;
   #internal: Database | null = null;
   #booting: Promise<void> | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
@@ -223,6 +225,15 @@ export class Service implements DatabaseHost, AppHost {
       workerUrl: new URL("./app/read_worker.ts", import.meta.url),
     });
     return this.#pool;
+  }
+
+  /** The query cache of immutable databases (`query_cache_mb`; null when 0). */
+  queryCache(): QueryCache | null {
+    if (this.#queryCache === undefined) {
+      const mb = Number(this.setting("query_cache_mb"));
+      this.#queryCache = mb > 0 ? new QueryCache(mb * 1024 * 1024) : null;
+    }
+    return this.#queryCache;
   }
 
   prepareConnection(conn: Connection, database: string): void {

@@ -24,6 +24,7 @@ import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
 import { type ReadRequest, type RowsJsonRequest, runRead, wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
+import { QueryCache } from "./query_cache.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
@@ -79,6 +80,12 @@ export interface ExecuteOptions {
    * find its table, and for the capped counts that follow a timed-out count.
    */
   request_deadline?: boolean;
+  /**
+   * Vitrine's own deterministic queries (table pages, counts, facets, suggestions, labels): on
+   * an immutable database, answered from the service's query cache when it has the answer (and
+   * kept there). Ignored for mutable and memory databases, whose answers can change.
+   */
+  cache?: boolean;
 }
 
 /** `block: false` queues the write and returns a task id instead of waiting. */
@@ -204,7 +211,16 @@ export class Database extends DatabaseIntrospection {
     };
     const start = traceClock();
     const { signal } = options;
+    const cache = options.cache ? this.#queryCache() : null;
     try {
+      if (cache) {
+        const key = QueryCache.key(this.hash!, sql, params, `${request.maxRows},${maxBytes}`);
+        const kept = await cache.get(key, async () => {
+          const results = await this.#read(request, signal);
+          return { columns: results.columns, rows: results.values, truncated: results.truncated };
+        });
+        return new Results(kept.rows, kept.columns, kept.truncated);
+      }
       return await this.#read(request, signal);
     } catch (error) {
       // A query dropped from the queue rejects with the signal's reason: same outcome as one
@@ -225,6 +241,12 @@ export class Database extends DatabaseIntrospection {
     } finally {
       traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
     }
+  }
+
+  /** The query cache, for immutable files only: their answers never change while served. */
+  #queryCache(): QueryCache | null {
+    if (this.is_mutable || this.is_memory || this.path === null) return null;
+    return this.#host.queryCache?.() ?? null;
   }
 
   /** `sql_time_limit_ms`, or a lower `custom_time_limit`: how long the query may run. */

@@ -7,6 +7,7 @@
 
 import type { Connection } from "../sqlite/connection.ts";
 import { ReadPool } from "./pool.ts";
+import type { QueryCache } from "./query_cache.ts";
 
 /** Settings the data layer reads, with their defaults. */
 const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
@@ -30,6 +31,8 @@ export interface DatabaseHost {
   tableConfig(database: string, table: string): Record<string, unknown>;
   /** Module URLs each worker imports; their exported `prepare_connection` runs per connection. */
   pluginModules(): string[];
+  /** The cache of immutable databases' query answers (`execute(…, { cache: true })`), if any. */
+  queryCache?(): QueryCache | null;
 }
 
 /** Options of {@link standaloneHost}. */

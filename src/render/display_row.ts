@@ -21,25 +21,55 @@ export type DisplayRow = Record<string, unknown> & {
   display(column: string): Markup;
 };
 
-/** Build a display row from rendered cells (plain strings are escaped). */
+/** `cells` and `display()` of every display row: shared, not made per row. */
+const CELLS = Symbol("cells");
+const rowMethods = {
+  display(this: { [CELLS]: DisplayCell[] }, column: string): Markup {
+    // Rows have a handful of cells: a scan beats building a map for each row. From the end, so
+    // that of duplicate column names the last wins, as it does for `row[column]`.
+    const cells = this[CELLS];
+    for (let i = cells.length - 1; i >= 0; i--) {
+      if (cells[i].column === column) return cells[i].value;
+    }
+    return new Markup("");
+  },
+};
+const rowPrototype = Object.create(Object.prototype, {
+  cells: {
+    get(this: { [CELLS]: DisplayCell[] }) {
+      return this[CELLS];
+    },
+    enumerable: false,
+  },
+  display: { value: rowMethods.display, enumerable: false },
+});
+
+/**
+ * Build a display row from rendered cells (plain strings are escaped). Its own enumerable keys
+ * are the columns (raw values); `cells` and `display` come from a shared prototype, or are set
+ * on the row itself when a column has one of those names (they must still work).
+ */
 export function makeDisplayRow(
   cells: { column: string; value: Markup | string; raw: unknown; value_type?: string }[],
 ): DisplayRow {
-  const normalised: DisplayCell[] = cells.map((cell) => ({
-    column: cell.column,
-    value: cell.value instanceof Markup ? cell.value : Markup.escape(cell.value),
-    raw: cell.raw,
-    value_type: cell.value_type ?? valueType(cell.raw),
-  }));
-  const byColumn = new Map(normalised.map((cell) => [cell.column, cell]));
-  const row: Record<string, unknown> = Object.fromEntries(
-    normalised.map((cell) => [cell.column, cell.raw]),
-  );
-  Object.defineProperty(row, "cells", { value: normalised, enumerable: false });
-  Object.defineProperty(row, "display", {
-    value: (column: string) => byColumn.get(column)?.value ?? new Markup(""),
-    enumerable: false,
-  });
+  const normalised: DisplayCell[] = new Array(cells.length);
+  const row = Object.create(rowPrototype) as Record<string | symbol, unknown>;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    normalised[i] = {
+      column: cell.column,
+      value: cell.value instanceof Markup ? cell.value : Markup.escape(cell.value),
+      raw: cell.raw,
+      value_type: cell.value_type ?? valueType(cell.raw),
+    };
+    row[cell.column] = cell.raw;
+  }
+  // A symbol key: never listed by for-in, Object.keys or JSON, like the non-enumerable members.
+  row[CELLS] = normalised;
+  if (Object.hasOwn(row, "cells") || Object.hasOwn(row, "display")) {
+    Object.defineProperty(row, "cells", { value: normalised, enumerable: false });
+    Object.defineProperty(row, "display", { value: rowMethods.display, enumerable: false });
+  }
   return row as DisplayRow;
 }
 

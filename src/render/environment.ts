@@ -5,7 +5,14 @@
  */
 import nunjucks from "nunjucks";
 import { Markup } from "../util/markup.ts";
-import { installFilters, type NunjucksEnvironment, patchRuntime } from "./template_filters.ts";
+import {
+  installFilters,
+  type NunjucksEnvironment,
+  patchRuntime,
+  safe,
+} from "./template_filters.ts";
+import { tableCells } from "./table_cells.ts";
+import type { DisplayRow } from "./display_row.ts";
 import { TemplateLoader } from "./template_loader.ts";
 import { templatesConsideredComment } from "./template_lookup.ts";
 import { cssClass } from "./css_class.ts";
@@ -54,6 +61,10 @@ export class TemplateEnvironment {
     }) as NunjucksEnvironment;
     installFilters(this.env);
     this.env.addFilter("to_css_class", (name: never) => cssClass(String(name ?? "")));
+    this.env.addFilter(
+      "table_cells",
+      (row: never, stacked: never) => safe(tableCells(row as DisplayRow, stacked)),
+    );
     this.env.addGlobal("path_with_replaced_args", pathWithReplacedArgs);
     this.env.addGlobal("path_with_added_args", pathWithAddedArgs);
     this.env.addGlobal("path_with_removed_args", pathWithRemovedArgs);

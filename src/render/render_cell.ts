@@ -152,8 +152,18 @@ function foreignKeyHref(
 ): string | null {
   const values = fk.columns.map((c) => row[c]);
   if (values.some((v) => v === null || v === undefined || v instanceof Uint8Array)) return null;
-  const table = String(ctx.svc.urls.table(ctx.database, fk.other_table));
-  return `${table}/${values.map((v) => tilde_encode(String(v))).join(",")}`;
+  return `${tableUrl(ctx, fk.other_table)}/${values.map((v) => tilde_encode(String(v))).join(",")}`;
+}
+
+/** Table URLs by context and table: a page of rows links to the same few tables many times. */
+const tableUrls = new WeakMap<CellContext, Map<string, string>>();
+
+function tableUrl(ctx: CellContext, table: string): string {
+  let urls = tableUrls.get(ctx);
+  if (!urls) tableUrls.set(ctx, urls = new Map());
+  let url = urls.get(table);
+  if (url === undefined) urls.set(table, url = String(ctx.svc.urls.table(ctx.database, table)));
+  return url;
 }
 
 function blobCell(
@@ -177,14 +187,20 @@ export async function displayRows(
   rows: SqlValue[][],
 ): Promise<DisplayRow[]> {
   const out: DisplayRow[] = [];
+  // Without a render_cell hook every cell is rendered synchronously: no await per cell.
+  const hooked = ctx.svc.hooks.has("render_cell");
   for (const values of rows) {
     const row: Record<string, unknown> = {};
     columns.forEach((c, i) => {
       if (!Object.hasOwn(row, c)) row[c] = values[i];
     });
-    const cells = [];
-    for (const [i, column] of columns.entries()) {
-      cells.push({ column, value: await renderCell(ctx, row, column, values[i]), raw: values[i] });
+    const cells = new Array(columns.length);
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      const value = hooked
+        ? await renderCell(ctx, row, column, values[i])
+        : defaultCell(ctx, row, column, values[i]);
+      cells[i] = { column, value, raw: values[i] };
     }
     out.push(makeDisplayRow(cells));
   }

@@ -41,6 +41,8 @@ export class TemplateLoader {
   readonly defaultDir: string;
   #entries: Record<string, unknown> = {};
   #loaded = new Map<string, LoadedFrom>();
+  /** Remembered `resolve()` answers (only while there are no user dirs). */
+  #resolved = new Map<string, string | null>();
   #view: Record<string, unknown>;
 
   constructor(userDirs: string[] = [], defaultDir: string = DEFAULT_TEMPLATE_DIR) {
@@ -84,6 +86,7 @@ export class TemplateLoader {
   addPluginDir(dir: string): void {
     if (!this.pluginDirs.includes(dir)) this.pluginDirs.push(dir);
     this.cache = {};
+    this.#resolved.clear();
   }
 
   /** Directories searched for a plain (unprefixed) name, in order. */
@@ -91,8 +94,18 @@ export class TemplateLoader {
     return [...this.userDirs, ...this.pluginDirs, this.defaultDir];
   }
 
-  /** Absolute path of the file a name resolves to, or null. */
+  /**
+   * Absolute path of the file a name resolves to, or null. Remembered while no `--template-dir`
+   * is in use (plugin and default templates do not change while serving); with one, looked up
+   * each time, so edits and new files there show at once.
+   */
   resolve(name: string): string | null {
+    if (this.userDirs.length) return this.#lookup(name);
+    if (!this.#resolved.has(name)) this.#resolved.set(name, this.#lookup(name));
+    return this.#resolved.get(name)!;
+  }
+
+  #lookup(name: string): string | null {
     const forceDefault = name.startsWith(DEFAULT_PREFIX);
     const relative = forceDefault ? name.slice(DEFAULT_PREFIX.length) : name;
     if (!isSafeRelative(relative)) return null;

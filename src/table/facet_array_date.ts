@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Facet, facetValueText, SUGGEST_CONSIDER } from "./facet_base.ts";
+import { Facet, facetValueText, positional, SUGGEST_CONSIDER } from "./facet_base.ts";
 import type { FacetResult, FacetSuggestion } from "./facet_configs.ts";
 
 /** Counts values inside JSON-array columns; each row counts once per distinct value. */
@@ -21,13 +21,13 @@ export class ArrayFacet extends Facet {
         `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
           `select distinct json_type(${c}) from limited where ${c} is not null and ${c} != ''`,
       );
-      const kinds = types.rows.map((row) => row[0]);
+      const kinds = positional(types).map((row) => row[0]);
       if (!kinds.includes("array") || kinds.some((k) => k !== "array" && k !== null)) return false;
       const sample = await this.runSuggestSql(
         `select ${c} from (${this.sql}) where ${c} is not null and ${c} != '' ` +
           `and json_array_length(${c}) > 0 limit 100`,
       );
-      const values = sample.rows.map((row) => row[0]);
+      const values = positional(sample).map((row) => row[0]);
       return values.length > 0 && values.every(isJsonArrayOfStrings);
     });
   }
@@ -71,7 +71,7 @@ export class DateFacet extends Facet {
         `select date(${c}) from (select * from (${this.sql}) limit 100) ` +
           `where ${c} glob '????-??-*'`,
       );
-      return result.rows.some((row) => row[0]);
+      return positional(result).some((row) => row[0]);
     });
   }
 

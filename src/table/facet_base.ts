@@ -25,7 +25,19 @@ export interface FacetDatabase {
     sql: string,
     params?: Record<string, unknown>,
     options?: { custom_time_limit?: number; truncate?: boolean; log_sql_errors?: boolean },
-  ): Promise<{ rows: ArrayLike<unknown>[]; columns: string[] }>;
+  ): Promise<FacetRows>;
+}
+
+/** A facet query's answer: `values` (plain arrays, Vitrine's `Results`) when there, else `rows`. */
+export interface FacetRows {
+  rows: ArrayLike<unknown>[];
+  values?: ArrayLike<unknown>[];
+  columns: string[];
+}
+
+/** The rows of an answer by position (plain arrays when the database gives them). */
+export function positional(result: FacetRows): ArrayLike<unknown>[] {
+  return result.values ?? result.rows;
 }
 
 /** Labels for foreign-key values of `column`, keyed by the raw value. */
@@ -159,7 +171,7 @@ export abstract class Facet {
         `select count(*) from (select * from (${this.sql}) limit ${SUGGEST_CONSIDER})`,
         this.params,
       );
-      this.rowCount = Number(result.rows[0][0]);
+      this.rowCount = Number(positional(result)[0][0]);
     }
     return this.rowCount;
   }
@@ -194,7 +206,7 @@ export abstract class Facet {
       const column = facetColumn(source);
       try {
         // One row past the size tells whether the list is truncated.
-        const rows = (await this.runFacetSql(counter.sql(this.col(column), size + 1))).rows;
+        const rows = positional(await this.runFacetSql(counter.sql(this.col(column), size + 1)));
         const shown = rows.slice(0, size);
         const labels = await counter.labels?.(column, shown.map((row) => row[0])) ??
           new Map<unknown, unknown>();

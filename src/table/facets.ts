@@ -9,7 +9,13 @@
 
 import { argKeys, type ArgsLike, hasArg } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
-import { Facet, type FacetOptions, isQueryInterrupted, SUGGEST_CONSIDER } from "./facet_base.ts";
+import {
+  Facet,
+  type FacetOptions,
+  isQueryInterrupted,
+  positional,
+  SUGGEST_CONSIDER,
+} from "./facet_base.ts";
 import {
   facetColumn,
   type FacetResult,
@@ -36,9 +42,9 @@ export class ColumnFacet extends Facet {
           `select ${c} as value, count(*) as n from limited where value is not null ` +
           `group by value limit ${size + 1}`,
       );
-      const count = distinct.rows.length;
+      const count = positional(distinct).length;
       return count > 1 && count < rowCount && count <= size &&
-        distinct.rows.some((row) => Number(row[1]) > 1);
+        positional(distinct).some((row) => Number(row[1]) > 1);
     }, isQueryInterrupted);
   }
 

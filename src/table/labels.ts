@@ -59,7 +59,7 @@ export function labelLookupSql(
 export type PositionalQuery = (
   sql: string,
   params: unknown[],
-) => Promise<{ rows: ArrayLike<unknown>[] }>;
+) => Promise<{ rows: ArrayLike<unknown>[]; values?: ArrayLike<unknown>[] }>;
 
 /**
  * Labels for `values` of an FK column, keyed by raw value. Without a label column the label is
@@ -79,7 +79,8 @@ export async function lookupLabels(
     return labels;
   }
   const query = labelLookupSql(fk, labelColumn, present);
-  for (const row of (await run(query.sql, query.params)).rows) labels.set(row[0], row[1]);
+  const result = await run(query.sql, query.params);
+  for (const row of result.values ?? result.rows) labels.set(row[0], row[1]);
   return labels;
 }
 

@@ -10,6 +10,7 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
   SAFE_BYTE[c.charCodeAt(0)] = 1;
 }
 const SPACE = 0x20;
+const SAFE_TEXT = /^[A-Za-z0-9_-]*$/;
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -20,6 +21,8 @@ const utf8Decoder = new TextDecoder();
  * @example tilde_encode("foo/bar.csv") === "foo~2Fbar~2Ecsv"
  */
 export function tilde_encode(s: string): string {
+  // Keys are mostly plain (numbers, simple names): nothing to encode.
+  if (SAFE_TEXT.test(s)) return s;
   let out = "";
   for (const byte of utf8.encode(s)) {
     if (SAFE_BYTE[byte]) out += String.fromCharCode(byte);

@@ -49,18 +49,19 @@ function once<T>(fn: () => Promise<T> | T): () => Promise<T> {
 
 /** Row count of the filtered table: exact, a lower bound when slow, or null when unknown. */
 async function countRows(ctx: TableContext): Promise<CountResult> {
-  // The request's queries share one time limit. The full count leaves a reserve (a fifth, at
-  // least 5 ms, at most half of what is left); the capped counts that give a lower bound when it
-  // runs out have that reserve each, so a busy machine cannot leave them no time at all.
+  // The request's queries share one time limit. The full count leaves a reserve (a third, at
+  // least 10 ms, at most half of what is left); the capped counts that give a lower bound when
+  // it runs out have that reserve each, so a busy machine cannot leave them no time at all.
   const left = requestTimeLeft(Number(ctx.svc.setting("sql_time_limit_ms")));
-  const reserve = left === null ? null : Math.min(left / 2, Math.max(left / 5, 5));
+  const reserve = left === null ? null : Math.min(left / 2, Math.max(left / 3, 10));
   let first = true;
   const run = async (sql: string, params: Record<string, unknown>) => {
+    const cache = ctx.cacheable;
     const options = reserve === null
-      ? {}
+      ? { cache }
       : first
-      ? { custom_time_limit: Math.max(1, Math.floor(left! - reserve)) }
-      : { custom_time_limit: Math.max(1, Math.ceil(reserve)), request_deadline: false };
+      ? { custom_time_limit: Math.max(1, Math.floor(left! - reserve)), cache }
+      : { custom_time_limit: Math.max(1, Math.ceil(reserve)), request_deadline: false, cache };
     first = false;
     return Number((await ctx.db.execute(sql, params as BindParams, options)).single_value());
   };
@@ -81,7 +82,8 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
     new FacetKind({
       // Facets bind named params; the database takes them as BindParams.
       database: {
-        execute: (sql, params, options) => db.execute(sql, params as BindParams, options),
+        execute: (sql, params, options) =>
+          db.execute(sql, params as BindParams, { ...options, cache: ctx.cacheable }),
       },
       table,
       sql: ctx.query.sql_no_order_no_limit,
@@ -146,7 +148,7 @@ async function labelsFor(
   if (!fk) return new Map();
   const labelColumn = ctx.label_columns.get(fk.other_table) ?? null;
   return await lookupLabels(
-    (sql, params) => ctx.db.execute(sql, params as SqlValue[]),
+    (sql, params) => ctx.db.execute(sql, params as SqlValue[], { cache: ctx.cacheable }),
     fk,
     labelColumn,
     values,

@@ -49,6 +49,12 @@ export interface TableContext {
   label_columns: Map<string, string | null>;
   query: TableQuery;
   filter_arguments: FilterArgumentsLike[];
+  /**
+   * The page's queries may be answered from the query cache: an immutable file and SQL that is
+   * Vitrine's own (no `_where=` clause, no clause from a `filters_from_request` plugin, either of
+   * which could call a function like `random()`).
+   */
+  cacheable: boolean;
 }
 
 /** One fetched page of the table query. */
@@ -98,6 +104,8 @@ export async function prepareTable(
     label_columns,
     query,
     filter_arguments,
+    cacheable: !db.is_mutable && !db.is_memory && !args.has("_where") &&
+      filter_arguments.slice(2).every((f) => !f.where_clauses?.length),
   };
 }
 
@@ -207,6 +215,7 @@ export async function fetchPage(
     truncate: false,
     custom_time_limit: limit,
     json_rows: json,
+    cache: ctx.cacheable,
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.

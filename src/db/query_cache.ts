@@ -1,0 +1,150 @@
+/**
+ * `QueryCache`: results of Vitrine's own deterministic queries on immutable databases (table
+ * pages, counts, facets, suggestions, labels), kept in a least-recently-used map bounded in bytes
+ * (the `query_cache_mb` setting) and keyed by the database file's hash, the SQL and its
+ * parameters. An immutable file never changes while it is served, so an answer never goes
+ * stale; mutable and memory databases never reach this cache (`Database.execute`).
+ *
+ * Identical queries asked at the same time run once (single flight): later callers wait for the
+ * first one's answer. Failures (a time limit, an error) are never kept.
+ *
+ * @module
+ */
+
+import type { SqlValue } from "../sqlite/values.ts";
+
+/** A kept answer; every reader gets its own copy of the rows. */
+export interface CachedRows {
+  columns: string[];
+  rows: SqlValue[][];
+  truncated: boolean;
+}
+
+interface Entry {
+  value: CachedRows;
+  bytes: number;
+}
+
+/** Rough heap size of an answer: enough to keep the cache near its budget. */
+function sizeOf(value: CachedRows): number {
+  let bytes = 64;
+  for (const column of value.columns) bytes += 40 + column.length * 2;
+  for (const row of value.rows) {
+    bytes += 32 + row.length * 8;
+    for (const cell of row) {
+      if (typeof cell === "string") bytes += 16 + cell.length * 2;
+      else if (cell instanceof Uint8Array) bytes += 64 + cell.byteLength;
+      else if (typeof cell === "bigint") bytes += 24;
+    }
+  }
+  return bytes;
+}
+
+/** A copy of the rows a caller may change freely. */
+function copy(value: CachedRows): CachedRows {
+  return {
+    columns: value.columns,
+    rows: value.rows.map((row) => row.slice()),
+    truncated: value.truncated,
+  };
+}
+
+/** Bounded, single-flight cache of query answers. */
+export class QueryCache {
+  /** Budget in bytes. */
+  readonly maxBytes: number;
+  #entries = new Map<string, Entry>();
+  #pending = new Map<string, Promise<CachedRows>>();
+  #bytes = 0;
+  #hits = 0;
+  #misses = 0;
+
+  /** `maxBytes` 0 keeps nothing (every call runs its query). */
+  constructor(maxBytes: number) {
+    this.maxBytes = Math.max(0, maxBytes);
+  }
+
+  /** The key of one query on one database file. */
+  static key(hash: string, sql: string, params: unknown, variant = ""): string {
+    return `${hash}\u0000${variant}\u0000${sql}\u0000${paramsKey(params)}`;
+  }
+
+  /**
+   * The answer for `key`: kept, being computed by an identical caller, or computed now by `run`
+   * (and kept when it fits).
+   */
+  async get(key: string, run: () => Promise<CachedRows>): Promise<CachedRows> {
+    if (this.maxBytes === 0) return await run();
+    const entry = this.#entries.get(key);
+    if (entry) {
+      // Moved to the end: the map's order is least recently used first.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#hits++;
+      return copy(entry.value);
+    }
+    const pending = this.#pending.get(key);
+    if (pending) {
+      this.#hits++;
+      return copy(await pending);
+    }
+    this.#misses++;
+    const running = run();
+    this.#pending.set(key, running);
+    try {
+      const value = await running;
+      this.#store(key, value);
+      return copy(value);
+    } finally {
+      this.#pending.delete(key);
+    }
+  }
+
+  /** Entries, bytes used and how often a call was answered without running its query. */
+  stats(): { entries: number; bytes: number; hits: number; misses: number } {
+    return {
+      entries: this.#entries.size,
+      bytes: this.#bytes,
+      hits: this.#hits,
+      misses: this.#misses,
+    };
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  #store(key: string, value: CachedRows): void {
+    const bytes = sizeOf(value) + key.length * 2;
+    // One answer may not take more than a quarter of the budget.
+    if (bytes > this.maxBytes / 4) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#entries.delete(key);
+      this.#bytes -= old.bytes;
+    }
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= entry.bytes;
+    }
+  }
+}
+
+/** Parameters as text that tells apart every value SQLite could be given (types included). */
+function paramsKey(params: unknown): string {
+  if (params === null || params === undefined) return "";
+  return JSON.stringify(params, (_key, value) => {
+    if (typeof value === "bigint") return { $bigint: value.toString() };
+    if (value instanceof Uint8Array) return { $blob: value.toBase64() };
+    if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))) {
+      return { $number: Object.is(value, -0) ? "-0" : String(value) };
+    }
+    if (value === undefined) return { $undefined: true };
+    return value;
+  });
+}

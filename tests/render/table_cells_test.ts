@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import nunjucks from "nunjucks";
+import { tableCells } from "../../src/render/table_cells.ts";
+import { makeDisplayRow } from "../../src/render/display_row.ts";
+import { patchRuntime } from "../../src/render/template_filters.ts";
+import { cssClass } from "../../src/render/css_class.ts";
+import { Markup } from "../../src/util/markup.ts";
+
+// The loop `_table.html` had before `table_cells`: the filter must write exactly this.
+const LOOP = `{% for cell in row.cells %}<td class="col-{{ cell.column | to_css_class }} ` +
+  `type-{{ cell.value_type }}"{% if stacked_rows %} role="cell" data-column="{{ cell.column }}"` +
+  `{% endif %}>{{ cell.value }}</td>{% endfor %}`;
+
+Deno.test("table_cells writes a row's cells exactly as the template loop did", () => {
+  patchRuntime();
+  const env = new nunjucks.Environment(null, { autoescape: true });
+  env.addFilter("to_css_class", (name: string) => cssClass(String(name ?? "")));
+  const row = makeDisplayRow([
+    { column: "id", value: new Markup('<a href="/db/t/1">1</a>'), raw: 1 },
+    { column: `odd "name" <b>&'\\`, value: Markup.escape(`a "quoted" <tag> & \\`), raw: "x" },
+    { column: "height m", value: new Markup("12.5"), raw: 12.5 },
+    { column: "émoji 🌳", value: new Markup("&nbsp;"), raw: null },
+    { column: "-lead", value: "plain <text>", raw: "plain <text>" },
+  ]);
+  for (const stacked_rows of [false, true, "", 1]) {
+    const expected = env.renderString(LOOP, { row, stacked_rows });
+    assert.equal(tableCells(row, stacked_rows), expected, `stacked_rows=${stacked_rows}`);
+  }
+});
