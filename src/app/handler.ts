@@ -27,6 +27,8 @@ import { CUSTOM_PAGE_ROUTE, type View } from "./routes.ts";
 import { NoCustomPage } from "../views/special/custom_page.ts";
 import { traceRequest } from "./trace_page.ts";
 import { withArrival } from "../db/request_clock.ts";
+import { matches, notModified, pageTag } from "./conditional.ts";
+import { compressResponse } from "./compression.ts";
 import { wallClock } from "../db/read_query.ts";
 
 export type { FetchHandler };
@@ -106,8 +108,13 @@ async function route(svc: Service, request: Request): Promise<Response> {
   request.url_vars = match.url_vars;
   requestState(request).hasJsonTwin = match.route.pattern.source.includes("(?<format>");
   await enforceCsrf(svc, request);
+  // Pages of immutable databases: answered 304 when the client already has them (`conditional.ts`).
+  const tag = await pageTag(svc, request, match.route.name ?? "");
+  if (tag && matches(request, tag)) return notModified(svc, request, tag);
   try {
-    return await (match.view as View)(svc, request);
+    const response = await (match.view as View)(svc, request);
+    if (tag && response.status === 200) response.headers["etag"] = tag;
+    return response;
   } catch (error) {
     if (!(error instanceof NotFound) || match.route.name === CUSTOM_PAGE_ROUTE) throw error;
     // `/about` looks like a database URL; a custom page of that path wins over the 404.
@@ -184,6 +191,8 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
     addAlternateLink(svc, request, response);
   }
+  // Not for `?_trace=1`: the trace is added to the body text afterwards (trace_page.ts).
+  if (!request.args.has("_trace")) compressResponse(request, response);
   const web = response.toWebResponse();
   if (request.method === "HEAD") {
     // A streamed body (a CSV stream, a file) must be released, not just dropped.

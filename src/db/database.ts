@@ -24,6 +24,7 @@ import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
 import { type ReadRequest, type RowsJsonRequest, runRead, wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 import { QueryCache } from "./query_cache.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
@@ -74,6 +75,8 @@ export interface ExecuteOptions {
    * worker), ready to be sent as they are (`Results.page`).
    */
   json_rows?: RowsJsonRequest | null;
+  /** The same for `_stream=on` exports: the rows as CSV, TSV or NDJSON lines (`Results.page`). */
+  text_rows?: TextRowsOptions | null;
   /**
    * False: limited only while it runs, not from the request's arrival (default true). For
    * Vitrine's own small queries (introspection), so that a busy queue never makes a page fail to
@@ -207,6 +210,7 @@ export class Database extends DatabaseIntrospection {
       timeLimitMs: this.#timeLimit(custom_time_limit),
       deadline: options.request_deadline === false ? null : this.#deadline(),
       json: options.json_rows ?? null,
+      text: options.text_rows ?? null,
       maxBytes: maxBytes > 0 ? maxBytes : null,
     };
     const start = traceClock();
@@ -277,7 +281,8 @@ export class Database extends DatabaseIntrospection {
       const result = runRead(this.#mainConnection(), request);
       return new Results(result.rows, result.columns, result.truncated);
     }
-    if (pool.costs.isTiny(request.sql)) {
+    // Export pages stay in the workers: they write the lines there, while this thread sends.
+    if (!request.text && pool.costs.isTiny(request.sql)) {
       const results = await this.#readInline(request, signal);
       if (results) return results;
     }

@@ -161,7 +161,10 @@ export class ReadPool {
       columns: reply.columns,
       truncated: reply.truncated,
       count: reply.count,
-      rows: () => rows ??= decodeRows(reply.rows.json, reply.rows.tagged),
+      rows: () => {
+        if (reply.rows === null) throw new Error("This export page was sent as lines only");
+        return rows ??= decodeRows(reply.rows.json, reply.rows.tagged);
+      },
       page: page && {
         bytes: page.bytes,
         edge: page.edge && decodeRows(page.edge.json, page.edge.tagged)[0],

@@ -12,6 +12,7 @@ import { SqliteError } from "../sqlite/errors.ts";
 import { VISITOR_LIMITS } from "../sqlite/guard.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { rowsJson, type RowsJsonOptions } from "../util/json_rows.ts";
+import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
 
 /** Rows of a JSON page to write as JSON text next to the values (see `util/json_rows.ts`). */
 export interface RowsJsonRequest extends RowsJsonOptions {
@@ -34,6 +35,8 @@ export interface ReadRequest {
   deadline: number | null;
   /** Also write the rows as JSON (a JSON page whose body can use them as they are). */
   json?: RowsJsonRequest | null;
+  /** Or as the lines of a CSV, TSV or NDJSON export (`_stream=on`). */
+  text?: TextRowsOptions | null;
   /**
    * Most bytes of text and BLOB values the query may produce (SQLite's length limit for any one
    * value, and the total of the rows returned); null for no limit.
@@ -93,12 +96,15 @@ export function runRead(conn: Connection, request: ReadRequest): ReadResult {
 
 /** {@link ReadRequest.json}'s bytes for a result, or null when none were asked for. */
 export function encodePage(request: ReadRequest, result: ReadResult): EncodedPage | null {
-  const json = request.json;
-  if (!json) return null;
-  const text = rowsJson(result.columns, result.rows, json);
-  const edge = result.rows.length > json.limit && json.limit > 0
-    ? result.rows[json.limit - 1]
-    : null;
+  const options = request.json ?? request.text;
+  if (!options) return null;
+  const text = request.json
+    ? rowsJson(result.columns, result.rows, request.json)
+    : textRows(result.columns, result.rows, request.text!);
+  // An export page with a BLOB cell is written by the main thread (its text is a URL there).
+  if (text === null) return null;
+  const limit = options.limit;
+  const edge = result.rows.length > limit && limit > 0 ? result.rows[limit - 1] : null;
   return { bytes: new TextEncoder().encode(text), edge };
 }
 

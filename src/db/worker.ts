@@ -100,7 +100,8 @@ async function handle(message: ToWorker): Promise<void> {
       columns: result.columns,
       truncated: result.truncated,
       count: result.rows.length,
-      rows: encodeRows(result.rows),
+      // An export page written as lines needs no values on the other side (only its edge row).
+      rows: page && request.text ? null : encodeRows(result.rows),
       page: page && { bytes: page.bytes, edge: page.edge && encodeRows([page.edge]) },
       ms,
     };

@@ -32,7 +32,8 @@ export type FromWorker =
     columns: string[];
     truncated: boolean;
     count: number;
-    rows: WireRows;
+    /** Null for an export page written as lines (`request.text`): its values are not needed. */
+    rows: WireRows | null;
     /** With `request.json`: the page's rows as UTF-8 JSON (transferred, not copied). */
     page: { bytes: Uint8Array; edge: WireRows | null } | null;
     /** How long the query ran, in milliseconds (the pool learns each SQL text's cost). */

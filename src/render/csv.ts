@@ -48,6 +48,11 @@ export class ByteBudget {
     this.limit = maxMb > 0 ? maxMb * 1024 * 1024 : 0;
   }
 
+  /** True when `bytes` more would still be within the cap. */
+  fits(bytes: number): boolean {
+    return this.limit === 0 || this.#used + bytes <= this.limit;
+  }
+
   /** Adds `bytes`; true while still within the cap. */
   spend(bytes: number): boolean {
     this.#used += bytes;

@@ -16,10 +16,11 @@ import type { SqlValue } from "../sqlite/values.ts";
 import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import type { RowsPage } from "./rows_page.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
-import { pythonJsonObject } from "./json.ts";
+import { pythonJsonObject, realColumnIndexes } from "./json.ts";
 import { objectMembers } from "./json_shapes.ts";
 import { applyLabels, csvLabelHeadings, csvLabelRow } from "../table/labels.ts";
 import { withFreshArrival } from "../db/request_clock.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -71,19 +72,56 @@ export function streamedResponse(
   });
 }
 
-/** This page's rows, then (with `_stream=on`) every following page, one array per page. */
-async function* pages(request: Request, page: RowsPage): AsyncGenerator<SqlValue[][]> {
-  let rows = page.rows;
-  let next = page.next;
+/** One page of an export: its rows, or (from the read worker) its lines already written. */
+interface StreamPage {
+  readonly rows: SqlValue[][];
+  lines?: Uint8Array | null;
+}
+
+/**
+ * This page's rows, then (with `_stream=on`) every following page. The page after the one being
+ * written is already asked for, so the read worker writes it while this one goes out; never more
+ * than one page ahead, so memory stays flat whatever the client's speed.
+ */
+async function* pages(
+  request: Request,
+  page: RowsPage,
+  text: TextRowsOptions | null = null,
+): AsyncGenerator<StreamPage> {
   const follow = wantsStream(request) && page.fetchNext;
+  // Each page of a stream is a query of its own, with its own time limit: a whole table may
+  // take longer than one query may.
+  const fetch = (after: string) => {
+    const next = withFreshArrival(() => page.fetchNext!(after, text));
+    next.catch(() => {}); // awaited below; a client gone early must not leave it unhandled
+    return next;
+  };
+  let current: StreamPage & { next: string | null } = page;
+  let ahead = follow && page.next ? fetch(page.next) : null;
   while (true) {
-    yield rows;
-    if (!follow || !next) return;
-    // Each page of a stream is a query of its own, with its own time limit: a whole table may
-    // take longer than one query may.
-    const after = next;
-    ({ rows, next } = await withFreshArrival(() => page.fetchNext!(after)));
+    yield current;
+    if (!ahead) return;
+    current = await ahead;
+    ahead = current.next ? fetch(current.next) : null;
   }
+}
+
+/**
+ * How the read worker may write this export's following pages itself: CSV/TSV without label
+ * columns, or NDJSON (null otherwise). Pages with a BLOB cell still come as rows.
+ */
+function workerLines(
+  request: Request,
+  page: RowsPage,
+  format: TextRowsOptions["format"],
+): TextRowsOptions | null {
+  if (!wantsStream(request) || !page.fetchNext || !page.next) return null;
+  if (format !== "ndjson" && page.labels?.columns.length) return null;
+  return {
+    format,
+    real: realColumnIndexes(page.columns, page.column_types ?? {}),
+    limit: page.rows.length,
+  };
 }
 
 /** CSV or TSV lines: a header (unless `_header=off`), label columns after expanded ones. */
@@ -92,13 +130,20 @@ async function* delimitedChunks(
   request: Request,
   page: RowsPage,
   delimiter: Delimiter,
-): AsyncGenerator<string[]> {
+): AsyncGenerator<string[] | Uint8Array> {
   const expanded = page.labels?.columns ?? [];
   if (valueAsBoolean(request.args.get("_header")) !== false) {
     yield [csvLine(csvLabelHeadings(page.columns, expanded), delimiter)];
   }
   const types = page.column_types ?? {};
-  for await (const rows of pages(request, page)) {
+  const text = workerLines(request, page, delimiter === "\t" ? "tsv" : "csv");
+  for await (const chunk of pages(request, page, text)) {
+    // `rows` is only read for a page without lines: reading it would parse the values.
+    if (chunk.lines) {
+      yield chunk.lines;
+      continue;
+    }
+    const rows = chunk.rows;
     const labels = expanded.length ? await page.labels!.lookup(rows) : new Map();
     const cells = expanded.length ? applyLabels(rows, labels, page.columns) : rows;
     const blobUrl = page.blobUrls ? await page.blobUrls(rows) : page.blobUrl;
@@ -115,17 +160,25 @@ async function* delimitedChunks(
 }
 
 /** One JSON object per row and line (Python spacing, like `_nl=on`). */
-async function* ndjsonChunks(request: Request, page: RowsPage): AsyncGenerator<string[]> {
+async function* ndjsonChunks(
+  request: Request,
+  page: RowsPage,
+): AsyncGenerator<string[] | Uint8Array> {
   const types = page.column_types ?? {};
   const members = objectMembers(page.columns);
-  for await (const rows of pages(request, page)) {
-    yield rows.map((row) => `${pythonJsonObject(members, row, types)}\n`);
+  const text = workerLines(request, page, "ndjson");
+  for await (const chunk of pages(request, page, text)) {
+    if (chunk.lines) {
+      yield chunk.lines;
+      continue;
+    }
+    yield chunk.rows.map((row) => `${pythonJsonObject(members, row, types)}\n`);
   }
 }
 
 /** Encodes chunks of lines as they are pulled, stopping with a message past the byte budget. */
 function textStream(
-  chunks: AsyncGenerator<string[]>,
+  chunks: AsyncGenerator<string[] | Uint8Array>,
   budget: ByteBudget,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -134,10 +187,17 @@ function textStream(
       try {
         const { value, done } = await chunks.next();
         if (done) return controller.close();
+        const bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
+        if (budget.fits(bytes.length)) {
+          budget.spend(bytes.length);
+          if (bytes.length) controller.enqueue(bytes);
+          return;
+        }
+        // Past the cap within this chunk: line by line, up to the line that crosses it.
+        const lines = value instanceof Uint8Array ? splitLines(value) : value;
         let text = "";
-        for (const line of value) {
-          const bytes = encoder.encode(line).length;
-          if (!budget.spend(bytes)) {
+        for (const line of lines) {
+          if (!budget.spend(encoder.encode(line).length)) {
             controller.enqueue(encoder.encode(text + budget.message));
             await chunks.return(undefined);
             return controller.close();
@@ -154,5 +214,10 @@ function textStream(
     async cancel() {
       await chunks.return(undefined);
     },
-  });
+  }, { highWaterMark: 1 });
+}
+
+/** Lines of UTF-8 text, each with its line end (`\n`; CSV's `\r\n` keeps its `\r`). */
+function splitLines(bytes: Uint8Array): string[] {
+  return new TextDecoder().decode(bytes).split(/(?<=\n)/);
 }

@@ -42,6 +42,7 @@ import { BadRequest } from "../http/errors.ts";
 import type { SqlValue } from "../db/values.ts";
 import type { ColumnTypes } from "./json.ts";
 import type { RowsJsonRequest } from "../db/read_query.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 
 /** Foreign-key labels: which columns are expanded, and a lookup for a chunk of rows. */
 export interface RowLabels {
@@ -76,7 +77,14 @@ export interface RowsPage {
   blobUrl?: (row: SqlValue[], column: string) => string | null;
   /** Per-page form of `blobUrl`, for pages that must look rows up to address them. */
   blobUrls?: (rows: SqlValue[][]) => Promise<(row: SqlValue[], column: string) => string | null>;
-  fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
+  /**
+   * With `text`, the page may come back as finished export lines (`lines`) written by the read
+   * worker; its `rows` are then read only if needed.
+   */
+  fetchNext?: (
+    next: string,
+    text?: TextRowsOptions | null,
+  ) => Promise<{ rows: SqlValue[][]; next: string | null; lines?: Uint8Array | null }>;
   filename?: string;
   /** The rows as JSON, written by the read worker with these options (`jsonRowsRequest`). */
   encoded?: { bytes: Uint8Array; options: RowsJsonRequest } | null;

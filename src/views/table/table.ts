@@ -69,7 +69,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     column_types,
     labels,
     blobUrl: (row, column) => blobPath(ctx, row, column),
-    fetchNext: (next) => fetchAfter(ctx, next),
+    fetchNext: (next, text) => fetchAfter(ctx, next, text),
   };
   addPageExtras(extras, ctx, rowsPage);
   return await respondWithRows(

@@ -26,6 +26,7 @@ import { TableArgsError } from "../../table/errors.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import type { CellForeignKey } from "../../render/render_cell.ts";
 import type { RowsJsonRequest } from "../../db/read_query.ts";
+import type { TextRowsOptions } from "../../util/text_rows.ts";
 import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
 
 /** Everything the later steps of the table page share. */
@@ -63,6 +64,8 @@ export interface FetchedPage {
   readonly rows: SqlValue[][];
   /** The rows already written as JSON by the read worker (when `json_rows` was asked). */
   encoded: { bytes: Uint8Array; options: RowsJsonRequest } | null;
+  /** The rows already written as export lines by the read worker (when `text` was asked). */
+  lines: Uint8Array | null;
   next: string | null;
   /** Absolute URL of the next page, or null. */
   next_url: string | null;
@@ -207,6 +210,7 @@ export async function fetchPage(
   ctx: TableContext,
   query: TableQuery = ctx.query,
   json: RowsJsonRequest | null = null,
+  text: TextRowsOptions | null = null,
 ): Promise<FetchedPage> {
   const { svc, request, db } = ctx;
   const limit = Number(ctx.args.get("_timelimit")) || null;
@@ -215,7 +219,9 @@ export async function fetchPage(
     truncate: false,
     custom_time_limit: limit,
     json_rows: json,
-    cache: ctx.cacheable,
+    text_rows: text,
+    // Pages of an export are read once each: kept, they would only push useful answers out.
+    cache: ctx.cacheable && text === null,
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
@@ -226,7 +232,7 @@ export async function fetchPage(
   // (and, for a page the worker wrote as JSON, without parsing the others at all).
   const objects = new Array<Record<string, unknown>>(results.length);
   const last = query.page_size - 1;
-  if (last >= 0 && last < results.length) {
+  if (last >= 0 && results.length > query.page_size) {
     objects[last] = rowObject(results.columns, results.page?.edge ?? results.values[last]);
   }
   const page = await query.page(objects, async (sql, params) => {
@@ -238,6 +244,7 @@ export async function fetchPage(
       return rows ??= results.values.slice(0, query.page_size);
     },
     encoded: results.page && json ? { bytes: results.page.bytes, options: json } : null,
+    lines: results.page && text ? results.page.bytes : null,
   };
   if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
   const path = pathWithReplacedArgs(
@@ -261,7 +268,8 @@ function rowObject(columns: string[], row: SqlValue[]): Record<string, unknown> 
 export async function fetchAfter(
   ctx: TableContext,
   next: string,
-): Promise<{ rows: SqlValue[][]; next: string | null }> {
+  text: TextRowsOptions | null = null,
+): Promise<{ rows: SqlValue[][]; next: string | null; lines: Uint8Array | null }> {
   const args = new URLSearchParams(ctx.args);
   args.set("_next", next);
   const query = buildTableQuery({
@@ -271,6 +279,12 @@ export async function fetchAfter(
     config: ctx.config,
     filter_arguments: ctx.filter_arguments,
   });
-  const page = await fetchPage(ctx, query);
-  return { rows: page.rows, next: page.next };
+  const page = await fetchPage(ctx, query, null, text);
+  return {
+    get rows() {
+      return page.rows;
+    },
+    next: page.next,
+    lines: page.lines,
+  };
 }

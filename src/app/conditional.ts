@@ -1,0 +1,92 @@
+/**
+ * `ETag` and `304 Not Modified` for the data pages of immutable databases (table, view and row
+ * pages in every format). An immutable file never changes while it is served, so a page is a
+ * function of what the request says: the file (its SHA-256), the URL, the actor, the cookies, the
+ * `Accept` header (content negotiation) and this server process (templates, plugins, metadata
+ * and settings are fixed while it runs). The tag is computed from those before the view runs,
+ * and a request whose `If-None-Match` holds it is answered `304` without running any query.
+ *
+ * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned queries,
+ * `_where=` clauses, and every table page while a `filters_from_request` plugin is installed.
+ * Mutable and memory databases never get a tag.
+ *
+ * @module
+ */
+
+import { createHash, randomUUID } from "node:crypto";
+import type { Request } from "../http/request.ts";
+import { Response } from "../http/response.ts";
+import type { Database } from "../db/database.ts";
+import { tilde_decode } from "../util/tilde.ts";
+import type { AppHost } from "./host.ts";
+import { cacheHeaders } from "../render/output_format.ts";
+import { cannedQueryFor } from "../config/canned_query_catalog.ts";
+
+/** One token per service instance: a restart may bring other templates or plugins. */
+const instances = new WeakMap<object, string>();
+
+function instanceToken(svc: object): string {
+  let token = instances.get(svc);
+  if (!token) instances.set(svc, token = randomUUID());
+  return token;
+}
+
+/** Routes whose pages may carry a tag (see the module comment). */
+const PAGE_ROUTES = new Set(["table", "row"]);
+
+/**
+ * The weak ETag of this request's page, or null when the page may not have one. Call after
+ * routing and actor resolution, before the view.
+ */
+export async function pageTag(
+  svc: AppHost,
+  request: Request,
+  routeName: string,
+): Promise<string | null> {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  if (!PAGE_ROUTES.has(routeName)) return null;
+  const args = request.args;
+  if (args.get("_where") !== null || args.get("sql") !== null) return null;
+  if (svc.hooks.has("filters_from_request")) return null;
+  const route = tilde_decode(request.url_vars.database ?? "");
+  const db = [...svc.databases.values()].find((candidate) => candidate.route === route);
+  if (!db || db.is_mutable || db.is_memory || db.path === null) return null;
+  const name = tilde_decode(request.url_vars.table ?? "");
+  if (!await isTableOrView(db, name)) return null;
+  // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
+  if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
+  const hash = createHash("sha1");
+  for (
+    const part of [
+      db.hash ?? "",
+      instanceToken(svc),
+      request.path,
+      request.query_string,
+      JSON.stringify(request.actor ?? null),
+      request.headers["cookie"] ?? "",
+      request.url_vars.format ? "" : request.headers["accept"] ?? "",
+    ]
+  ) hash.update(part).update("\u0000");
+  return `W/"${hash.digest("hex").slice(0, 32)}"`;
+}
+
+async function isTableOrView(db: Database, name: string): Promise<boolean> {
+  try {
+    return await db.table_exists(name) || await db.view_exists(name);
+  } catch {
+    return false;
+  }
+}
+
+/** True when `If-None-Match` lists `tag` (or `*`), compared weakly as RFC 9110 says. */
+export function matches(request: Request, tag: string): boolean {
+  const header = request.headers["if-none-match"];
+  if (!header) return false;
+  const opaque = (value: string) => value.trim().replace(/^W\//, "");
+  return header.split(",").some((value) => value.trim() === "*" || opaque(value) === opaque(tag));
+}
+
+/** The `304 Not Modified` answer for `tag`, with the `Cache-Control` a `200` would have. */
+export function notModified(svc: AppHost, request: Request, tag: string): Response {
+  return new Response("", { status: 304, headers: { etag: tag, ...cacheHeaders(svc, request) } });
+}

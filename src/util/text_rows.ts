@@ -1,0 +1,98 @@
+/**
+ * Rows as the lines of a streamed export — CSV, TSV (Python's `csv.writer`: minimal quoting,
+ * `\r\n`) or NDJSON (Python's `json.dumps` spacing) — written straight from the value arrays. The
+ * read workers use it for `_stream=on` exports, so that a page of rows crosses to the main thread
+ * as finished bytes. The cell rules are those of `render/csv.ts` and `render/json.ts` (a test
+ * compares them): NULL is empty (CSV) or `null`, a REAL column's `12` is `12.0`, ±Infinity is
+ * `inf`/`-inf` (CSV) or `null`. BLOB cells are not handled here: their text depends on the page
+ * (a download URL), so {@link textRows} answers null and the caller writes that page itself.
+ *
+ * @module
+ */
+
+import { integralRealText, objectMembers } from "./json_rows.ts";
+
+/** Which export, and how its rows are written. */
+export interface TextRowsOptions {
+  format: "csv" | "tsv" | "ndjson";
+  /** Indexes of REAL columns, whose integral numbers print as `12.0`. */
+  real: number[];
+  /** Write only the first `limit` rows. */
+  limit: number;
+}
+
+const NEEDS_QUOTES_CSV = /[,"\r\n]/;
+const NEEDS_QUOTES_TSV = /[\t"\r\n]/;
+
+function csvCell(value: unknown, real: boolean): string | null {
+  switch (typeof value) {
+    case "string":
+      return value;
+    case "number":
+      if (real && Number.isInteger(value)) return integralRealText(value);
+      if (!Number.isFinite(value) && !Number.isNaN(value)) return value > 0 ? "inf" : "-inf";
+      return String(value);
+    case "bigint":
+      return value.toString();
+  }
+  if (value === null || value === undefined) return "";
+  return null;
+}
+
+function jsonCell(value: unknown, real: boolean): string | null {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      if (!Number.isFinite(value)) return "null";
+      return real && Number.isInteger(value) ? integralRealText(value) : String(value);
+    case "bigint":
+      return value.toString();
+  }
+  if (value === null || value === undefined) return "null";
+  return null;
+}
+
+/** The lines of the first `limit` rows, or null when a cell is a BLOB (or anything unusual). */
+export function textRows(
+  columns: string[],
+  rows: readonly unknown[][],
+  options: TextRowsOptions,
+): string | null {
+  const count = Math.min(rows.length, options.limit);
+  const realSet = new Set(options.real);
+  let out = "";
+  if (options.format === "ndjson") {
+    const members = objectMembers(columns);
+    const keys = members.map(([name], k) => `${k === 0 ? "{" : ", "}${JSON.stringify(name)}: `);
+    const indexes = members.map(([, i]) => i);
+    const real = indexes.map((i) => realSet.has(i));
+    for (let r = 0; r < count; r++) {
+      const row = rows[r];
+      let line = indexes.length ? "" : "{";
+      for (let k = 0; k < indexes.length; k++) {
+        const text = jsonCell(row[indexes[k]], real[k]);
+        if (text === null) return null;
+        line += keys[k] + text;
+      }
+      out += `${line}}\n`;
+    }
+    return out;
+  }
+  const delimiter = options.format === "tsv" ? "\t" : ",";
+  const needsQuotes = options.format === "tsv" ? NEEDS_QUOTES_TSV : NEEDS_QUOTES_CSV;
+  const real = columns.map((_, i) => realSet.has(i));
+  for (let r = 0; r < count; r++) {
+    const row = rows[r];
+    let line = "";
+    for (let i = 0; i < columns.length; i++) {
+      const text = csvCell(row[i], real[i]);
+      if (text === null) return null;
+      const field = needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+      line += i === 0 ? field : delimiter + field;
+    }
+    // Python writes a lone empty field as `""` so the line is not mistaken for a blank one.
+    out += columns.length === 1 && line === "" ? '""\r\n' : `${line}\r\n`;
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * Caches never change what a page says: the query cache of immutable databases, ETag/304, and
+ * mutable databases (never cached).
+ */
+import assert from "node:assert/strict";
+import { Service } from "../../src/service.ts";
+import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+
+const PAGES = [
+  "/shop/products",
+  "/shop/products?category_id=1&_sort_desc=price",
+  "/shop/products.json?_facet=category_id&_extra=count,suggested_facets,facet_results",
+  "/shop/products.json?_search=lamp&_extra=count",
+  "/shop/products.csv?_labels=on",
+  "/shop/products/1.json",
+  "/shop/order_items?_facet=product_id",
+];
+
+Deno.test("a page served from the query cache is identical to one computed afresh", async () => {
+  const path = buildShopDb();
+  await using cached = new Service({ immutables: [path], metadata: SHOP_METADATA });
+  await using fresh = new Service({
+    immutables: [path],
+    metadata: SHOP_METADATA,
+    settings: { query_cache_mb: 0 },
+  });
+  // Row pages report how long their query took: the one part that is not the data.
+  const body = (text: string) => text.replace(/"query_ms":[0-9.e-]+/, '"query_ms":0');
+  for (const page of PAGES) {
+    const first = await cached.client.get(page);
+    const again = await cached.client.get(page);
+    const uncached = await fresh.client.get(page);
+    assert.equal(first.status, 200, page);
+    assert.equal(body(again.text), body(first.text), `${page}: the cached answer`);
+    assert.equal(body(uncached.text), body(first.text), `${page}: without a cache`);
+  }
+  const stats = cached.queryCache()!.stats();
+  assert.ok(stats.hits > 0, "the second requests were answered from the cache");
+  assert.equal(fresh.queryCache(), null);
+});
+
+Deno.test("a write to a mutable database is never hidden by a cache", async () => {
+  await using svc = new Service({ files: [buildShopDb()], metadata: SHOP_METADATA });
+  const url = "/shop/products.json?_facet=category_id&_extra=count&category_id=1";
+  const before = (await svc.client.get(url)).json();
+  await svc.client.get(url); // a second time, as a cache would need
+  const db = svc.get_database("shop");
+  await db.execute_write(
+    "insert into products (name, category_id, price) values ('new lamp', 1, 9.5)",
+  );
+  const after = (await svc.client.get(url)).json();
+  assert.equal(after.count, before.count + 1);
+  assert.equal(after.rows.length, before.rows.length + 1);
+  const facet = (
+    body: { facet_results: { results: Record<string, { results: { count: number }[] }> } },
+  ) => body.facet_results.results.category_id.results[0].count;
+  assert.equal(facet(after), facet(before) + 1);
+  // Asked for directly, a mutable database's answers are never kept either.
+  const sql = "select count(*) from products";
+  const one = (await db.execute(sql, null, { cache: true })).single_value() as number;
+  await db.execute_write("delete from products where name = 'new lamp'");
+  assert.equal((await db.execute(sql, null, { cache: true })).single_value(), one - 1);
+  // The 304 machinery ignores mutable databases: no tag to revalidate a stale copy with.
+  assert.equal((await svc.client.get(url)).headers.get("etag"), null);
+});
+
+Deno.test("pages of an immutable database carry an ETag and answer 304 to If-None-Match", async () => {
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  const page = "/shop/products.json?_size=2";
+  const first = await svc.client.get(page);
+  const tag = first.headers.get("etag");
+  assert.match(tag ?? "", /^W\/"[0-9a-f]{32}"$/);
+  const revalidated = await svc.client.get(page, { headers: { "if-none-match": tag! } });
+  assert.equal(revalidated.status, 304);
+  assert.equal(revalidated.text, "");
+  assert.equal(revalidated.headers.get("etag"), tag);
+  assert.equal(revalidated.headers.get("cache-control"), first.headers.get("cache-control"));
+  // A list of tags, or a stale one, behaves as HTTP says.
+  const listed = await svc.client.get(page, { headers: { "if-none-match": `"x", ${tag}` } });
+  assert.equal(listed.status, 304);
+  const stale = await svc.client.get(page, { headers: { "if-none-match": 'W/"0000"' } });
+  assert.equal(stale.status, 200);
+  assert.equal(stale.text, first.text);
+  // Every data page and format has its own tag.
+  const tags = new Set<string | null>([tag]);
+  for (
+    const other of [
+      "/shop/products",
+      "/shop/products.csv",
+      "/shop/products/1",
+      "/shop/products.json?_size=3",
+    ]
+  ) {
+    const response = await svc.client.get(other);
+    assert.equal(response.status, 200, other);
+    tags.add(response.headers.get("etag"));
+  }
+  assert.equal(tags.size, 5);
+  assert.ok(![...tags].includes(null));
+  // Another actor (here a signed-in one) gets another tag: its page may differ.
+  const cookie = svc.sign({ a: { id: "alice" } }, "actor");
+  const alice = await svc.client.get(page, { cookies: { ds_actor: cookie } });
+  assert.notEqual(alice.headers.get("etag"), tag);
+});
+
+Deno.test("pages whose SQL may not be repeatable get no ETag", async () => {
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  for (
+    const page of [
+      "/shop/products.json?_where=" + encodeURIComponent("price > random()"),
+      "/shop.json?sql=" + encodeURIComponent("select random()"),
+      "/shop/-/query.json?sql=" + encodeURIComponent("select 1"),
+    ]
+  ) {
+    const response = await svc.client.get(page);
+    assert.equal(response.status, 200, page);
+    assert.equal(response.headers.get("etag"), null, page);
+  }
+  const canned = Object.keys(SHOP_METADATA.databases.shop.queries)[0];
+  const response = await svc.client.get(`/shop/${canned}.json`);
+  assert.equal(response.headers.get("etag"), null, "a canned query");
+});

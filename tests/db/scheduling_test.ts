@@ -1,0 +1,136 @@
+/**
+ * The read pool's scheduling (pool.ts): time limits counted from the request's arrival, queue
+ * wait included; short queries are not stuck behind long ones; tiny queries on the main thread
+ * give the same answers.
+ */
+import assert from "node:assert/strict";
+import { Database } from "../../src/db/database.ts";
+import { QueryInterrupted } from "../../src/db/errors.ts";
+import { withArrival } from "../../src/db/request_clock.ts";
+import { wallClock } from "../../src/db/read_query.ts";
+import { testHost } from "./helpers.ts";
+
+const ENDLESS =
+  "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c";
+const quiet = { log_sql_errors: false };
+
+/** Settles to "fulfilled" / "rejected", so the order in which promises settle can be checked. */
+function settled(promise: Promise<unknown>): { state: string; promise: Promise<unknown> } {
+  const box = { state: "pending", promise };
+  box.promise = promise.then(
+    (value) => (box.state = "fulfilled", value),
+    (error) => (box.state = "rejected", error),
+  );
+  return box;
+}
+
+Deno.test("a query waiting in the queue is stopped at its request's deadline, unrun", async () => {
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 0, sql_time_limit_ms: 1000 },
+  });
+  const db = new Database(host, { memory_name: "queued_deadline" });
+  try {
+    await db.execute("select 1"); // the one worker is up
+    const busy = new AbortController();
+    // Outside any request: limited only while it runs (its own 1 s), so it holds the worker.
+    const blocker = settled(db.execute(ENDLESS, null, { ...quiet, signal: busy.signal }));
+    // A request that arrived 800 ms ago has 200 ms left, all of it spent waiting for the worker.
+    const waiting = settled(
+      withArrival(wallClock() - 800, () => db.execute("select 42", null, quiet)),
+    );
+    const error = await waiting.promise;
+    assert.ok(error instanceof QueryInterrupted, String(error));
+    // It gave up while the runaway still held the only worker: it did not wait its turn.
+    assert.equal(blocker.state, "pending");
+    assert.equal(host.readPool().queued, 0);
+    busy.abort();
+    assert.ok(await blocker.promise instanceof QueryInterrupted);
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("a query started late in its request gets only the time the request has left", async () => {
+  const host = testHost({ settings: { num_sql_threads: 1, sql_time_limit_ms: 60_000 } });
+  const db = new Database(host, { memory_name: "late_start" });
+  try {
+    // 60 s per query, but the request arrived 59.8 s ago: this runaway has 200 ms, not 60 s.
+    const late = withArrival(wallClock() - 59_800, () => db.execute(ENDLESS, null, quiet));
+    const own = settled(db.execute(ENDLESS, null, { ...quiet, custom_time_limit: 30_000 }));
+    await assert.rejects(late, QueryInterrupted);
+    assert.equal(own.state, "pending", "the query outside the request still runs");
+    host.readPool().close();
+    await own.promise;
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("short queries get a spare worker while every worker runs a long one", async () => {
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 1, sql_time_limit_ms: 60_000 },
+  });
+  const db = new Database(host, { memory_name: "spare_worker" });
+  try {
+    await db.execute("select 1");
+    const busy = new AbortController();
+    const runaway = settled(db.execute(ENDLESS, null, { ...quiet, signal: busy.signal }));
+    // Answered while the runaway still runs on the base worker.
+    assert.equal((await db.execute("select 7")).single_value(), 7);
+    assert.equal(runaway.state, "pending");
+    assert.equal(host.readPool().threads().length, 2);
+    busy.abort();
+    await runaway.promise;
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("a query known to be long waits in its own lane, behind the short ones", async () => {
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 0, sql_time_limit_ms: 60_000 },
+  });
+  const db = new Database(host, { memory_name: "lanes" });
+  const slow = "select count(*) from (with recursive c(x) as (select 1 union all " +
+    "select x + 1 from c where x < 3000000) select x from c)";
+  try {
+    await db.execute(slow); // now known to be long (well over 20 ms)
+    const busy = new AbortController();
+    const first = settled(db.execute(ENDLESS, null, { ...quiet, signal: busy.signal }));
+    const long = settled(db.execute(slow, null, quiet));
+    const short = settled(db.execute("select 'short'", null, quiet));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    busy.abort();
+    await first.promise;
+    // The short one arrived last but is served first when the worker frees up.
+    const answer = await short.promise as { single_value(): unknown };
+    assert.equal(answer.single_value(), "short");
+    assert.equal(long.state, "pending");
+    await long.promise;
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("tiny queries run on the main thread and answer exactly what a worker answers", async () => {
+  const host = testHost({ settings: { num_sql_threads: 1 } });
+  const db = new Database(host, { memory_name: "tiny_inline" });
+  const sql = "select 9007199254740993 as big, x'00ff' as blob, -0.0 as z, 1.5 as r, 'é' as t";
+  try {
+    const fromWorker = await db.execute(sql);
+    const costs = host.readPool().costs;
+    // A cold first run may be slow; a few quick ones make the average tiny.
+    for (let i = 0; i < 50 && !costs.isTiny(sql); i++) await db.execute(sql);
+    assert.ok(costs.isTiny(sql), "after quick runs the query counts as tiny");
+    const inline = await db.execute(sql);
+    assert.deepEqual(inline.values, fromWorker.values);
+    assert.ok(Object.is(inline.values[0][2], -0));
+  } finally {
+    db.close();
+    host.close();
+  }
+});

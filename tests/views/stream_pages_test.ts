@@ -1,0 +1,46 @@
+/**
+ * `_stream=on` exports whose pages the read workers write as lines: every row, in order, the
+ * same bytes as the main thread writes, whatever the page boundaries.
+ */
+import assert from "node:assert/strict";
+import { Connection } from "../../src/sqlite/mod.ts";
+import { Service } from "../../src/service.ts";
+
+function buildDb(rows: number): string {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-stream-" });
+  const path = `${dir}/data.db`;
+  const conn = Connection.open(path, { mode: "rwc" });
+  conn.exec(`create table t (id integer primary key, name text, price real, note text, big integer);
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < ${rows})
+    insert into t select i,
+      case i % 4 when 0 then 'comma, "quoted"' when 1 then 'émoji 🌳' when 2 then null
+        else 'line' || char(13, 10) || 'break' end,
+      case when i % 3 = 0 then i else i / 8.0 end,
+      case when i % 5 = 0 then '' else 'n' || i end,
+      case when i % 7 = 0 then 9007199254740993 else i end
+    from n;`);
+  conn.close();
+  return path;
+}
+
+for (const rows of [1500, 1499, 1501]) {
+  Deno.test(`a ${rows}-row export in pages of 500 is whole and the same from workers`, async () => {
+    const path = buildDb(rows);
+    const settings = { max_returned_rows: 500 };
+    await using workers = new Service({ immutables: [path], settings });
+    await using main = new Service({
+      immutables: [path],
+      settings: { ...settings, num_sql_threads: 0 },
+    });
+    for (const format of ["csv", "tsv", "ndjson"]) {
+      const url = `/data/t.${format}?_stream=on`;
+      const fromWorkers = (await workers.client.get(url)).text;
+      const fromMain = (await main.client.get(url)).text;
+      assert.equal(fromWorkers, fromMain, format);
+      const ids = format === "ndjson"
+        ? fromWorkers.trim().split("\n").map((line) => JSON.parse(line).id)
+        : [...fromWorkers.matchAll(/^(\d+)[,\t]/gm)].map((m) => Number(m[1]));
+      assert.deepEqual(ids, Array.from({ length: rows }, (_, i) => i + 1), format);
+    }
+  });
+}
