@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
 import { serve } from "../app/server.ts";
+import { batchedLines } from "../app/access_log.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
 import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettingValue } from "../config/settings.ts";
@@ -89,7 +90,7 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     return await serve(svc, {
       host: flags.host,
       port: Number(flags.port),
-      access_log: flags.accessLog === false ? null : (line) => console.log(line),
+      access_log: flags.accessLog === false ? null : batchedLines((text) => console.log(text)),
       onListen: (url) => {
         console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
         if (svc.rootToken) {

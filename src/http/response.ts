@@ -141,7 +141,13 @@ export class Response {
     const headers = new Headers();
     for (const [name, value] of this.headerPairs()) headers.append(name, value);
     const nullBody = this.status === 204 || this.status === 304 || this.status < 200;
-    const body = nullBody ? null : this.body;
+    let body = nullBody ? null : this.body;
+    // A body held in memory goes out with its length (what the access log reads, so it need not
+    // count the bytes through a stream); text is encoded here, once.
+    if (typeof body === "string") body = encoder.encode(body);
+    if (body instanceof Uint8Array && !headers.has("content-length")) {
+      headers.set("content-length", String(body.byteLength));
+    }
     return new globalThis.Response(body as BodyInit | null, { status: this.status, headers });
   }
 }
