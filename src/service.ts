@@ -15,15 +15,17 @@ import { Database } from "./db/database.ts";
 import type { DatabaseHost } from "./db/host.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
+import { checkDatabaseFile } from "./db/file_check.ts";
 import type { Connection } from "./sqlite/mod.ts";
+import { setHardHeapLimit } from "./sqlite/guard.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import { HookCaller } from "./plugins/hooks.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
 import { Signer } from "./auth/signer.ts";
 import { RootToken } from "./auth/root.ts";
 import type { Actor } from "./auth/allow.ts";
-import { type Permission, PermissionRegistry } from "./auth/permission.ts";
-import { PermissionChecker } from "./auth/permissions.ts";
+import { type Permission, PermissionRegistry } from "./auth/permission_registry.ts";
+import { PermissionChecker } from "./auth/permission_checker.ts";
 import { createToken } from "./auth/tokens.ts";
 import { ERROR, INFO, WARNING } from "./auth/messages.ts";
 import { renderTemplateForService } from "./render/render_page.ts";
@@ -37,7 +39,7 @@ import { keyError } from "./util/key_error.ts";
 import { boot, type BootState, registeredFrom } from "./app/boot.ts";
 import type { AppHost } from "./app/host.ts";
 import type { Registered, ResolvedRow, ResolvedTable } from "./views/host.ts";
-import { cannedQueryFor } from "./config/canned_queries.ts";
+import { cannedQueryFor } from "./config/canned_query_catalog.ts";
 import type { ServiceOptions } from "./config/service_options.ts";
 
 export type { Actor, ResolvedRow, ResolvedTable, ServiceOptions };
@@ -82,6 +84,8 @@ export class Service implements DatabaseHost, AppHost {
     this.options = options;
     this.config_dir = options.config_dir ?? null;
     this.settings = new Settings(options.settings ?? {});
+    // Process-wide: SQLite's heap is shared by every connection and worker of the process.
+    setHardHeapLimit(Number(this.setting("sqlite_heap_limit_mb")) * 1024 * 1024);
     this.#localMetadata = new Metadata(options.metadata ?? {});
     this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
@@ -139,8 +143,27 @@ export class Service implements DatabaseHost, AppHost {
 
   /** Loads plugins and runs start-up hooks once; every request awaits it. */
   ready(): Promise<void> {
-    this.#booting ??= boot(this).then(() => this.refresh_catalog());
+    this.#booting ??= Promise.resolve()
+      .then(() => this.#checkFiles())
+      .then(() => boot(this))
+      .then(() => this.refresh_catalog());
     return this.#booting;
+  }
+
+  /**
+   * Refuses a damaged or foreign database file before anyone reaches it (`CorruptDatabase`):
+   * header and schema for every file, `PRAGMA quick_check` up to `startup_check_max_mb`.
+   */
+  #checkFiles(): void {
+    const maxMb = Number(this.setting("startup_check_max_mb"));
+    for (const db of this.databases.values()) {
+      if (db.is_memory || db.path === null) continue;
+      checkDatabaseFile(db.path, {
+        immutable: !db.is_mutable,
+        nolock: this.options.nolock,
+        quickCheckMaxBytes: maxMb * 1024 * 1024,
+      });
+    }
   }
 
   /**
@@ -177,6 +200,11 @@ export class Service implements DatabaseHost, AppHost {
     this.#internal?.close();
     await this.#pool?.close();
     this.#pool = null;
+  }
+
+  /** `await using svc = new Service(…)` closes the service when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   // -- DatabaseHost ----------------------------------------------------------------------

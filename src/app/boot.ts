@@ -3,7 +3,8 @@
  *
  * 1. Register the built-in default plugins, then load user plugins (`--plugins-dir`,
  *    `--plugin`, `VITRINE_PLUGINS`, metadata `plugins`), so user hooks run first.
- * 2. Register permissions: the built-ins, then `register_permissions`.
+ * 2. Register permissions: core's, then `register_permissions` (the write API's come from its
+ *    default plugin).
  * 3. Template environment: plugin `templates/` dirs (in call order, so the plugin whose hooks
  *    run first also wins a template name two plugins bundle), `prepare_jinja2_environment`.
  * 4. Routes: `register_routes` before the built-in table.
@@ -23,7 +24,7 @@ import type { FacetClass } from "../table/facets.ts";
 import { type LoadedPlugin, loadPlugins } from "../plugins/loader.ts";
 import { PluginError, type PluginInfo } from "../plugins/plugin_info.ts";
 import { registerDefaultPlugins } from "../plugins/defaults/mod.ts";
-import { BUILTIN_PERMISSIONS } from "../auth/permission.ts";
+import { CORE_PERMISSIONS } from "../auth/permission_registry.ts";
 import type { FetchHandler } from "./host.ts";
 import { Router } from "../http/router.ts";
 import { addBuiltinRoutes, addPluginRoutes } from "./routes.ts";
@@ -73,7 +74,7 @@ export async function boot(svc: AppHost): Promise<void> {
   }, svc.pm);
   state.pluginModuleUrls = state.plugins.map((plugin) => plugin.url);
 
-  for (const permission of BUILTIN_PERMISSIONS) svc.permissionRegistry.register(permission);
+  for (const permission of CORE_PERMISSIONS) svc.permissionRegistry.register(permission);
   for (const list of await svc.hooks.call("register_permissions", {})) {
     for (const permission of list) svc.permissionRegistry.register(permission);
   }

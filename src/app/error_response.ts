@@ -1,17 +1,18 @@
 /**
- * The one place an error becomes a response. `HttpError`s keep their status; an interrupted
- * query is a 400 "SQL Interrupted"; a 403 first asks the `forbidden` hooks; anything unexpected
- * asks `handle_exception` hooks, then becomes a 500 whose message never includes a stack trace
- * or a server file path.
- * JSON URLs (and `Accept: application/json`) get a JSON body, everything else an HTML page.
+ * The one place an error becomes a response. Every error with a status extends `StatusError`
+ * (`src/util/errors.ts`: HTTP errors, table argument errors, invalid SQL, the data layer's
+ * `DatabaseError`s such as a 400 "SQL Interrupted") and keeps its status, title and headers; a
+ * 403 first asks the `forbidden` hooks; anything unexpected (a 500) asks `handle_exception`
+ * hooks, then becomes a 500 whose message never includes a stack trace or a server file path.
+ * JSON URLs (and requests that accept or send `application/json`) get a JSON body, everything
+ * else an HTML page.
  */
 import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
-import { DatabaseNotFound, HttpError, RowNotFound, TableNotFound } from "../http/errors.ts";
-import { QueryInterrupted } from "../db/errors.ts";
-import { TableArgsError } from "../table/errors.ts";
-import { wantsJson } from "../http/negotiation.ts";
+import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
+import { StatusError } from "../util/errors.ts";
+import { sendsJson, wantsJson } from "../http/negotiation.ts";
 import { renderPage } from "../render/render_page.ts";
 
 /** What an error means to the client. */
@@ -55,29 +56,16 @@ export async function handleError(
 }
 
 function describe(error: unknown): ErrorInfo {
-  if (error instanceof HttpError) {
-    const headers = (error as { headers?: Record<string, string> }).headers ?? {};
+  if (error instanceof StatusError) {
     return {
       status: error.status,
       message: error.status >= 500 ? withoutFilePaths(error.message) : error.message,
-      title: error.title ?? null,
-      headers,
+      title: error.title,
+      headers: error.headers,
       extra: error.extra,
       htmlMessage: namedNotFound(error),
       hint: error.hint,
     };
-  }
-  if (error instanceof QueryInterrupted) {
-    return {
-      status: 400,
-      message:
-        "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
-      title: "SQL Interrupted",
-      headers: {},
-    };
-  }
-  if (error instanceof TableArgsError) {
-    return { status: error.status, message: error.message, title: null, headers: {} };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { status: 500, message: withoutFilePaths(message), title: null, headers: {} };
@@ -101,7 +89,7 @@ function withoutFilePaths(message: string): string {
 }
 
 /** "Table not found: nope" — people reading the page want to know which name was wrong. */
-function namedNotFound(error: HttpError): string | undefined {
+function namedNotFound(error: StatusError): string | undefined {
   if (error instanceof RowNotFound) {
     return `${error.message}: ${error.pk_values.join(", ")} in ${error.table}`;
   }
@@ -141,7 +129,7 @@ async function errorResponse(
   request: Request,
   { status, message, title, headers, extra = {}, htmlMessage, hint, place }: ErrorInfo,
 ): Promise<Response> {
-  if (wantsJson(request)) {
+  if (wantsJson(request) || sendsJson(request)) {
     return Response.json(
       { ok: false, error: message, errors: [message], status, title, ...extra },
       { status, headers },
@@ -151,7 +139,8 @@ async function errorResponse(
     return await renderPage(svc, request, [`${status}.html`, "error.html"], {
       status,
       error: htmlMessage ?? message,
-      title,
+      // The reference titles its 403 page "Forbidden" (the JSON body keeps `title` as given).
+      title: title ?? (status === 403 ? "Forbidden" : null),
       hint: hint ?? null,
     }, {
       view_name: "error",

@@ -60,11 +60,27 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
   let response: Response;
   try {
     if (inside === null) throw new NotFound("Not found");
-    response = await route(svc, request);
+    response = await routeOrStripSlash(svc, request);
   } catch (error) {
     response = await handleError(svc, request, error);
   }
   return finish(svc, request, response);
+}
+
+/**
+ * As the reference does, a GET for `/db/` or `/db/table/` that would 404 redirects (302) to the
+ * path without its trailing slashes, query string kept: clients and habits built on it work.
+ */
+async function routeOrStripSlash(svc: Service, request: Request): Promise<Response> {
+  try {
+    return await route(svc, request);
+  } catch (error) {
+    const readable = request.method === "GET" || request.method === "HEAD";
+    const path = request.path;
+    if (!(error instanceof NotFound) || !readable || !/[^/]\/+$/.test(path)) throw error;
+    const target = path.replace(/\/+$/, "");
+    return Response.redirect(request.query_string ? `${target}?${request.query_string}` : target);
+  }
 }
 
 async function route(svc: Service, request: Request): Promise<Response> {
@@ -155,6 +171,11 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
     });
     appendVary(response, "Cookie");
   }
+  // A page a browser may cache was made for these cookies: once they change (signing in, a
+  // flash message after a write) the cached copy must not be shown.
+  if (Object.keys(request.cookies).length && /max-age=[1-9]/.test(cacheControl(response))) {
+    appendVary(response, "Cookie");
+  }
   if (svc.options.cors) addCorsHeaders(response);
   if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
     addAlternateLink(svc, request, response);
@@ -186,7 +207,13 @@ function secureCookies(svc: Service, request: Request): boolean {
 
 function appendVary(response: Response, value: string): void {
   const current = response.headers["vary"];
+  if (current?.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) return;
   response.headers["vary"] = current ? `${current}, ${value}` : value;
+}
+
+function cacheControl(response: Response): string {
+  const key = Object.keys(response.headers).find((name) => name.toLowerCase() === "cache-control");
+  return key ? response.headers[key] : "";
 }
 
 function addCorsHeaders(response: Response): void {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Database } from "../db/database.ts";
-import { tilde_decode } from "../util/tilde.ts";
+import { splitRowPath, tilde_decode } from "../util/tilde.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
@@ -45,7 +45,7 @@ export async function resolveTable(databases: Databases, request: Request): Prom
  */
 export async function resolveRow(databases: Databases, request: Request): Promise<ResolvedRow> {
   const { db, table, is_view } = await resolveTable(databases, request);
-  const pk_values = (request.url_vars.pks ?? "").split(",").map(tilde_decode);
+  const pk_values = splitRowPath(request.url_vars.pks ?? "");
   let pks = await db.primary_keys(table);
   const useRowid = pks.length === 0;
   if (useRowid) pks = ["rowid"];

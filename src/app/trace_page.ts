@@ -66,10 +66,10 @@ function addTrace(
   headers.delete("content-length");
   const init = { status: response.status, statusText: response.statusText, headers };
   if (contentType.startsWith("application/json")) {
-    return new globalThis.Response(jsonWithTrace(text, report), init);
+    return new globalThis.Response(addTraceToJson(text, report), init);
   }
   if (contentType.startsWith("text/html")) {
-    return new globalThis.Response(htmlWithTrace(text, report), init);
+    return new globalThis.Response(addTraceToHtml(text, report), init);
   }
   if (isCsv(raw, contentType)) {
     headers.set("content-type", "text/html; charset=utf-8");
@@ -77,13 +77,13 @@ function addTrace(
     const page = `<html><head><title>CSV trace</title></head><body><pre>${
       escapeHtml(text)
     }</pre></body></html>`;
-    return new globalThis.Response(htmlWithTrace(page, report), init);
+    return new globalThis.Response(addTraceToHtml(page, report), init);
   }
   return new globalThis.Response(bytes, init);
 }
 
 /** The JSON text with `_trace` added as the last key of its top-level object. */
-export function jsonWithTrace(text: string, report: TraceReport): string {
+export function addTraceToJson(text: string, report: TraceReport): string {
   const trimmed = text.trimEnd();
   const value = jsonText(report);
   if (trimmed.startsWith("{") && trimmed.endsWith("}")) {
@@ -97,7 +97,7 @@ export function jsonWithTrace(text: string, report: TraceReport): string {
 }
 
 /** The page with the trace panel inserted just before its closing `</body>`. */
-export function htmlWithTrace(html: string, report: TraceReport): string {
+export function addTraceToHtml(html: string, report: TraceReport): string {
   const panel = tracePanel(report);
   const at = html.toLowerCase().lastIndexOf("</body>");
   return at === -1 ? html + panel : html.slice(0, at) + panel + html.slice(at);

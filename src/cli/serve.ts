@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
 import { serve } from "../app/server.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
-import { loadConfigDir } from "../config/config_dir.ts";
+import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
@@ -143,7 +143,7 @@ export async function serviceOptionsFrom(
   flags: ServeFlags,
 ): Promise<ServiceOptions> {
   let options: ServiceOptions = {};
-  if (files.length === 1 && isDirectory(files[0])) {
+  if (files.length === 1 && await isConfigDir(files[0])) {
     const dir = await loadConfigDir(files[0]);
     options = {
       ...dir,

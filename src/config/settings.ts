@@ -91,6 +91,23 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     "Attribution shown on maps for the tiles (HTML)",
   ),
   def("map_max_points", 10000, "Most rows a map loads and plots"),
+  def(
+    "max_returned_bytes",
+    10485760,
+    "Maximum bytes of text and BLOB values one query may return; larger results are refused " +
+      "with a 400 (0 means no limit)",
+  ),
+  def(
+    "sqlite_heap_limit_mb",
+    200,
+    "Hard limit on the memory SQLite may allocate in the whole process, in MB (0 means no limit)",
+  ),
+  def(
+    "startup_check_max_mb",
+    100,
+    "Database files up to this size get a full PRAGMA quick_check at start-up; larger ones a " +
+      "header and schema check only (0 means header and schema check only)",
+  ),
 ];
 
 const DEFINITIONS = new Map(DEFAULT_SETTINGS.map((d) => [d.name, d]));

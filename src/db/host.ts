@@ -14,6 +14,7 @@ const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   max_returned_rows: 1000,
   num_sql_threads: 3,
   cache_size_kb: 0,
+  max_returned_bytes: 10485760,
 };
 
 /** The service-side facilities a `Database` uses. */

@@ -13,11 +13,12 @@ import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { BadRequest } from "../http/errors.ts";
 import type { SqlValue } from "../sqlite/values.ts";
-import { valueAsBoolean } from "../table/args.ts";
-import type { RowsPage } from "../views/data_response.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
+import type { RowsPage } from "./rows_page.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
 import { pythonJsonObject } from "./json.ts";
-import { objectMembers } from "../table/shapes.ts";
+import { objectMembers } from "./json_shapes.ts";
+import { applyLabels, csvLabelHeadings, csvLabelRow } from "../table/labels.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -90,24 +91,21 @@ async function* delimitedChunks(
 ): AsyncGenerator<string[]> {
   const expanded = page.labels?.columns ?? [];
   if (valueAsBoolean(request.args.get("_header")) !== false) {
-    const headings = page.columns.flatMap((c) => expanded.includes(c) ? [c, `${c}_label`] : [c]);
-    yield [csvLine(headings, delimiter)];
+    yield [csvLine(csvLabelHeadings(page.columns, expanded), delimiter)];
   }
   const types = page.column_types ?? {};
   for await (const rows of pages(request, page)) {
     const labels = expanded.length ? await page.labels!.lookup(rows) : new Map();
+    const cells = expanded.length ? applyLabels(rows, labels, page.columns) : rows;
     const blobUrl = page.blobUrls ? await page.blobUrls(rows) : page.blobUrl;
-    yield rows.map((row) => {
-      const fields = page.columns.flatMap((column, i) => {
-        const value = row[i];
-        // A BLOB with no row to download it from is written out whole, as base64.
+    yield rows.map((row, r) => {
+      // A BLOB with no row to download it from is written out whole, as base64.
+      const text = (value: unknown, column: string) => {
         const path = value instanceof Uint8Array && blobUrl ? blobUrl(row, column) : null;
-        const text = path ? svc.absolute_url(request, path) : csvCellText(value, types[column]);
-        if (!expanded.includes(column)) return [text];
-        const label = value === null ? "" : labels.get(column)?.get(value) ?? "";
-        return [text, csvCellText(label)];
-      });
-      return csvLine(fields, delimiter);
+        return path ? svc.absolute_url(request, path) : csvCellText(value, types[column]);
+      };
+      const fields = csvLabelRow(cells[r], page.columns, expanded, text);
+      return csvLine(fields.map((field) => csvCellText(field)), delimiter);
     });
   }
 }

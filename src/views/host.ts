@@ -8,8 +8,8 @@ import type { Database } from "../db/database.ts";
 import type { Row } from "../db/results.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { Actor } from "../auth/allow.ts";
-import type { Permission, PermissionRegistry } from "../auth/permission.ts";
-import type { PermissionChecker } from "../auth/permissions.ts";
+import type { Permission, PermissionRegistry } from "../auth/permission_registry.ts";
+import type { PermissionChecker } from "../auth/permission_checker.ts";
 import type { RootToken } from "../auth/root.ts";
 import type { ServiceOptions } from "../config/service_options.ts";
 import type { PluginListing } from "../plugins/plugin_info.ts";
@@ -111,4 +111,6 @@ export interface ViewHost extends RenderHost {
   ): string;
   /** The read-worker pool (for `/-/threads`). */
   readPool(): ReadPool;
+  /** Brings the internal catalog up to date after a view changed a schema (the write API). */
+  refresh_catalog(): Promise<void>;
 }

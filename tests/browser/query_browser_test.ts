@@ -12,7 +12,7 @@ browserTest(
     await page.waitForURL(/\/shop\?sql=select/);
     assert.deepEqual(await bodyClasses(page), ["query", "db-shop"]);
     assert.match(await page.title(), /^shop: select name, price from products/);
-    assert.equal(await textOf(page, "main h1"), "Custom SQL query");
+    assert.equal(await textOf(page, "main h1"), "shop");
     assert.equal(await textOf(page, ".query-summary"), "2 rows");
     assert.deepEqual(await columnValues(page, "name"), ["Tea towel", "Wooden spoon"]);
     // The SQL stays in the editor for the next edit; Ctrl+Enter runs it again.

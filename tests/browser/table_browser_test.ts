@@ -15,7 +15,7 @@ browserTest(
     await page.getByRole("button", { name: "Apply" }).click();
     await page.waitForURL(`${base}/shop/products?price__gt=10`);
     assert.equal(await textOf(page, ".table-summary"), "4 rows where price > 10");
-    assert.equal(await page.title(), "shop: products where price > 10");
+    assert.equal(await page.title(), "shop: products: 4 rows where price > 10");
     assert.deepEqual(await columnValues(page, "name"), [
       "Chef knife",
       "Garden hose",

@@ -4,6 +4,7 @@
  */
 import type { PluginRegistry } from "../registry.ts";
 import * as actorAuth from "./actor_auth.ts";
+import * as writeApi from "./write_api.ts";
 import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
 import * as maps from "./maps.ts";
@@ -11,6 +12,7 @@ import * as sqlEditor from "./sql_editor.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
+  ["vitrine.write_api", writeApi],
   // The built-in visualisations: each adds its scripts through the page hooks and can be switched
   // off with a setting of the same name (docs/configuration.md).
   ["vitrine.column_menus", columnMenus],

@@ -14,7 +14,7 @@ import { HttpError, MethodNotAllowed } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { isMagicParameter } from "../../util/sql.ts";
-import type { CannedQueryDefinition } from "../../config/canned_queries.ts";
+import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import {
   cannedBindValues,
@@ -28,9 +28,8 @@ import {
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
-  wantsHtml,
 } from "./query_page.ts";
-import { formatLinks, respondWithRows } from "../data_response.ts";
+import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
 import { cannedWrite } from "./canned_write.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 
@@ -153,7 +152,7 @@ async function runCannedRead(
     if (error instanceof MagicParameterError) {
       outcome = { columns: [], rows: [], truncated: false, error: error.message };
     } else if (error instanceof QueryInterrupted && html) {
-      outcome = interruptedOutcome();
+      outcome = interruptedOutcome(error);
       status = 400;
     } else throw error;
   }

@@ -10,9 +10,9 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { Forbidden, HttpError } from "../../http/errors.ts";
-import type { CannedQueryDefinition } from "../../config/canned_queries.ts";
+import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { cannedBindValues, queryParameters } from "./query_params.ts";
-import { cacheHeaders } from "./query_page.ts";
+import { cacheHeaders } from "../../render/output_format.ts";
 
 /** Runs the write and answers as JSON or with a redirect plus a flash message. */
 export async function cannedWrite(

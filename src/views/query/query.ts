@@ -12,16 +12,14 @@ import type { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { InvalidSql, validateSqlSelect } from "../../util/sql.ts";
-import { formatLinks, respondWithRows } from "../data_response.ts";
+import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
-  asHttpError,
   interruptedOutcome,
   type QueryOutcome,
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
-  wantsHtml,
 } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
@@ -73,7 +71,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     if (error instanceof InvalidSql && wantsHtml(request)) {
       return await page({ columns: [], rows: [], truncated: false, error: error.message }, {}, 400);
     }
-    throw asHttpError(error);
+    throw error;
   }
   await ensureSqlTablesVisible(svc, request.actor, db, sql);
   if (wantsHtml(request) && !params.form.every((name) => request.args.get(name) !== null)) {
@@ -86,7 +84,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
   } catch (error) {
     // JSON clients get the handler's 400 "SQL Interrupted"; people get their SQL back to edit.
     if (error instanceof QueryInterrupted && wantsHtml(request)) {
-      return await page(interruptedOutcome(), {}, 400);
+      return await page(interruptedOutcome(error), {}, 400);
     }
     throw error;
   }

@@ -6,15 +6,12 @@
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
-import { wantsJson } from "../../http/negotiation.ts";
-import type { RowsPage } from "../data_response.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
 import type { Database } from "../../db/database.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
+import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
-import { HttpError } from "../../http/errors.ts";
-import { InvalidSql } from "../../util/sql.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
-import { queryDisplayRows } from "./query_cells.ts";
+import { displayRows } from "../../render/render_cell.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { pagedQuerySql, streamQuery, wantsQueryStream } from "./query_stream.ts";
@@ -60,17 +57,11 @@ export async function runReadQuery(
       error: null,
     };
   } catch (error) {
-    if (error instanceof SqliteError || error instanceof MagicParameterError) {
+    if (error instanceof QueryError || error instanceof MagicParameterError) {
       return { columns: [], rows: [], truncated: false, error: error.message };
     }
     throw error;
   }
-}
-
-/** `InvalidSql` from validation as the 400 "Invalid SQL" error the handler renders. */
-export function asHttpError(error: unknown): unknown {
-  if (error instanceof InvalidSql) return new HttpError(400, error.message, { title: error.title });
-  return error;
 }
 
 /** What a query page hands to `respondWithRows` besides its outcome. */
@@ -120,11 +111,6 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
   };
 }
 
-/** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */
-export function wantsHtml(request: Request): boolean {
-  return (request.url_vars.format ?? null) === null && !wantsJson(request);
-}
-
 /** Everything `query.html` reads besides the shared context (docs/templates.md). */
 export interface QueryPageContext {
   sql: string;
@@ -162,8 +148,19 @@ export async function renderQueryPage(
     ? templateCandidates("canned_query", names)
     : templateCandidates("query", names);
   const columns = outcome && outcome.error === null ? outcome.columns : null;
+  // The same cells as table pages, with `table` null as the spec says for query results.
   const display_rows = outcome
-    ? await queryDisplayRows(svc, request, db.name, outcome.columns, outcome.rows)
+    ? await displayRows(
+      {
+        svc,
+        request,
+        database: db.name,
+        table: null,
+        truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+      },
+      outcome.columns,
+      outcome.rows,
+    )
     : [];
   const page: Record<string, unknown> = {
     ...rest,
@@ -236,21 +233,6 @@ async function countRows(
 }
 
 /** The page outcome of a query stopped by the time limit. */
-export function interruptedOutcome(): QueryOutcome {
-  return {
-    columns: [],
-    rows: [],
-    truncated: false,
-    error:
-      "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
-  };
-}
-
-/** `Cache-Control` for a successful response: `?_ttl=` if all digits, else the setting. */
-export function cacheHeaders(svc: ViewHost, request: Request): Record<string, string> {
-  const asked = request.args.get("_ttl");
-  const ttl = asked && /^\d+$/.test(asked)
-    ? Number(asked)
-    : Number(svc.setting("default_cache_ttl"));
-  return { "cache-control": ttl > 0 ? `max-age=${ttl}` : "no-cache" };
+export function interruptedOutcome(error: QueryInterrupted): QueryOutcome {
+  return { columns: [], rows: [], truncated: false, error: error.message };
 }

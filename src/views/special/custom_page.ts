@@ -10,7 +10,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { NotFound } from "../../http/errors.ts";
 import { routePath } from "../../http/request_state.ts";
-import { findCustomPage, renderCustomPage } from "../../render/custom_pages.ts";
+import { findCustomPage, renderCustomPage } from "../../render/custom_page_templates.ts";
 import { buildPageContext } from "../../render/render_page.ts";
 
 /** No custom page lives at the requested path (a page's own `raise_404` is a plain NotFound). */

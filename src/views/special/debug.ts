@@ -8,7 +8,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { actor_matches_allow, type AllowBlock } from "../../auth/allow.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 
 /**

@@ -7,7 +7,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { compileOptions, sqliteVersion } from "../../db/values.ts";
 import { VERSION } from "../../version.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 import { visibleMetadata } from "../../auth/visible_metadata.ts";

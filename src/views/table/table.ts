@@ -2,7 +2,7 @@
  * `/<db>/<table>`: a table or SQL view as HTML, JSON, CSV/TSV/NDJSON or a plugin format. The view
  * reads top to bottom as the steps it takes: resolve and check permissions → parse the request and
  * build the SQL (`table_query.ts`) → run one page → gather extras on demand (`table_extras.ts`) →
- * respond (`data_response.ts`, with the HTML page from `table_html.ts`).
+ * respond (`render/output_format.ts`, with the HTML page from `table_html.ts`).
  *
  * @module
  */
@@ -13,7 +13,8 @@ import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
-import { respondWithRows, type RowsPage } from "../data_response.ts";
+import { respondWithRows } from "../../render/output_format.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
 import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
 import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
 import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";

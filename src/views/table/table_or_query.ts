@@ -7,7 +7,7 @@ import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { MethodNotAllowed } from "../../http/errors.ts";
 import { tilde_decode } from "../../util/tilde.ts";
-import { cannedQueryFor } from "../../config/canned_queries.ts";
+import { cannedQueryFor } from "../../config/canned_query_catalog.ts";
 import { cannedQueryView } from "../query/canned_query.ts";
 import { tableView } from "./table.ts";
 

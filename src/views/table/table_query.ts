@@ -8,8 +8,9 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import { Forbidden, HttpError } from "../../http/errors.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
+import { Forbidden } from "../../http/errors.ts";
+import { InvalidSql } from "../../util/sql.ts";
+import { QueryError } from "../../db/errors.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import type { Database } from "../../db/database.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
@@ -203,9 +204,7 @@ export async function fetchPage(
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
-    if (error instanceof SqliteError) {
-      throw new HttpError(400, error.message, { title: "Invalid SQL" });
-    }
+    if (error instanceof QueryError) throw new InvalidSql(error.message, { cause: error });
     throw error;
   });
   const objects = results.rows.map((row) => row.toObject() as Record<string, unknown>);

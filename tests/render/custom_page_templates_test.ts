@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { TemplateEnvironment } from "../../src/render/environment.ts";
-import { findCustomPage, renderCustomPage } from "../../src/render/custom_pages.ts";
+import { findCustomPage, renderCustomPage } from "../../src/render/custom_page_templates.ts";
 
 async function withPages(
   files: Record<string, string>,

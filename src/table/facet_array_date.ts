@@ -5,13 +5,8 @@
  * @module
  */
 
-import {
-  Facet,
-  type FacetResult,
-  type FacetSuggestion,
-  facetValueText,
-  SUGGEST_CONSIDER,
-} from "./facet_base.ts";
+import { Facet, facetValueText, SUGGEST_CONSIDER } from "./facet_base.ts";
+import type { FacetResult, FacetSuggestion } from "./facet_configs.ts";
 
 /** Counts values inside JSON-array columns; each row counts once per distinct value. */
 export class ArrayFacet extends Facet {

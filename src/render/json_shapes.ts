@@ -1,7 +1,7 @@
 /**
  * `_shape=` and the other JSON row modifiers (API-DETAILS §2.2): `objects`, `arrays`, `array`,
  * `arrayfirst`, `object`; `_json=col` and `_json_infinity`. The JSON text itself is written by
- * `src/render/json.ts`.
+ * `json.ts`, the response by `json_response.ts`.
  *
  * Note for renderers: `object` (and row objects) are plain JS objects, so integer-like keys
  * (`"1"`, `"2"`) iterate in numeric order whatever the row order was.
@@ -9,9 +9,14 @@
  * @module
  */
 
-import { type ArgsLike, valueAsBoolean } from "./args.ts";
-import { TableArgsError } from "./errors.ts";
+import { BadRequest } from "../http/errors.ts";
 import { tilde_encode as tildeEncode } from "../util/tilde.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
+
+/** The request arguments these functions read (`MultiParams` and `URLSearchParams` both fit). */
+interface ArgsLike {
+  get(key: string): string | null | undefined;
+}
 
 /** The recognised `_shape` values. */
 const SHAPES = ["objects", "arrays", "array", "arrayfirst", "object"] as const;
@@ -23,7 +28,7 @@ export function parseShape(args: ArgsLike, defaultShape: Shape = "objects"): Sha
   const given = args.get("_shape");
   if (!given) return defaultShape;
   if (!(SHAPES as readonly string[]).includes(given)) {
-    throw new TableArgsError(`Invalid _shape: ${given}`);
+    throw new BadRequest(`Invalid _shape: ${given}`);
   }
   return given as Shape;
 }
@@ -84,10 +89,10 @@ export function shapedRows(
       return rowObjects(columns, rows);
     case "object": {
       if (primaryKeys === null) {
-        throw new TableArgsError("_shape=object is only available on tables");
+        throw new BadRequest("_shape=object is only available on tables");
       }
       if (primaryKeys.length === 0) {
-        throw new TableArgsError("_shape=object not available for tables with no primary keys");
+        throw new BadRequest("_shape=object not available for tables with no primary keys");
       }
       const keyed: Record<string, unknown> = {};
       for (const row of rowObjects(columns, rows)) keyed[pkString(row, primaryKeys)] = row;
@@ -122,5 +127,3 @@ export function parseJsonColumns(
 export function keepInfinity(args: ArgsLike): boolean {
   return valueAsBoolean(args.get("_json_infinity")) === true;
 }
-
-export { valueAsBoolean };

@@ -88,8 +88,21 @@ function builtin(
   });
 }
 
-/** The built-in actions (API-DETAILS §15 table, then the 1.0a37 additions). */
-export const BUILTIN_PERMISSIONS: readonly Permission[] = Object.freeze([
+/**
+ * The actions of the JSON write API. The write API is a default plugin, which registers these
+ * through `register_permissions` like any plugin would; all are denied unless granted.
+ */
+export const WRITE_PERMISSIONS: readonly Permission[] = Object.freeze([
+  builtin("insert-row", "ir", "resource", false, "Insert rows"),
+  builtin("delete-row", "dr", "resource", false, "Delete rows"),
+  builtin("update-row", "ur", "resource", false, "Update rows"),
+  builtin("create-table", "ct", "database", false, "Create tables"),
+  builtin("alter-table", "at", "resource", false, "Change the schema of tables"),
+  builtin("drop-table", "dt", "resource", false, "Drop tables"),
+]);
+
+/** The actions core registers itself at start-up: everything but the write API's. */
+export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("view-instance", "vi", "instance", true, "See the instance home page and its pages"),
   builtin("view-database", "vd", "database", true, "See a database", true),
   builtin("view-database-download", "vdd", "database", true, "Download a database file", true),
@@ -98,12 +111,6 @@ export const BUILTIN_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("execute-sql", "es", "database", true, "Run arbitrary read-only SQL", true),
   builtin("permissions-debug", "pd", "instance", false, "Use the permissions debug tools"),
   builtin("debug-menu", "dm", "instance", false, "See the debug menu items"),
-  builtin("insert-row", "ir", "resource", false, "Insert rows"),
-  builtin("delete-row", "dr", "resource", false, "Delete rows"),
-  builtin("update-row", "ur", "resource", false, "Update rows"),
-  builtin("create-table", "ct", "database", false, "Create tables"),
-  builtin("alter-table", "at", "resource", false, "Change the schema of tables"),
-  builtin("drop-table", "dt", "resource", false, "Drop tables"),
   builtin("execute-write-sql", "ews", "database", false, "Run SQL that writes to a database"),
   builtin("create-view", "cv", "database", false, "Create SQL views"),
   builtin("drop-view", "dv", "resource", false, "Drop SQL views"),
@@ -111,6 +118,15 @@ export const BUILTIN_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("update-query", "uq", "resource", false, "Change a saved query"),
   builtin("delete-query", "dq", "resource", false, "Delete a saved query"),
   builtin("set-column-type", "sct", "resource", false, "Set the type of a column"),
+]);
+
+/**
+ * Every built-in action (API-DETAILS §15 and the 1.0a37 additions): core's and the write API's.
+ * Their abbreviations are stable, so tokens name them the same way before and after start-up.
+ */
+export const BUILTIN_PERMISSIONS: readonly Permission[] = Object.freeze([
+  ...CORE_PERMISSIONS,
+  ...WRITE_PERMISSIONS,
 ]);
 
 /** Permissions by name, with lookup by abbreviation too. Names and abbreviations are unique. */

@@ -6,9 +6,9 @@ import {
   pkString,
   rowObjects,
   shapedRows,
-  valueAsBoolean,
-} from "../../src/table/shapes.ts";
-import { example, openShop, runArrays } from "./_shop.ts";
+} from "../../src/render/json_shapes.ts";
+import { valueAsBoolean } from "../../src/util/value_as_boolean.ts";
+import { example, openShop, runArrays } from "../table/_shop.ts";
 
 const db = openShop();
 const products = runArrays(db, "select * from products order by id limit 3");

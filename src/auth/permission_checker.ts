@@ -25,7 +25,7 @@
 import { Forbidden } from "../http/errors.ts";
 import type { Actor } from "./allow.ts";
 import { allowBlockDecision, permissionsBlockDecision } from "./metadata_rules.ts";
-import type { PermissionRegistry } from "./permission.ts";
+import type { PermissionRegistry } from "./permission_registry.ts";
 import { type Resource, restrictionsAllow } from "./tokens.ts";
 
 /** One entry of `ensure_permissions`: an action, or an (action, resource) pair. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission.ts";
-import { PermissionChecker } from "../../src/auth/permissions.ts";
+import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission_registry.ts";
+import { PermissionChecker } from "../../src/auth/permission_checker.ts";
 import { Forbidden } from "../../src/http/errors.ts";
 
 type HookAnswer = (args: Record<string, unknown>) => unknown;

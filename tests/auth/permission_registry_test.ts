@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { BUILTIN_PERMISSIONS, Permission, PermissionRegistry } from "../../src/auth/permission.ts";
+import {
+  BUILTIN_PERMISSIONS,
+  Permission,
+  PermissionRegistry,
+} from "../../src/auth/permission_registry.ts";
 import { isKeyError } from "../../src/util/key_error.ts";
 
 Deno.test("BUILTIN_PERMISSIONS lists the §15 actions with their abbreviations and defaults", () => {
