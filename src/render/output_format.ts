@@ -20,7 +20,7 @@ import { canRender, type FormatHost, pluginResponse, renderArgs } from "./render
 import type { RenderHost } from "./host.ts";
 import { jsonResponse } from "./json_response.ts";
 import type { RowsPage } from "./rows_page.ts";
-import { STREAM_FORMATS, streamedResponse } from "./row_stream.ts";
+import { STREAM_FORMATS, streamedResponse, wantsStream } from "./row_stream.ts";
 
 /**
  * The format the request asks for: null for the HTML page, `json`, or the URL's other suffix
@@ -30,6 +30,12 @@ export function requestedFormat(request: Request): string | null {
   const format = request.url_vars?.format ?? null;
   if (format === null) return wantsJson(request) ? "json" : null;
   return format;
+}
+
+/** True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`). */
+export function wantsFullExport(request: Request): boolean {
+  const format = requestedFormat(request);
+  return format !== null && STREAM_FORMATS.has(format) && wantsStream(request);
 }
 
 /** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */
@@ -133,20 +139,16 @@ function formatUrl(
   format: string,
   replace: [string, string][] = [],
 ): string {
+  const query = new URLSearchParams(request.query_string);
+  for (const [key, value] of replace) query.set(key, value);
+  return formatPath(request, format, query);
+}
+
+/** This page's path (base_url included) in `format`, its `.ext` replaced, with `args`. */
+export function formatPath(request: Request, format: string, args: URLSearchParams): string {
   const current = request.url_vars?.format;
   const bare = current ? request.path.slice(0, -(current.length + 1)) : request.path;
-  // Like the reference, the query string is kept as the client wrote it (`_extra=a,b` stays
-  // unencoded) and the replacements are appended, unless the same key is already there; a
-  // replacement of a different value (`_size=10` → `_size=max`) rewrites the query instead.
-  const given = new URLSearchParams(request.query_string);
-  let text: string;
-  if (replace.some(([key, value]) => given.has(key) && given.get(key) !== value)) {
-    for (const [key, value] of replace) given.set(key, value);
-    text = given.toString();
-  } else {
-    const added = replace.filter(([key]) => !given.has(key));
-    text = [request.query_string, new URLSearchParams(added).toString()].filter(Boolean).join("&");
-  }
+  const text = args.toString();
   // request.path already carries base_url.
   return `${bare}.${format}${text ? `?${text}` : ""}`;
 }
