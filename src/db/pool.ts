@@ -12,6 +12,7 @@ import type { ReadRequest, ReadResult, SerializedError } from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
 import { decodeResult } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { READ_WORKER_NAME, readWorkerEntry } from "../util/assets.ts";
 
 /** How to build a pool. */
 export interface ReadPoolOptions {
@@ -124,7 +125,7 @@ export class ReadPool {
   }
 
   #startWorker(): PoolWorker {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    const worker = new Worker(readWorkerEntry(), { type: "module", name: READ_WORKER_NAME });
     const entry: PoolWorker = {
       worker,
       index: this.#nextWorker++,

@@ -3,17 +3,23 @@ import type { Service } from "../../service.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { NotFound } from "../../http/errors.ts";
-import { serveFile } from "../../http/static_files.ts";
-import { fileURLToPath } from "node:url";
+import { safeRelativePath, serveBytes, serveFile } from "../../http/static_files.ts";
+import { assetDir, readAsset } from "../../util/assets.ts";
 
-const BUNDLED_STATIC = fileURLToPath(new URL("../../../static/", import.meta.url));
+/** Vitrine's own `static/` on disk; null when the files are embedded (the bundle). */
+const OWN_STATIC = assetDir("static");
 const STATIC_CACHE = "max-age=3600, public";
 
-/** `/-/static/<path>`: Vitrine's own CSS and JavaScript. */
+/** `/-/static/<path>`: Vitrine's own CSS and JavaScript (from disk, or embedded in the bundle). */
 export async function staticView(_svc: Service, request: Request): Promise<Response> {
-  return await found(serveFile(BUNDLED_STATIC, request.url_vars.path, request, {
-    cacheControl: STATIC_CACHE,
-  }));
+  const options = { cacheControl: STATIC_CACHE };
+  if (OWN_STATIC !== null) {
+    return await found(serveFile(OWN_STATIC, request.url_vars.path, request, options));
+  }
+  const relative = safeRelativePath(request.url_vars.path);
+  const bytes = relative === null ? null : readAsset("static", relative);
+  if (bytes === null || relative === null) throw new NotFound("File not found");
+  return await found(serveBytes(bytes, relative, request, options));
 }
 
 /** `/-/static-plugins/<plugin>/<path>`: a plugin's bundled `static/` folder. */
