@@ -5,6 +5,7 @@
 import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { Database } from "./db/database.ts";
+import { fileSize, fileStem } from "./db/file_facts.ts";
 import type { DatabaseHost } from "./db/host.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
@@ -148,7 +149,10 @@ export class Service implements DatabaseHost {
       this.add_database(new Database(this, { path, is_mutable: true, nolock: options.nolock }));
     }
     for (const path of immutables) {
-      this.add_database(new Database(this, { path, is_mutable: false, nolock: options.nolock }));
+      const hash = inspectedHash(options.inspect_data, path);
+      this.add_database(
+        new Database(this, { path, is_mutable: false, nolock: options.nolock, hash }),
+      );
     }
     if (options.memory || options.crossdb || (files.length + immutables.length === 0)) {
       // With --crossdb, /_memory attaches the file databases (up to SQLite's limit of ten).
@@ -457,4 +461,17 @@ export class Service implements DatabaseHost {
 function randomSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The hash `vitrine inspect` recorded for an immutable file, when the file still has the size it
+ * recorded (a cheap check that it is the same file); else null and the file is hashed on demand.
+ */
+function inspectedHash(
+  inspectData: Record<string, unknown> | null | undefined,
+  path: string,
+): string | null {
+  const entry = inspectData?.[fileStem(path)] as { hash?: unknown; size?: unknown } | undefined;
+  if (typeof entry?.hash !== "string" || typeof entry.size !== "number") return null;
+  return entry.size === fileSize(path) ? entry.hash : null;
 }

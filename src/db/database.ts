@@ -46,6 +46,11 @@ export interface DatabaseOptions {
   /** URL path segment; defaults to the name. */
   route?: string;
   /**
+   * The file's SHA-256 when already known (from `vitrine inspect`), so an immutable database is
+   * not hashed again at start-up. Trusted as given.
+   */
+  hash?: string | null;
+  /**
    * Cross-database queries (`--crossdb`): returns the databases to ATTACH, by name, to this
    * database's read connections (at most ten; private memory databases are skipped). Called per
    * query, so databases added later are picked up.
@@ -102,6 +107,7 @@ export class Database extends DatabaseIntrospection {
     if (host === undefined) host = this.#ownHost = standaloneHost();
     this.#host = host;
     this.#options = options;
+    if (options.hash && options.is_mutable === false) this.#hash = options.hash;
     this.path = options.path ?? null;
     this.memory_name = options.memory_name ?? null;
     this.is_memory = Boolean(options.is_memory) || this.memory_name !== null || this.path === null;

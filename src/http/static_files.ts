@@ -99,7 +99,11 @@ async function answer(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status, headers, content_type: contentType });
   }
-  return new Response(await file.body(start, length), { status, headers, content_type: contentType });
+  return new Response(await file.body(start, length), {
+    status,
+    headers,
+    content_type: contentType,
+  });
 }
 
 async function locate(root: string, relativePath: string) {

@@ -37,6 +37,15 @@ export function assetDir(folder: AssetFolder): string | null {
   return fileURLToPath(new URL(`${folder}/`, ROOT));
 }
 
+/**
+ * The root of the source tree this code runs from (the folder holding `cli.ts`), or null when it
+ * runs from a bundle or was not loaded from a `file:` URL.
+ */
+export function sourceRoot(): string | null {
+  if (EMBEDDED_ASSETS || ROOT.protocol !== "file:") return null;
+  return fileURLToPath(ROOT);
+}
+
 /** True when Vitrine's files come from the embedded copy rather than from disk. */
 export function assetsEmbedded(): boolean {
   return EMBEDDED_ASSETS !== null;

@@ -13,13 +13,21 @@ export interface ServerProcess {
 }
 
 /** Runs `deno run -A SCRIPT ARGS -p 0` in `cwd` and waits for the "serving on" line. */
-export async function startServer(
+export function startServer(
   script: string,
   args: string[],
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<ServerProcess> {
+  return startDeno(["run", "-A", "--no-lock", script, ...args, "-p", "0"], options);
+}
+
+/** Runs `deno DENO_ARGS` (a server on 127.0.0.1) and waits for the "serving on" line. */
+export async function startDeno(
+  denoArgs: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-lock", script, ...args, "-p", "0"],
+    args: denoArgs,
     cwd: options.cwd,
     stdout: "piped",
     stderr: "piped",
