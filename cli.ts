@@ -16,7 +16,7 @@ if (import.meta.main) {
     // handler, and a message event without one is lost. Hold them, then hand them over.
     const early: unknown[] = [];
     self.onmessage = (event: MessageEvent) => early.push(event.data);
-    await import("./src/db/worker.ts");
+    await import("./src/app/read_worker.ts");
     for (const data of early) self.dispatchEvent(new MessageEvent("message", { data }));
   } else {
     setReadWorkerEntry(import.meta.url);

@@ -135,7 +135,7 @@ export type {
  * An action permission checks name (`register_permissions` returns these):
  * `new Permission({ name, abbr, description, takes_database, takes_resource, default })`.
  */
-export { Permission } from "./src/auth/permission.ts";
+export { Permission } from "./src/auth/permission_registry.ts";
 
 /** True when an actor matches an `allow` block of metadata (`{"id": ["a", "b"]}`, `true`, ...). */
 export { actor_matches_allow } from "./src/auth/allow.ts";

@@ -17,6 +17,17 @@ const NEIGHBORHOODS: [string, string][] = [
   ["Orchard Park", "East"],
   ["Kestrel Green", "East"],
 ];
+/** Where each neighbourhood's trees stand (latitude, longitude): an invented town on a river. */
+const CENTRES: [number, number][] = [
+  [51.468, -2.602],
+  [51.462, -2.584],
+  [51.449, -2.621],
+  [51.441, -2.607],
+  [51.452, -2.589],
+  [51.447, -2.575],
+  [51.458, -2.556],
+  [51.439, -2.561],
+];
 const SPECIES: [string, string, number][] = [
   ["Red maple", "Acer rubrum", 0],
   ["English oak", "Quercus robur", 1],
@@ -73,21 +84,28 @@ function build(path: string): void {
       conn.run("insert into species values (?, ?, ?, ?)", [i + 1, common, latin, native])
     );
     const next = random(42);
+    // Positions come from a second generator, so the other columns stay as they always were.
+    const scatter = random(7);
     for (let id = 1; id <= 1500; id++) {
       const year = 1950 + Math.floor(next() * 74);
       const month = String(1 + Math.floor(next() * 12)).padStart(2, "0");
       const tags = TAGS.filter(() => next() < 0.2);
       const condition = pick(next, CONDITIONS);
-      conn.run("insert into trees values (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+      const species = 1 + Math.floor(next() * SPECIES.length);
+      const neighborhood = 1 + Math.floor(next() * NEIGHBORHOODS.length);
+      const [lat, lon] = CENTRES[neighborhood - 1];
+      conn.run("insert into trees values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
         id,
-        1 + Math.floor(next() * SPECIES.length),
-        1 + Math.floor(next() * NEIGHBORHOODS.length),
+        species,
+        neighborhood,
         `${1 + Math.floor(next() * 240)} ${pick(next, STREETS)}`,
         `${year}-${month}-01`,
         Math.round((2 + next() * 28) * 10) / 10,
         condition,
         JSON.stringify(tags),
         condition === "poor" ? "Crown dieback noted; schedule a closer look" : null,
+        Math.round((lat + (scatter() - 0.5) * 0.012) * 1e5) / 1e5,
+        Math.round((lon + (scatter() - 0.5) * 0.018) * 1e5) / 1e5,
       ]);
       if (next() < 0.4) {
         conn.run("insert into inspections values (?, ?, ?, ?)", [

@@ -20,7 +20,9 @@ CREATE TABLE trees (
     height_m REAL,
     condition TEXT,
     tags TEXT,
-    notes TEXT
+    notes TEXT,
+    latitude REAL,
+    longitude REAL
 );
 CREATE INDEX trees_species ON trees(species_id);
 CREATE INDEX trees_neighborhood ON trees(neighborhood_id);

@@ -1,6 +1,13 @@
 /**
- * The `svc` façade: the spec's "Service instance operations". It holds references and delegates:
- * databases, settings, metadata, plugins, templates, signing, permissions, URLs and the handler.
+ * The `svc` façade: the spec's "Service instance operations". It is the composition root: it
+ * builds the settings, metadata, plugin registry, templates, signer, permission engine, databases
+ * and the request pipeline (`src/app/`), and delegates every operation to one of them.
+ *
+ * Layers below never import this class: each declares the slice of `svc` it uses as an
+ * interface (`db/host.ts`, `render/host.ts`, `views/host.ts`, `app/host.ts`) and `Service`
+ * implements them all.
+ *
+ * @module
  */
 import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
@@ -9,79 +16,37 @@ import { fileSize, fileStem } from "./db/file_facts.ts";
 import type { DatabaseHost } from "./db/host.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
+import { checkDatabaseFile } from "./db/file_check.ts";
 import type { Connection } from "./sqlite/mod.ts";
+import { setHardHeapLimit } from "./sqlite/guard.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
-import type { HookArgs, HookName } from "./plugins/hookspecs.ts";
+import { HookCaller } from "./plugins/hooks.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
 import { Signer } from "./auth/signer.ts";
 import { RootToken } from "./auth/root.ts";
 import type { Actor } from "./auth/allow.ts";
-import { type Permission, PermissionRegistry } from "./auth/permission.ts";
-import { PermissionChecker } from "./auth/permissions.ts";
+import { type Permission, PermissionRegistry } from "./auth/permission_registry.ts";
+import { PermissionChecker } from "./auth/permission_checker.ts";
 import { createToken } from "./auth/tokens.ts";
 import { ERROR, INFO, WARNING } from "./auth/messages.ts";
+import { renderTemplateForService } from "./render/render_page.ts";
 import { Urls } from "./http/urls.ts";
 import { Client } from "./http/client.ts";
 import type { Request } from "./http/request.ts";
-import {
-  resolveDatabase,
-  type ResolvedRow,
-  type ResolvedTable,
-  resolveRow,
-  resolveTable,
-} from "./app/resolve.ts";
+import { databaseForRoute, resolveDatabase, resolveRow, resolveTable } from "./app/resolve.ts";
 import { requestState } from "./http/request_state.ts";
 import { createHandler, type FetchHandler } from "./app/handler.ts";
 import { keyError } from "./util/key_error.ts";
-import { boot, type BootState } from "./app/boot.ts";
-import { cannedQueryFor } from "./config/canned_queries.ts";
+import { boot, type BootState, registeredFrom } from "./app/boot.ts";
+import type { AppHost } from "./app/host.ts";
+import type { Registered, ResolvedRow, ResolvedTable } from "./views/host.ts";
+import { cannedQueryFor } from "./config/canned_query_catalog.ts";
+import type { ServiceOptions } from "./config/service_options.ts";
 
-export type { Actor, ResolvedRow, ResolvedTable };
-
-/** Options for `new Service({...})`: the spec's keyword arguments plus the CLI's. */
-export interface ServiceOptions {
-  /** Database files served read-only to visitors (writable by canned queries and plugins). */
-  files?: string[];
-  /** Database files that never change: opened `immutable=1`, hashed, downloadable. */
-  immutables?: string[];
-  /** Metadata and configuration (what `-m metadata.yaml` holds). */
-  metadata?: Record<string, unknown>;
-  /** The configuration directory this service was started from, if any. */
-  config_dir?: string | null;
-  /** Setting values by name (strings are parsed per the setting's type). */
-  settings?: Record<string, unknown>;
-  /** Templates that override the bundled ones; `pages/` inside it holds custom pages. */
-  template_dir?: string | null;
-  /** Every `.ts`/`.js`/`.mjs` file in this directory is loaded as a plugin. */
-  plugins_dir?: string | null;
-  /** Installed plugins: paths, http(s) URLs, `npm:` or `jsr:` specifiers. */
-  plugins?: string[];
-  /** `[mount, directory]` pairs served as static files at `/<mount>/`. */
-  static_mounts?: [string, string][];
-  /** Attach an in-memory database named `_memory`. */
-  memory?: boolean;
-  /** `/_memory` attaches the file databases for cross-database queries. */
-  crossdb?: boolean;
-  /** Keep the internal database in this file instead of memory. */
-  internal?: string | null;
-  /** Secret for signed cookies and tokens (default `VITRINE_SECRET`, else random per process). */
-  secret?: string;
-  /** Allow the one-time `--root` sign-in link. */
-  root?: boolean;
-  /** Send CORS headers so other sites can read the JSON API. */
-  cors?: boolean;
-  /** Open read-only connections with `nolock=1`. */
-  nolock?: boolean;
-  /** Counts and hashes from `vitrine inspect`, reused for immutable files. */
-  inspect_data?: Record<string, unknown> | null;
-  /** SQLite extensions loaded into every connection (`path[:entrypoint]`). */
-  load_extensions?: string[];
-  /** A note shown next to the version on `/-/versions`. */
-  version_note?: string | null;
-}
+export type { Actor, ResolvedRow, ResolvedTable, ServiceOptions };
 
 /** The service instance that views, hooks and plugins receive as `svc`. */
-export class Service implements DatabaseHost {
+export class Service implements DatabaseHost, AppHost {
   /** Flash message types. */
   readonly INFO = INFO;
   readonly WARNING = WARNING;
@@ -90,7 +55,10 @@ export class Service implements DatabaseHost {
   readonly options: ServiceOptions;
   readonly config_dir: string | null;
   readonly settings: Settings;
+  /** The plugin registry (which modules implement which hooks); call hooks through `hooks`. */
   readonly pm: PluginRegistry = new PluginRegistry();
+  /** Calls plugin hooks, typed, with `svc` supplied: `svc.hooks.call("startup", {})`. */
+  readonly hooks: HookCaller = new HookCaller(this.pm, () => this);
   readonly urls: Urls;
   readonly client: Client;
   readonly templates: TemplateEnvironment;
@@ -101,8 +69,10 @@ export class Service implements DatabaseHost {
   readonly rootToken: RootToken | null;
   /** Ordered mapping of database name to Database, regardless of permissions. */
   readonly databases: Map<string, Database> = new Map();
-  /** State filled in by the boot sequence (plugins, routes, renderers...). */
+  /** State filled in by the boot sequence (plugins, routes, renderers...); read by `app/`. */
   readonly state: BootState;
+  /** What plugins registered at start-up, as views read it. */
+  readonly registered: Registered;
   #localMetadata: Metadata;
   #pool: ReadPool | null = null;
   #internal: Database | null = null;
@@ -115,6 +85,8 @@ export class Service implements DatabaseHost {
     this.options = options;
     this.config_dir = options.config_dir ?? null;
     this.settings = new Settings(options.settings ?? {});
+    // Process-wide: SQLite's heap is shared by every connection and worker of the process.
+    setHardHeapLimit(Number(this.setting("sqlite_heap_limit_mb")) * 1024 * 1024);
     this.#localMetadata = new Metadata(options.metadata ?? {});
     this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
@@ -127,8 +99,13 @@ export class Service implements DatabaseHost {
     this.permissionChecker = new PermissionChecker({
       registry: this.permissionRegistry,
       metadata: () => this.metadata().data,
-      callHook: (name: string, args: Record<string, unknown>) =>
-        this.pm.call(name as HookName, { svc: this, ...args }),
+      permissionHooks: ({ actor, action, resource }) =>
+        this.hooks.call("permission_allowed", {
+          actor,
+          action,
+          // Plugins get a fresh pair they may keep or change without touching the checker's.
+          resource: typeof resource === "string" || !resource ? resource ?? null : [...resource],
+        }),
       setting: (key: string) => this.setting(key),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
@@ -136,6 +113,7 @@ export class Service implements DatabaseHost {
         cannedQueryFor(this, database, name, actor),
     });
     this.state = {} as BootState;
+    this.registered = registeredFrom(this.state, this.pm);
     this.client = new Client((req) => this.handler()(req), {
       baseUrl: () => String(this.setting("base_url")),
     });
@@ -169,8 +147,27 @@ export class Service implements DatabaseHost {
 
   /** Loads plugins and runs start-up hooks once; every request awaits it. */
   ready(): Promise<void> {
-    this.#booting ??= boot(this).then(() => this.refresh_catalog());
+    this.#booting ??= Promise.resolve()
+      .then(() => this.#checkFiles())
+      .then(() => boot(this))
+      .then(() => this.refresh_catalog());
     return this.#booting;
+  }
+
+  /**
+   * Refuses a damaged or foreign database file before anyone reaches it (`CorruptDatabase`):
+   * header and schema for every file, `PRAGMA quick_check` up to `startup_check_max_mb`.
+   */
+  #checkFiles(): void {
+    const maxMb = Number(this.setting("startup_check_max_mb"));
+    for (const db of this.databases.values()) {
+      if (db.is_memory || db.path === null) continue;
+      checkDatabaseFile(db.path, {
+        immutable: !db.is_mutable,
+        nolock: this.options.nolock,
+        quickCheckMaxBytes: maxMb * 1024 * 1024,
+      });
+    }
   }
 
   /**
@@ -209,6 +206,11 @@ export class Service implements DatabaseHost {
     this.#pool = null;
   }
 
+  /** `await using svc = new Service(…)` closes the service when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   // -- DatabaseHost ----------------------------------------------------------------------
 
   /** Configured setting value (string, boolean or integer). */
@@ -221,6 +223,7 @@ export class Service implements DatabaseHost {
       size: Number(this.setting("num_sql_threads")),
       pluginModules: this.pluginModules(),
       cacheSizeKb: Number(this.setting("cache_size_kb")),
+      workerUrl: new URL("./app/read_worker.ts", import.meta.url),
     });
     return this.#pool;
   }
@@ -230,7 +233,7 @@ export class Service implements DatabaseHost {
       const [file, entry] = path.split(":");
       conn.loadExtension(file, entry);
     }
-    this.pm.callSync("prepare_connection", { conn, database, svc: this });
+    this.hooks.callSync("prepare_connection", { conn, database });
   }
 
   tableConfig(database: string, table: string): Record<string, unknown> {
@@ -245,14 +248,13 @@ export class Service implements DatabaseHost {
 
   /** Metadata merged from `get_metadata` hooks, with the local metadata winning. */
   metadata(): Metadata {
-    if (!this.pm.hasImpl("get_metadata")) return this.#localMetadata;
-    const fromHooks = this.pm.callSync("get_metadata", {
-      svc: this,
+    if (!this.hooks.has("get_metadata")) return this.#localMetadata;
+    const fromHooks = this.hooks.callSync("get_metadata", {
       actor: null,
       key: null,
       database: null,
       table: null,
-    }) as Record<string, unknown>[];
+    });
     let merged: Record<string, unknown> = {};
     for (const piece of fromHooks.reverse()) merged = merge(merged, piece);
     return new Metadata(merge(merged, this.#localMetadata.data));
@@ -329,25 +331,22 @@ export class Service implements DatabaseHost {
 
   /** The database for a route (its URL name). */
   databaseForRoute(route: string): Database | null {
-    for (const db of this.databases.values()) {
-      if (db.route === route) return db;
-    }
-    return null;
+    return databaseForRoute(this.databases, route);
   }
 
   /** Database named by the `database` group of the route; DatabaseNotFound otherwise. */
   resolve_database(request: Request): Database {
-    return resolveDatabase(this, request);
+    return resolveDatabase(this.databases, request);
   }
 
   /** `{db, table, is_view}` for the `database` and `table` route groups. */
   resolve_table(request: Request): Promise<ResolvedTable> {
-    return resolveTable(this, request);
+    return resolveTable(this.databases, request);
   }
 
   /** The row named by the `pks` route group; RowNotFound when there is none. */
   resolve_row(request: Request): Promise<ResolvedRow> {
-    return resolveRow(this, request);
+    return resolveRow(this.databases, request);
   }
 
   // -- templates -------------------------------------------------------------------------
@@ -359,7 +358,6 @@ export class Service implements DatabaseHost {
     request: Request | null = null,
   ): Promise<string> {
     await this.ready();
-    const { renderTemplateForService } = await import("./render/render_page.ts");
     return await renderTemplateForService(this, template, context, request);
   }
 
@@ -401,8 +399,8 @@ export class Service implements DatabaseHost {
   /** Mapping of id to actor: the first `actors_from_ids` hook that answers, else `{id}`. */
   async actors_from_ids(actor_ids: (string | number)[]): Promise<Record<string, Actor>> {
     await this.ready();
-    const found = await this.pm.callFirst("actors_from_ids", { svc: this, actor_ids });
-    if (found) return found as Record<string, Actor>;
+    const found = await this.hooks.first("actors_from_ids", { actor_ids });
+    if (found) return found;
     return Object.fromEntries(actor_ids.map((id) => [String(id), { id }]));
   }
 
@@ -450,11 +448,6 @@ export class Service implements DatabaseHost {
     } = {},
   ): string {
     return createToken(this.signer, actor_id, options, this.permissionRegistry);
-  }
-
-  /** Calls every implementation of a hook with `svc` added to its arguments. */
-  callHook<N extends HookName>(name: N, args: Omit<HookArgs<N>, "svc">): Promise<unknown[]> {
-    return this.pm.call(name, { svc: this, ...args } as HookArgs<N>);
   }
 }
 

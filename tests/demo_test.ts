@@ -12,16 +12,12 @@ Deno.test("the bundled demo database builds and serves with its metadata", async
   const metadata = await loadMetadataFile(
     new URL("../demo/metadata.yaml", import.meta.url).pathname,
   );
-  const svc = new Service({ files: [path], metadata });
-  try {
-    const index = (await svc.client.get("/.json")).json();
-    assert.equal(index.metadata.title, "Alderbrook street trees");
-    const trees = index.databases.demo.tables_and_views_truncated.find(
-      (t: { name: string }) => t.name === "trees",
-    );
-    assert.equal(trees.count, 1500);
-    assert.equal(trees.fts_table, "trees_fts");
-  } finally {
-    await svc.close();
-  }
+  await using svc = new Service({ files: [path], metadata });
+  const index = (await svc.client.get("/.json")).json();
+  assert.equal(index.metadata.title, "Alderbrook street trees");
+  const trees = index.databases.demo.tables_and_views_truncated.find(
+    (t: { name: string }) => t.name === "trees",
+  );
+  assert.equal(trees.count, 1500);
+  assert.equal(trees.fts_table, "trees_fts");
 });

@@ -51,18 +51,14 @@ Deno.test("the errors keep their hierarchy and fields", () => {
 });
 
 Deno.test("the module's own example: embed a Service and call it in-process", async () => {
-  const svc = new vitrine.Service({ files: [buildShopDb()] });
-  try {
-    const response = await svc.client.get("/shop/categories.json?_shape=array");
-    assert.deepEqual(response.json().map((row: { name: string }) => row.name), [
-      "Kitchen",
-      "Garden",
-      "Tools",
-    ]);
-    const results = await svc.get_database("shop").execute("select count(*) from products");
-    assert.ok(results instanceof vitrine.Results);
-    assert.equal(results.single_value(), 9);
-  } finally {
-    await svc.close();
-  }
+  await using svc = new vitrine.Service({ files: [buildShopDb()] });
+  const response = await svc.client.get("/shop/categories.json?_shape=array");
+  assert.deepEqual(response.json().map((row: { name: string }) => row.name), [
+    "Kitchen",
+    "Garden",
+    "Tools",
+  ]);
+  const results = await svc.get_database("shop").execute("select count(*) from products");
+  assert.ok(results instanceof vitrine.Results);
+  assert.equal(results.single_value(), 9);
 });

@@ -3,7 +3,8 @@
  *
  * 1. Register the built-in default plugins, then load user plugins (`--plugins-dir`,
  *    `--plugin`, `VITRINE_PLUGINS`, metadata `plugins`), so user hooks run first.
- * 2. Register permissions: the built-ins, then `register_permissions`.
+ * 2. Register permissions: core's, then `register_permissions` (the write API's come from its
+ *    default plugin).
  * 3. Template environment: plugin `templates/` dirs (in call order, so the plugin whose hooks
  *    run first also wins a template name two plugins bundle), `prepare_jinja2_environment`.
  * 4. Routes: `register_routes` before the built-in table.
@@ -16,11 +17,15 @@
  * Plugins are loaded here, not in the constructor: code that queries databases directly without
  * a request should `await svc.invoke_startup()` first, so connections see plugin SQL functions.
  */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import type { Registered } from "../views/host.ts";
+import type { FacetClass } from "../table/facets.ts";
 import { type LoadedPlugin, loadPlugins } from "../plugins/loader.ts";
 import { PluginError, type PluginInfo } from "../plugins/plugin_info.ts";
 import { registerDefaultPlugins } from "../plugins/defaults/mod.ts";
-import { BUILTIN_PERMISSIONS, type Permission } from "../auth/permission.ts";
+import { CORE_PERMISSIONS } from "../auth/permission_registry.ts";
+import type { FetchHandler } from "./host.ts";
 import { Router } from "../http/router.ts";
 import { addBuiltinRoutes, addPluginRoutes } from "./routes.ts";
 import { collectRenderers, type OutputRenderer } from "../render/renderers.ts";
@@ -32,13 +37,32 @@ export interface BootState {
   pluginModuleUrls: string[];
   router: Router;
   renderers: Map<string, OutputRenderer>;
-  facetClasses: unknown[];
+  facetClasses: FacetClass[];
   magicParameters: MagicParameters;
-  wrappers: ((app: unknown) => unknown)[];
+  wrappers: ((app: FetchHandler) => FetchHandler)[];
+}
+
+/** The views' read-only window on what boot registered (filled in when boot runs). */
+export function registeredFrom(state: BootState, pm: PluginRegistry): Registered {
+  return {
+    get renderers() {
+      return state.renderers ?? new Map();
+    },
+    get facetClasses() {
+      return state.facetClasses ?? [];
+    },
+    get magicParameters() {
+      return state.magicParameters;
+    },
+    pluginTemplateDirs: () =>
+      (state.plugins ?? []).flatMap((plugin) => plugin.templatesDir ? [plugin.templatesDir] : []),
+    pluginStaticDir: (name) => pm.get(name)?.staticDir ?? null,
+    pluginListing: (options) => pm.plugins(options),
+  };
 }
 
 /** Runs the start-up sequence for `svc` (see the module comment). */
-export async function boot(svc: Service): Promise<void> {
+export async function boot(svc: AppHost): Promise<void> {
   const state = svc.state;
   registerDefaultPlugins(svc.pm);
   // A `plugins` *list* in metadata names plugins to load; a `plugins` *object* is their config.
@@ -50,28 +74,28 @@ export async function boot(svc: Service): Promise<void> {
   }, svc.pm);
   state.pluginModuleUrls = state.plugins.map((plugin) => plugin.url);
 
-  for (const permission of BUILTIN_PERMISSIONS) svc.permissionRegistry.register(permission);
-  for (const list of await svc.callHook("register_permissions", {})) {
-    for (const permission of list as Permission[]) svc.permissionRegistry.register(permission);
+  for (const permission of CORE_PERMISSIONS) svc.permissionRegistry.register(permission);
+  for (const list of await svc.hooks.call("register_permissions", {})) {
+    for (const permission of list) svc.permissionRegistry.register(permission);
   }
 
   for (const dir of svc.pm.templateDirs()) svc.templates.addPluginTemplateDir(dir);
-  await svc.callHook("prepare_jinja2_environment", { env: svc.templates.env });
+  await svc.hooks.call("prepare_jinja2_environment", { env: svc.templates.env });
 
   state.router = new Router();
   addBuiltinRoutes(state.router, svc);
-  const pluginRoutes = await svc.callHook("register_routes", {});
-  addPluginRoutes(state.router, pluginRoutes.flat() as [RegExp | string, unknown][]);
+  const pluginRoutes = await svc.hooks.call("register_routes", {});
+  addPluginRoutes(state.router, pluginRoutes.flat());
 
-  state.renderers = collectRenderers(await svc.callHook("register_output_renderer", {}));
-  state.facetClasses = (await svc.callHook("register_facet_classes", {})).flat();
+  state.renderers = collectRenderers(await svc.hooks.call("register_output_renderer", {}));
+  state.facetClasses = (await svc.hooks.call("register_facet_classes", {})).flat();
   state.magicParameters = collectMagicParameters(
-    await svc.callHook("register_magic_parameters", {}),
+    await svc.hooks.call("register_magic_parameters", {}),
   );
-  state.wrappers = (await svc.callHook("asgi_wrapper", {})) as ((app: unknown) => unknown)[];
+  state.wrappers = await svc.hooks.call("asgi_wrapper", {});
 
   // The registry resolves each answer, so a rejected promise is caught with its plugin's name.
-  await svc.pm.call("startup", { svc }, { onError: startupFailed });
+  await svc.hooks.call("startup", {}, { onError: startupFailed });
 }
 
 /** A `startup` failure as an error whose message names the plugin (a bare Error rarely does). */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Forbidden } from "../http/errors.ts";
 import { CSRF_FIELD, csrfCheck } from "../auth/csrf.ts";
@@ -17,9 +17,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  *
  * @throws {Forbidden}
  */
-export async function enforceCsrf(svc: Service, request: Request): Promise<void> {
+export async function enforceCsrf(svc: AppHost, request: Request): Promise<void> {
   if (SAFE_METHODS.has(request.method)) return;
-  const answers = await svc.callHook("skip_csrf", { scope: request.scope, request });
+  const answers = await svc.hooks.call("skip_csrf", { scope: request.scope, request });
   const skip = answers.some((answer) => answer === true);
   const error = csrfCheck({
     method: request.method,

@@ -14,7 +14,7 @@
  * 10. With `trace_debug` on, `?_trace=1` runs steps 2–9 inside a trace and adds every SQL query
  *     to the response (`trace.ts`).
  */
-import type { Service } from "../service.ts";
+import type { AppHost as Service, FetchHandler } from "./host.ts";
 import { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { MethodNotAllowed, NotFound } from "../http/errors.ts";
@@ -23,14 +23,11 @@ import { requestState, routePath } from "../http/request_state.ts";
 import { resolveActor } from "./resolve_actor.ts";
 import { enforceCsrf } from "./enforce_csrf.ts";
 import { encodeMessages } from "../auth/messages.ts";
-import { customPageOrNull } from "../render/custom_page.ts";
+import { CUSTOM_PAGE_ROUTE, type View } from "./routes.ts";
+import { NoCustomPage } from "../views/special/custom_page.ts";
 import { traceRequest } from "./trace_page.ts";
 
-/** A fetch-style handler: what `Deno.serve` and `asgi_wrapper` plugins deal in. */
-export type FetchHandler = (
-  request: globalThis.Request,
-  info?: Deno.ServeHandlerInfo,
-) => Promise<globalThis.Response>;
+export type { FetchHandler };
 
 type Wrapper = (app: FetchHandler) => FetchHandler;
 
@@ -71,31 +68,38 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
 }
 
 async function route(svc: Service, request: Request): Promise<Response> {
-  const match = svc.state.router.match(request.method, routePath(request));
+  const path = routePath(request);
+  const match = svc.state.router.match(request.method, path);
   request.actor = await resolveActor(svc, request);
   if (match && "allowedMethods" in match) {
-    if (request.method === "OPTIONS") return optionsResponse(svc, match.allowedMethods);
+    // Only the custom-page route matched: no page lives at this path for other methods.
+    const nothingElse = svc.state.router.claimant(path)?.name === CUSTOM_PAGE_ROUTE;
+    if (request.method === "OPTIONS") {
+      return optionsResponse(svc, nothingElse ? ["GET", "HEAD", "OPTIONS"] : match.allowedMethods);
+    }
+    if (nothingElse) throw new NotFound("Not found");
     throw new MethodNotAllowed(`Method ${request.method} not allowed`, {
       allowed: match.allowedMethods,
     });
   }
-  if (!match) {
-    if (request.method === "OPTIONS") return optionsResponse(svc, ["GET", "HEAD", "OPTIONS"]);
-    const page = await customPageOrNull(svc, request);
-    if (page) return page;
-    throw new NotFound("Not found");
-  }
+  if (!match) throw new NotFound("Not found");
   request.url_vars = match.url_vars;
   requestState(request).hasJsonTwin = match.route.pattern.source.includes("(?<format>");
   await enforceCsrf(svc, request);
-  const view = match.view as (svc: Service, request: Request) => Promise<Response>;
   try {
-    return await view(svc, request);
+    return await (match.view as View)(svc, request);
   } catch (error) {
+    if (!(error instanceof NotFound) || match.route.name === CUSTOM_PAGE_ROUTE) throw error;
     // `/about` looks like a database URL; a custom page of that path wins over the 404.
-    if (!(error instanceof NotFound)) throw error;
-    const page = await customPageOrNull(svc, request);
-    if (page) return page;
+    const pages = svc.state.router.routes.find((route) => route.name === CUSTOM_PAGE_ROUTE);
+    const readable = request.method === "GET" || request.method === "HEAD";
+    if (pages && readable && pages.pattern.test(path)) {
+      try {
+        return await (pages.view as View)(svc, request);
+      } catch (pageError) {
+        if (!(pageError instanceof NoCustomPage)) throw pageError;
+      }
+    }
     const tilde = tildeFormOf(request);
     if (tilde) return Response.redirect(tilde);
     throw error;
@@ -151,6 +155,11 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
     });
     appendVary(response, "Cookie");
   }
+  // A page a browser may cache was made for these cookies: once they change (signing in, a
+  // flash message after a write) the cached copy must not be shown.
+  if (Object.keys(request.cookies).length && /max-age=[1-9]/.test(cacheControl(response))) {
+    appendVary(response, "Cookie");
+  }
   if (svc.options.cors) addCorsHeaders(response);
   if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
     addAlternateLink(svc, request, response);
@@ -182,7 +191,13 @@ function secureCookies(svc: Service, request: Request): boolean {
 
 function appendVary(response: Response, value: string): void {
   const current = response.headers["vary"];
+  if (current?.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) return;
   response.headers["vary"] = current ? `${current}, ${value}` : value;
+}
+
+function cacheControl(response: Response): string {
+  const key = Object.keys(response.headers).find((name) => name.toLowerCase() === "cache-control");
+  return key ? response.headers[key] : "";
 }
 
 function addCorsHeaders(response: Response): void {

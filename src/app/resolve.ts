@@ -6,39 +6,33 @@
  * @module
  */
 import type { Database } from "../db/database.ts";
-import type { Row } from "../db/results.ts";
-import type { Service } from "../service.ts";
-import { tilde_decode } from "../util/tilde.ts";
+import { splitRowPath, tilde_decode } from "../util/tilde.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
+import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
 
-/** A resolved table: the spec's ResolvedTable `(db, table, is_view)`. */
-export interface ResolvedTable {
-  db: Database;
-  table: string;
-  is_view: boolean;
-}
+/** The attached databases, by name. */
+type Databases = ReadonlyMap<string, Database>;
 
-/** A resolved row: the spec's ResolvedRow. */
-export interface ResolvedRow extends ResolvedTable {
-  sql: string;
-  params: Record<string, unknown>;
-  pks: string[];
-  pk_values: string[];
-  row: Row;
+/** The database a route segment names (its `route`, which defaults to its name). */
+export function databaseForRoute(databases: Databases, route: string): Database | null {
+  for (const db of databases.values()) {
+    if (db.route === route) return db;
+  }
+  return null;
 }
 
 /** Database named by the `database` group of the route; DatabaseNotFound otherwise. */
-export function resolveDatabase(svc: Service, request: Request): Database {
+export function resolveDatabase(databases: Databases, request: Request): Database {
   const route = tilde_decode(request.url_vars.database ?? "");
-  const db = svc.databaseForRoute(route);
+  const db = databaseForRoute(databases, route);
   if (!db) throw new DatabaseNotFound(route);
   return db;
 }
 
 /** `{db, table, is_view}` for the `database` and `table` route groups. */
-export async function resolveTable(svc: Service, request: Request): Promise<ResolvedTable> {
-  const db = svc.resolve_database(request);
+export async function resolveTable(databases: Databases, request: Request): Promise<ResolvedTable> {
+  const db = resolveDatabase(databases, request);
   const table = tilde_decode(request.url_vars.table ?? "");
   if (await db.table_exists(table)) return { db, table, is_view: false };
   if (await db.view_exists(table)) return { db, table, is_view: true };
@@ -49,9 +43,9 @@ export async function resolveTable(svc: Service, request: Request): Promise<Reso
  * The row named by the `pks` route group (comma-separated key values; `rowid` for tables
  * without a primary key); RowNotFound when there is none.
  */
-export async function resolveRow(svc: Service, request: Request): Promise<ResolvedRow> {
-  const { db, table, is_view } = await svc.resolve_table(request);
-  const pk_values = (request.url_vars.pks ?? "").split(",").map(tilde_decode);
+export async function resolveRow(databases: Databases, request: Request): Promise<ResolvedRow> {
+  const { db, table, is_view } = await resolveTable(databases, request);
+  const pk_values = splitRowPath(request.url_vars.pks ?? "");
   let pks = await db.primary_keys(table);
   const useRowid = pks.length === 0;
   if (useRowid) pks = ["rowid"];

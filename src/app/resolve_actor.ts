@@ -3,14 +3,14 @@
  * hooks. The signed `ds_actor` cookie and `dstok_` bearer tokens are default plugins on the same
  * hook, registered first so that user plugins are asked before them.
  */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 
 /** The actor for `request`, or null for anonymous. */
 export async function resolveActor(
-  svc: Service,
+  svc: AppHost,
   request: Request,
 ): Promise<Record<string, unknown> | null> {
-  const actor = await svc.pm.callFirst("actor_from_request", { svc, request });
+  const actor = await svc.hooks.first("actor_from_request", { request });
   return (actor as Record<string, unknown> | null) ?? null;
 }

@@ -3,7 +3,7 @@
  * `/-/…` pages come before static mounts, which come before the `/<db>` patterns (a `-` or a
  * mount name would otherwise be taken for a database).
  */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import type { Router } from "../http/router.ts";
@@ -22,19 +22,25 @@ import {
   threadsView,
   versionsView,
 } from "../views/special/special.ts";
-import { pluginStaticView, staticMountView, staticView } from "../views/special/static.ts";
+import {
+  faviconView,
+  pluginStaticView,
+  staticMountView,
+  staticView,
+} from "../views/special/static.ts";
 import { authTokenView, createTokenView, logoutView } from "../views/special/auth_pages.ts";
 import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts";
 import { messagesDebugView } from "../views/special/messages_debug.ts";
+import { customPageView } from "../views/special/custom_page.ts";
 
 /** A view: receives the service and the request, returns a Response. */
-export type View = (svc: Service, request: Request) => Promise<Response>;
+export type View = (svc: AppHost, request: Request) => Promise<Response>;
 
 const FORMAT = String.raw`(?:\.(?<format>\w+))?`;
 const NAME = String.raw`[^/.]+`;
 
 /** Adds every built-in page to `router`. */
-export function addBuiltinRoutes(router: Router, svc: Service): void {
+export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   const get = ["GET"];
   const add = (methods: string[], pattern: string, view: View, name: string) =>
     router.add(methods, new RegExp(`^${pattern}$`), view, { name });
@@ -50,6 +56,7 @@ export function addBuiltinRoutes(router: Router, svc: Service): void {
   add(get, `/-/actor${FORMAT}`, actorView, "actor");
   add(get, `/-/static/(?<path>.+)`, staticView, "static");
   add(get, `/-/static-plugins/(?<plugin>[^/]+)/(?<path>.+)`, pluginStaticView, "static-plugins");
+  add(get, `/favicon\\.ico`, faviconView, "favicon");
   add(get, `/-/auth-token`, authTokenView, "auth-token");
   add(["GET", "POST"], `/-/create-token`, createTokenView, "create-token");
   add(["GET", "POST"], `/-/logout`, logoutView, "logout");
@@ -72,7 +79,12 @@ export function addBuiltinRoutes(router: Router, svc: Service): void {
     "table",
   );
   add(get, `/(?<database>${NAME})/(?<table>${NAME})/(?<pks>${NAME})${FORMAT}`, rowView, "row");
+  // Last: any GET path may be a custom page (also when an earlier route's view found nothing).
+  add(get, `/.*`, customPageView, CUSTOM_PAGE_ROUTE);
 }
+
+/** The name of the last route, which answers custom pages. */
+export const CUSTOM_PAGE_ROUTE = "custom-page";
 
 /** Prepends `register_routes` results so plugin routes win over built-ins. */
 export function addPluginRoutes(router: Router, routes: [RegExp | string, unknown][]): void {

@@ -1,5 +1,6 @@
 /** Starts `Deno.serve` on the service's handler and reports where it listens. */
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
+import { withAccessLog } from "./access_log.ts";
 
 /** Options for `serve()`. */
 export interface ServeOptions {
@@ -8,12 +9,15 @@ export interface ServeOptions {
   /** Called once listening, with the base URL of the server. */
   onListen?: (url: string) => void;
   signal?: AbortSignal;
+  /** Where access log lines go (one per request, see access_log.ts); none when absent. */
+  access_log?: ((line: string) => void) | null;
 }
 
 /** Serves `svc` over HTTP; resolves to the running server. Start-up hook failures reject. */
-export async function serve(svc: Service, options: ServeOptions = {}): Promise<Deno.HttpServer> {
+export async function serve(svc: AppHost, options: ServeOptions = {}): Promise<Deno.HttpServer> {
   await svc.invoke_startup();
-  const handler = svc.handler();
+  const base = svc.handler();
+  const handler = options.access_log ? withAccessLog(base, options.access_log) : base;
   return Deno.serve({
     hostname: options.host ?? "127.0.0.1",
     port: options.port ?? 8001,

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { AppHost } from "./host.ts";
 import { traceClock, type TraceEntry, withTrace } from "../util/trace.ts";
 import { jsonText } from "../http/json_text.ts";
 import { escapeHtml } from "../util/markup.ts";
@@ -28,7 +28,7 @@ export interface TraceReport {
 const OFF = new Set(["", "0", "off", "false"]);
 
 /** True when `raw` asks for a trace and the service allows it. */
-function wantsTrace(svc: Service, raw: globalThis.Request): boolean {
+function wantsTrace(svc: AppHost, raw: globalThis.Request): boolean {
   if (!svc.setting("trace_debug")) return false;
   const value = new URL(raw.url).searchParams.get("_trace");
   return value !== null && !OFF.has(value.toLowerCase());
@@ -36,7 +36,7 @@ function wantsTrace(svc: Service, raw: globalThis.Request): boolean {
 
 /** Runs `next` traced when the request asks for it, and adds the trace to its response. */
 export async function traceRequest(
-  svc: Service,
+  svc: AppHost,
   raw: globalThis.Request,
   next: () => Promise<globalThis.Response>,
 ): Promise<globalThis.Response> {
@@ -66,10 +66,10 @@ function addTrace(
   headers.delete("content-length");
   const init = { status: response.status, statusText: response.statusText, headers };
   if (contentType.startsWith("application/json")) {
-    return new globalThis.Response(jsonWithTrace(text, report), init);
+    return new globalThis.Response(addTraceToJson(text, report), init);
   }
   if (contentType.startsWith("text/html")) {
-    return new globalThis.Response(htmlWithTrace(text, report), init);
+    return new globalThis.Response(addTraceToHtml(text, report), init);
   }
   if (isCsv(raw, contentType)) {
     headers.set("content-type", "text/html; charset=utf-8");
@@ -77,13 +77,13 @@ function addTrace(
     const page = `<html><head><title>CSV trace</title></head><body><pre>${
       escapeHtml(text)
     }</pre></body></html>`;
-    return new globalThis.Response(htmlWithTrace(page, report), init);
+    return new globalThis.Response(addTraceToHtml(page, report), init);
   }
   return new globalThis.Response(bytes, init);
 }
 
 /** The JSON text with `_trace` added as the last key of its top-level object. */
-export function jsonWithTrace(text: string, report: TraceReport): string {
+export function addTraceToJson(text: string, report: TraceReport): string {
   const trimmed = text.trimEnd();
   const value = jsonText(report);
   if (trimmed.startsWith("{") && trimmed.endsWith("}")) {
@@ -97,7 +97,7 @@ export function jsonWithTrace(text: string, report: TraceReport): string {
 }
 
 /** The page with the trace panel inserted just before its closing `</body>`. */
-export function htmlWithTrace(html: string, report: TraceReport): string {
+export function addTraceToHtml(html: string, report: TraceReport): string {
   const panel = tracePanel(report);
   const at = html.toLowerCase().lastIndexOf("</body>");
   return at === -1 ? html + panel : html.slice(0, at) + panel + html.slice(at);

@@ -4,8 +4,9 @@
  * @module
  */
 
-/** An actor: a dictionary with at least `id`, or null for an anonymous request. */
-export type Actor = Record<string, unknown>;
+import type { Actor } from "../http/actor.ts";
+
+export type { Actor };
 
 /** An allow block: `true`, `false`, absent, or `{key: value | [values] | "*"}`. */
 export type AllowBlock = boolean | null | undefined | Record<string, unknown>;

@@ -26,7 +26,7 @@ export interface SqlAccessDatabase {
 /** The slice of the service these checks read. */
 export interface SqlAccessHost {
   options: { crossdb?: boolean };
-  databases: Map<string, SqlAccessDatabase>;
+  databases: ReadonlyMap<string, SqlAccessDatabase>;
   check_visibility(
     actor: Actor | null,
     options: { action: string; resource: [string, string] },

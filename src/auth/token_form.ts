@@ -8,7 +8,7 @@
  */
 
 import { tilde_decode } from "../util/tilde.ts";
-import type { PermissionRegistry } from "./permission.ts";
+import type { PermissionRegistry } from "./permission_registry.ts";
 
 /** Seconds per unit of the form's expiry choices. */
 const EXPIRY_UNITS: Readonly<Record<string, number>> = Object.freeze({

@@ -6,7 +6,7 @@
  */
 
 import type { Actor } from "./allow.ts";
-import { BUILTIN_PERMISSIONS, type PermissionRegistry } from "./permission.ts";
+import { BUILTIN_PERMISSIONS, type PermissionRegistry } from "./permission_registry.ts";
 import type { Signer } from "./signer.ts";
 import { BadSignature } from "./signer.ts";
 

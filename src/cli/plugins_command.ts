@@ -16,7 +16,9 @@ export function addPluginsCommand(program: Command): void {
       });
       try {
         await svc.invoke_startup();
-        console.log(JSON.stringify(svc.pm.plugins({ includeBuiltin: !!flags.all }), null, 2));
+        console.log(
+          JSON.stringify(svc.registered.pluginListing({ includeBuiltin: !!flags.all }), null, 2),
+        );
       } finally {
         await svc.close();
       }

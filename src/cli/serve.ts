@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
 import { serve } from "../app/server.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
-import { loadConfigDir } from "../config/config_dir.ts";
+import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
@@ -31,6 +31,8 @@ export interface ServeFlags {
   inspectFile?: string;
   get?: string;
   versionNote?: string;
+  /** False with `--no-access-log` (commander's default is true). */
+  accessLog?: boolean;
 }
 
 /** Adds the default `serve` command to `program`. */
@@ -63,6 +65,7 @@ export function addServeCommand(program: Command): void {
     .option("--inspect-file <file>", "counts from `vitrine inspect`, for immutable files")
     .option("--get <path>", "print the response to this path and exit, without serving")
     .option("--version-note <note>", "note shown next to the version on /-/versions")
+    .option("--no-access-log", "do not print a line for each request")
     .action(async (files: string[], flags: ServeFlags) => {
       const options = await serviceOptionsFrom(files, flags);
       const svc = new Service(options);
@@ -73,18 +76,66 @@ export function addServeCommand(program: Command): void {
         throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
       }
       if (flags.get) return await printPath(svc, flags.get);
-      const server = await serve(svc, {
-        host: flags.host,
-        port: Number(flags.port),
-        onListen: (url) => {
-          console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
-          if (svc.rootToken) {
-            console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
-          }
-        },
-      });
+      const server = await listen(svc, flags);
       await server.finished;
     });
+}
+
+/**
+ * Starts the server; a port already taken or not allowed ends the command with a message that
+ * names the address and how to choose another, not the bare operating-system error.
+ */
+async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer> {
+  try {
+    return await serve(svc, {
+      host: flags.host,
+      port: Number(flags.port),
+      access_log: flags.accessLog === false ? null : (line) => console.log(line),
+      onListen: (url) => {
+        console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
+        if (svc.rootToken) {
+          console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
+        }
+      },
+    });
+  } catch (error) {
+    const where = `${flags.host}:${flags.port}`;
+    if (error instanceof Deno.errors.AddrInUse) {
+      await svc.close();
+      throw new CliExit(
+        1,
+        `Error: port ${flags.port} is already in use on ${flags.host}, perhaps by another ` +
+          `Vitrine. Stop that server or choose another port with -p, e.g. -p ${
+            Number(flags.port) + 1
+          } (-p 0 picks a free one).`,
+      );
+    }
+    if (
+      error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.AddrNotAvailable
+    ) {
+      await svc.close();
+      throw new CliExit(
+        1,
+        `Error: cannot listen on ${where}: ${error.message}. Choose another address with -h or ` +
+          "a port above 1023 with -p.",
+      );
+    }
+    throw error;
+  }
+}
+
+const SQLITE_HEADER = new TextEncoder().encode("SQLite format 3\0");
+
+/** True for an empty file (SQLite makes it a database) or one with SQLite's 16-byte header. */
+function looksLikeSqlite(path: string): boolean {
+  const file = Deno.openSync(path);
+  try {
+    const head = new Uint8Array(16);
+    const read = file.readSync(head) ?? 0;
+    return read === 0 || (read === 16 && head.every((byte, i) => byte === SQLITE_HEADER[i]));
+  } finally {
+    file.close();
+  }
 }
 
 /** Turns CLI flags into the Service's options, validating as it goes. */
@@ -93,7 +144,7 @@ export async function serviceOptionsFrom(
   flags: ServeFlags,
 ): Promise<ServiceOptions> {
   let options: ServiceOptions = {};
-  if (files.length === 1 && isDirectory(files[0])) {
+  if (files.length === 1 && await isConfigDir(files[0])) {
     const dir = await loadConfigDir(files[0]);
     options = {
       ...dir,
@@ -124,6 +175,15 @@ export async function serviceOptionsFrom(
           "through VITRINE_PLUGINS, --plugin or the metadata plugins list)"
         : "";
       throw new CliExit(1, `Error: database file not found: ${file}${hint}`);
+    }
+    if (!looksLikeSqlite(file)) {
+      // A CSV or spreadsheet would otherwise start a server that fails on every page.
+      throw new CliExit(
+        1,
+        `Error: ${file} is not a SQLite database (it does not start with the SQLite file ` +
+          "header). To publish a CSV file, import it into SQLite first, e.g. " +
+          `sqlite3 data.db ".import --csv ${file} mytable"`,
+      );
     }
   }
   const folders = { "--template-dir": flags.templateDir, "--plugins-dir": flags.pluginsDir };

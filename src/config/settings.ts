@@ -75,6 +75,39 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     2097152,
     "Maximum size of a POST body held in memory, in bytes (0 means no limit)",
   ),
+  // The built-in visualisations (default plugins in src/plugins/defaults/), each switchable off.
+  def("column_menus", true, "Show a menu on each column heading of table pages"),
+  def("sql_editor", true, "Edit SQL with highlighting, autocomplete and formatting"),
+  def("charts", true, "Offer a chart of the rows on table, view and query pages"),
+  def("maps", true, "Show a map of rows that have latitude and longitude columns"),
+  def(
+    "map_tile_url",
+    "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+    "Map tile URL template with {z}, {x}, {y} (and {s}); empty for maps without tiles",
+  ),
+  def(
+    "map_tile_attribution",
+    '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    "Attribution shown on maps for the tiles (HTML)",
+  ),
+  def("map_max_points", 10000, "Most rows a map loads and plots"),
+  def(
+    "max_returned_bytes",
+    10485760,
+    "Maximum bytes of text and BLOB values one query may return; larger results are refused " +
+      "with a 400 (0 means no limit)",
+  ),
+  def(
+    "sqlite_heap_limit_mb",
+    200,
+    "Hard limit on the memory SQLite may allocate in the whole process, in MB (0 means no limit)",
+  ),
+  def(
+    "startup_check_max_mb",
+    100,
+    "Database files up to this size get a full PRAGMA quick_check at start-up; larger ones a " +
+      "header and schema check only (0 means header and schema check only)",
+  ),
 ];
 
 const DEFINITIONS = new Map(DEFAULT_SETTINGS.map((d) => [d.name, d]));

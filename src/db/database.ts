@@ -11,7 +11,9 @@ import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import {
+  asDatabaseError,
   DatabaseNotMutable,
+  describeCapError,
   isInterruptError,
   QueryInterrupted,
   WriteLockError,
@@ -167,7 +169,10 @@ export class Database extends DatabaseIntrospection {
     return Number(this.#host.setting(key) ?? 0);
   }
 
-  /** Runs a read query; see the spec's `execute`. Throws `QueryInterrupted` on overrun. */
+  /**
+   * Runs a read query; see the spec's `execute`. Rejects with `QueryInterrupted` on overrun and
+   * with `QueryError` when SQLite refuses the statement.
+   */
   async execute(
     sql: string,
     params?: BindParams | null,
@@ -177,11 +182,13 @@ export class Database extends DatabaseIntrospection {
     let timeLimitMs = this.#setting("sql_time_limit_ms");
     if (custom_time_limit && custom_time_limit < timeLimitMs) timeLimitMs = custom_time_limit;
     const cap = page_size ?? this.#setting("max_returned_rows");
+    const maxBytes = this.#setting("max_returned_bytes");
     const request: ReadRequest = {
       sql,
       params: params ?? null,
       maxRows: truncate && cap > 0 ? cap : null,
       timeLimitMs,
+      maxBytes: maxBytes > 0 ? maxBytes : null,
     };
     const start = traceClock();
     const { signal } = options;
@@ -192,14 +199,18 @@ export class Database extends DatabaseIntrospection {
       // A query dropped from the queue rejects with the signal's reason: same outcome as one
       // interrupted while running.
       const cancelled = signal?.aborted && error === signal.reason;
-      if (cancelled || isInterruptError(error)) throw new QueryInterrupted(sql, params);
+      if (cancelled || isInterruptError(error)) {
+        throw new QueryInterrupted(sql, params, undefined, { cause: error });
+      }
+      const capped = describeCapError(error, maxBytes);
+      if (capped) throw capped;
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);
         // A hostile query string can make the SQL huge; the log keeps the start of it.
         const shown = sql.length > 500 ? `${sql.slice(0, 500)}… (${sql.length} characters)` : sql;
         console.error(`SQL error in database "${this.name}": ${message}\n  sql: ${shown}`);
       }
-      throw error;
+      throw asDatabaseError(error, sql, params);
     } finally {
       traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
     }
@@ -267,10 +278,13 @@ export class Database extends DatabaseIntrospection {
     return this.#queue.run(run);
   }
 
-  #traced<T>(sql: string, params: unknown, body: () => T): T {
+  /** Runs one write statement (or script) traced; SQLite's failures become `QueryError`s. */
+  #traced<T>(sql: string, params: BindParams | BindParams[] | null | undefined, body: () => T): T {
     const start = traceClock();
     try {
       return body();
+    } catch (error) {
+      throw asDatabaseError(error, sql, params);
     } finally {
       traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
     }

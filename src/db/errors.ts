@@ -1,26 +1,98 @@
 /**
- * Errors raised by the data layer: `QueryInterrupted`, `MultipleValues`, and the errors for
- * writes that cannot happen.
+ * Errors raised by the data layer. Every SQL statement that fails in `Database` rejects with a
+ * `DatabaseError`: `QueryError` when SQLite refused or failed it, `QueryInterrupted` when it ran
+ * past its time limit (or was cancelled). Both wrap the binding's `SqliteError` (they extend it
+ * and keep it as `cause`), carry the SQL and its parameters, and — like every error with a status
+ * — extend `StatusError`, so `src/app/error_response.ts` answers them without help. A view that
+ * ran SQL the user wrote turns a `QueryError` into `InvalidSql` (400); anywhere else it is the
+ * server's failure (500).
+ *
+ * Also here: `MultipleValues` and the errors for writes that cannot happen.
  *
  * @module
  */
 
+import { SqliteError, type SqliteErrorOptions } from "../sqlite/errors.ts";
 import type { BindParams } from "../sqlite/values.ts";
 
-/** A query ran past its time limit (`sql_time_limit_ms` or a lower `custom_time_limit`). */
-export class QueryInterrupted extends Error {
-  /** The SQL that was interrupted. */
+const SQLITE_INTERRUPT = 9;
+
+/** The base of the data layer's SQL failures; catch it to catch them all. */
+export class DatabaseError extends SqliteError {
+  override name = "DatabaseError";
+  /** The SQL that failed. */
   sql: string;
   /** The parameters it was run with. */
-  params: BindParams | null;
+  params: BindParams | BindParams[] | null;
 
-  /** Builds the error for `sql` with `params`. */
-  constructor(sql: string, params: BindParams | null | undefined, message = "interrupted") {
-    super(message);
-    this.name = "QueryInterrupted";
+  /** Builds the error for `sql` with `params`; `extendedCode` is SQLite's result code. */
+  constructor(
+    sql: string,
+    params: BindParams | BindParams[] | null | undefined,
+    message: string,
+    extendedCode: number,
+    options: SqliteErrorOptions = {},
+  ) {
+    super(message, extendedCode, options);
     this.sql = sql;
     this.params = params ?? null;
   }
+}
+
+/** SQLite refused or failed a statement (syntax, missing table, constraint, read-only, …). */
+export class QueryError extends DatabaseError {
+  override name = "QueryError";
+
+  /** Wraps `cause` (a `SqliteError`) raised while running `sql`; the message stays SQLite's. */
+  constructor(
+    sql: string,
+    params: BindParams | BindParams[] | null | undefined,
+    cause: SqliteError,
+  ) {
+    super(sql, params, cause.message, cause.extendedCode, { cause });
+  }
+}
+
+const INTERRUPTED_MESSAGE =
+  "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.";
+
+/**
+ * A query ran past its time limit (`sql_time_limit_ms` or a lower `custom_time_limit`), or was
+ * cancelled: 400, title "SQL Interrupted".
+ */
+export class QueryInterrupted extends DatabaseError {
+  override name = "QueryInterrupted";
+
+  /** Builds the error for `sql` with `params`. */
+  constructor(
+    sql: string,
+    params: BindParams | null | undefined,
+    message = INTERRUPTED_MESSAGE,
+    options: ErrorOptions = {},
+  ) {
+    super(sql, params, message, SQLITE_INTERRUPT, {
+      status: 400,
+      title: "SQL Interrupted",
+      cause: options.cause,
+    });
+  }
+}
+
+/**
+ * `error` as the data layer reports it: a `SqliteError` from running `sql` becomes a
+ * `QueryError` (an interrupt a `QueryInterrupted`); anything else is returned as it is.
+ */
+export function asDatabaseError(
+  error: unknown,
+  sql: string,
+  params: BindParams | BindParams[] | null | undefined,
+): unknown {
+  if (error instanceof DatabaseError) return error;
+  if (isInterruptError(error)) {
+    return new QueryInterrupted(sql, params as BindParams | null, undefined, { cause: error });
+  }
+  if (error instanceof SqliteError) return new QueryError(sql, params, error);
+  return error;
 }
 
 /** `single_value()` was called on results that are not exactly one row of one column. */
@@ -57,5 +129,52 @@ export class WriteLockError extends Error {
 export function isInterruptError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  return code === 9 || error.message === "interrupted";
+  return code === SQLITE_INTERRUPT || error.message === "interrupted";
+}
+
+/**
+ * A query hit a resource cap: its result holds more text and BLOB bytes than `max_returned_bytes`,
+ * its SQL is longer than SQLite's visitor limit, or SQLite's heap reached `sqlite_heap_limit_mb`.
+ * A 400: the visitor can ask for less.
+ */
+export class QueryTooLarge extends SqliteError {
+  /** Builds the error with a message saying which cap was hit. */
+  constructor(message: string, extendedCode: number) {
+    super(message, extendedCode, { status: 400 });
+    this.name = "QueryTooLarge";
+  }
+}
+
+const SQLITE_NOMEM = 7;
+const SQLITE_TOOBIG = 18;
+
+/**
+ * The caps' errors in words a visitor can act on; `null` for any other error. `maxBytes` is the
+ * `max_returned_bytes` setting in force.
+ */
+export function describeCapError(error: unknown, maxBytes: number): QueryTooLarge | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  if (code === SQLITE_TOOBIG) {
+    if (/statement too long/i.test(error.message)) {
+      return new QueryTooLarge(
+        "The SQL is too long: visitor SQL may be at most 100,000 bytes.",
+        SQLITE_TOOBIG,
+      );
+    }
+    const limit = maxBytes > 0 ? ` (${maxBytes.toLocaleString("en-US")} bytes)` : "";
+    return new QueryTooLarge(
+      `The query returns more data than this server allows${limit}. The limit is controlled ` +
+        "by the max_returned_bytes setting.",
+      SQLITE_TOOBIG,
+    );
+  }
+  if (code === SQLITE_NOMEM) {
+    return new QueryTooLarge(
+      "The query needs more memory than this server allows. The limit is controlled by the " +
+        "sqlite_heap_limit_mb setting.",
+      SQLITE_NOMEM,
+    );
+  }
+  return null;
 }

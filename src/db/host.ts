@@ -14,6 +14,7 @@ const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   max_returned_rows: 1000,
   num_sql_threads: 3,
   cache_size_kb: 0,
+  max_returned_bytes: 10485760,
 };
 
 /** The service-side facilities a `Database` uses. */
@@ -38,6 +39,8 @@ export interface StandaloneHostOptions {
   tables?: Record<string, Record<string, Record<string, unknown>>>;
   /** Plugin module URLs for the workers. */
   pluginModules?: string[];
+  /** Entry module of the read workers (needed when `pluginModules` is set; see ReadPoolOptions). */
+  workerUrl?: string | URL;
   /** Main-thread `prepare_connection`. */
   prepareConnection?: (conn: Connection, databaseName: string) => void;
 }
@@ -59,6 +62,7 @@ export function standaloneHost(options: StandaloneHostOptions = {}): StandaloneH
         size: Number(settings.num_sql_threads),
         cacheSizeKb: Number(settings.cache_size_kb),
         pluginModules: options.pluginModules ?? [],
+        workerUrl: options.workerUrl,
       });
       return pool;
     },

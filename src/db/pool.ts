@@ -22,7 +22,15 @@ export interface ReadPoolOptions {
   cacheSizeKb?: number;
   /** Module URLs each worker imports; their `prepare_connection` runs on every connection. */
   pluginModules?: string[];
+  /**
+   * The worker's entry module. The default serves reads without plugins; the service passes
+   * `app/read_worker.ts`, which also loads `pluginModules` through the plugin registry.
+   */
+  workerUrl?: string | URL;
 }
+
+/** Entry of a read worker that loads no plugins. */
+const PLAIN_WORKER = new URL("./plain_worker.ts", import.meta.url);
 
 /** How often a cancelled query is interrupted again until its worker answers. */
 const CANCEL_RETRY_MS = 25;
@@ -64,7 +72,12 @@ export class ReadPool {
   /** Creates the pool; no worker starts until the first query. */
   constructor(options: ReadPoolOptions) {
     this.size = Math.max(0, Math.floor(options.size));
-    this.#options = { cacheSizeKb: 0, pluginModules: [], ...options };
+    this.#options = {
+      cacheSizeKb: 0,
+      pluginModules: [],
+      ...options,
+      workerUrl: options.workerUrl ?? PLAIN_WORKER,
+    };
   }
 
   /** Workers started so far and how many queries each has in flight or queued. */
@@ -125,7 +138,9 @@ export class ReadPool {
   }
 
   #startWorker(): PoolWorker {
-    const worker = new Worker(readWorkerEntry(), { type: "module", name: READ_WORKER_NAME });
+    // A program may start every read worker from its own entry (cli.ts; see util/assets.ts).
+    const module = readWorkerEntry(this.#options.workerUrl);
+    const worker = new Worker(module, { type: "module", name: READ_WORKER_NAME });
     const entry: PoolWorker = {
       worker,
       index: this.#nextWorker++,

@@ -12,12 +12,17 @@ import { runRead, serializeError } from "./read_query.ts";
 import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
 import { encodeResult } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
-import { PluginRegistry } from "../plugins/registry.ts";
-import { registerPluginUrls } from "../plugins/loader.ts";
+
+/** Runs the plugins' `prepare_connection` hooks on a connection this worker opened. */
+export type PrepareConnection = (conn: Connection, database: string) => void;
+
+/** Imports plugin modules by URL and answers how to prepare connections with them. */
+export type LoadPlugins = (moduleUrls: string[]) => Promise<PrepareConnection>;
 
 const connections = new Map<string, { conn: Connection; target: ReadTarget }>();
 /** The plugins' `prepare_connection` implementations, in the main thread's call order. */
-let plugins = new PluginRegistry();
+let prepareConnection: PrepareConnection = () => {};
+let loadPluginModules: LoadPlugins = () => Promise.resolve(() => {});
 let cacheSizeKb = 0;
 let ready: Promise<void> = Promise.resolve();
 let reportedPointer: bigint | null = null;
@@ -26,12 +31,8 @@ function post(message: FromWorker): void {
   self.postMessage(message);
 }
 
-// The same registry as the main thread, so `hookimpl` options (`specname`, `tryfirst`,
-// `trylast`) and the call order hold here too.
 async function loadPlugins(urls: string[]): Promise<void> {
-  const registry = new PluginRegistry();
-  await registerPluginUrls(urls, registry);
-  plugins = registry;
+  prepareConnection = await loadPluginModules(urls);
 }
 
 function connectionFor(target: ReadTarget): Connection {
@@ -41,8 +42,7 @@ function connectionFor(target: ReadTarget): Connection {
   const conn = openReadConnection(target);
   try {
     if (cacheSizeKb > 0) conn.exec(`PRAGMA cache_size = -${Math.floor(cacheSizeKb)}`);
-    // `svc` lives on the main thread; worker-side implementations receive null.
-    plugins.callSync("prepare_connection", { conn, database: target.name, svc: null });
+    prepareConnection(conn, target.name);
   } catch (error) {
     conn.close();
     throw error;
@@ -89,6 +89,17 @@ async function handle(message: ToWorker): Promise<void> {
   }
 }
 
+/**
+ * Makes this worker answer the pool's messages. The entry module (`app/read_worker.ts`) passes
+ * the plugin loader, so this layer never imports the plugin system.
+ */
+export function serveReads(loadPlugins: LoadPlugins): void {
+  loadPluginModules = loadPlugins;
+  self.onmessage = (event: MessageEvent<ToWorker>) => {
+    handle(event.data);
+  };
+}
+
 // A Worker that closes itself sends no event to its owner (deno#14327), so the pool would wait
 // forever for the query in flight. Plugin code calling `self.close()` or `Deno.exit()` is the one
 // way this worker stops on its own: announce it first so the pool can replace the worker.
@@ -104,7 +115,3 @@ Object.assign(Deno, {
     throw new Error("The read worker is exiting");
   },
 });
-
-self.onmessage = (event: MessageEvent<ToWorker>) => {
-  handle(event.data);
-};

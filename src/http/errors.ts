@@ -1,48 +1,16 @@
 /**
- * The HTTP error hierarchy. Views and helpers throw these; `handle_error.ts` is the one place that
- * turns them into pages or JSON bodies.
+ * The errors the protocol and application layers raise. All extend `StatusError`
+ * (`src/util/errors.ts`), the one base of every error with a status; `src/app/error_response.ts`
+ * is the one place that turns them into pages or JSON bodies.
  */
+import { StatusError, type StatusErrorOptions } from "../util/errors.ts";
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Payload Too Large",
-  416: "Range Not Satisfiable",
-  500: "Internal Server Error",
-};
+/** Options every HTTP error accepts (see `StatusErrorOptions`). */
+export type HttpErrorOptions = StatusErrorOptions;
 
-/** Options every HTTP error accepts. */
-export interface HttpErrorOptions extends ErrorOptions {
-  /** Page title for the error page; null lets the error page choose. */
-  title?: string | null;
-  /** Extra keys merged into the JSON error body. */
-  extra?: Record<string, unknown>;
-  /** Extra response headers (e.g. `WWW-Authenticate`, `Allow`). */
-  headers?: Record<string, string>;
-}
-
-/** An error that maps to an HTTP status. */
-export class HttpError extends Error {
+/** An error raised above the data layer, answered with `status`. */
+export class HttpError extends StatusError {
   override name = "HttpError";
-  /** HTTP status code sent to the client. */
-  readonly status: number;
-  /** Title for the error page, or null. */
-  title: string | null;
-  /** Extra keys for the JSON error body. */
-  extra: Record<string, unknown>;
-  /** Extra headers sent with the error response. */
-  headers: Record<string, string>;
-
-  constructor(status: number, message?: string, options: HttpErrorOptions = {}) {
-    super(message ?? STATUS_TEXT[status] ?? `HTTP ${status}`, { cause: options.cause });
-    this.status = status;
-    this.title = options.title ?? null;
-    this.extra = options.extra ?? {};
-    this.headers = { ...(options.headers ?? {}) };
-  }
 }
 
 /** 404. */

@@ -4,7 +4,7 @@
 import { parseCookies } from "./cookies.ts";
 import { PayloadTooLarge } from "./errors.ts";
 import { MultiParams } from "./multi_params.ts";
-import type { Actor } from "../auth/allow.ts";
+import type { Actor } from "./actor.ts";
 
 /** The ASGI-like scope dictionary. */
 export interface Scope {

@@ -87,6 +87,11 @@ export class Router<View = unknown> {
     }
     return allowed ? { allowedMethods: [...allowed] } : null;
   }
+
+  /** The first route whose pattern matches `pathname`, whatever its methods: what the path is. */
+  claimant(pathname: string): Route<View> | null {
+    return this.#routes.find((route) => route.pattern.test(pathname)) ?? null;
+  }
 }
 
 /** True when a match result is a 405 rather than a route. */

@@ -26,7 +26,7 @@ import type { Request as VitrineRequest, Scope as RequestScope } from "../http/r
 import type { Response as VitrineResponse } from "../http/response.ts";
 import type { Connection as SqliteConnection } from "../sqlite/connection.ts";
 import type { NunjucksEnvironment } from "../render/template_filters.ts";
-import type { Permission } from "../auth/permission.ts";
+import type { Permission } from "../auth/permission_registry.ts";
 import type { Actor } from "../auth/allow.ts";
 import type { FilterArguments as FilterArgumentsClass } from "../table/filter_arguments.ts";
 import type { FacetClass } from "../table/facets.ts";

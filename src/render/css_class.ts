@@ -2,7 +2,7 @@
  * SPEC "Body CSS classes": turning database, table and query names into CSS class parts and
  * template-name parts that are always safe.
  */
-import { createHash } from "node:crypto";
+import { md5Hex } from "../util/hash.ts";
 
 const VALID_IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
 
@@ -13,7 +13,7 @@ const VALID_IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
  */
 export function cssClass(name: string): string {
   if (VALID_IDENTIFIER.test(name)) return name;
-  const digest = createHash("md5").update(name, "utf8").digest("hex").slice(0, 6);
+  const digest = md5Hex(name).slice(0, 6);
   // Runs of whitespace become one hyphen so "my table" stays readable as "my-table".
   const cleaned = name
     .replace(/^[-_\s]+/, "")

@@ -1,14 +1,14 @@
 /**
  * JSON text of data pages (API-DETAILS §2.2): bodies with `_json_infinity`, REAL columns' `12.0`,
  * and the newline-delimited form of `_shape=array&_nl=on`, whose lines use Python's `json.dumps`
- * spacing (`{"a": 1, "b": 2}`) as the reference does. The rows' shapes are `src/table/shapes.ts`.
+ * spacing (`{"a": 1, "b": 2}`) as the reference does. The rows' shapes are `json_shapes.ts`.
  *
  * @module
  */
 
 import { jsonText } from "../http/json_text.ts";
 import { encodeBase64 } from "../http/base64.ts";
-import { objectMembers } from "../table/shapes.ts";
+import { objectMembers } from "./json_shapes.ts";
 
 /** Declared column types, used to print a REAL column's `12` as `12.0`. */
 export type ColumnTypes = Record<string, string | null | undefined>;

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readAsset } from "../util/assets.ts";
 import { Markup } from "../util/markup.ts";
 import type { Metadata } from "../config/metadata.ts";
+import { staticVersion } from "./static_version.ts";
 
 /** A stylesheet or script link, normalised from a string or `{url, sri, module}`. */
 export interface AssetUrl {
@@ -90,6 +91,7 @@ export function baseContext(input: BaseContextInput = {}): Record<string, unknow
     menu_links: input.menu_links ?? [],
     base_url: input.base_url ?? "/",
     app_css_hash: appCssHash(),
+    static_version: staticVersion(),
   };
 }
 

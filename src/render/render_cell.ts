@@ -3,12 +3,13 @@
  * answer wins: Markup is used as is, anything else is escaped); otherwise the built-in rules
  * apply: links to the row page for primary keys, links (with labels) for foreign keys, simple
  * and compound, download links for BLOBs, links for URLs, and truncation at
- * `truncate_cells_html` characters.
+ * `truncate_cells_html` characters — where the row has a page, the ellipsis links to it, so the
+ * rest of the value is one click away.
  *
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
@@ -25,7 +26,7 @@ export interface CellForeignKey {
 
 /** Everything cell rendering needs about the page. */
 export interface CellContext {
-  svc: Service;
+  svc: RenderHost;
   request: Request | null;
   database: string;
   /** Null for custom SQL. */
@@ -54,7 +55,7 @@ export async function renderCell(
   column: string,
   value: unknown,
 ): Promise<Markup> {
-  if (ctx.svc.pm.hasImpl("render_cell")) {
+  if (ctx.svc.hooks.has("render_cell")) {
     const answer = await renderCellHook(ctx, row, column, value);
     if (answer !== null && answer !== undefined) {
       return answer instanceof Markup ? answer : Markup.escape(String(answer));
@@ -70,13 +71,12 @@ function renderCellHook(
   column: string,
   value: unknown,
 ): Promise<unknown> {
-  return ctx.svc.pm.callFirst("render_cell", {
+  return ctx.svc.hooks.first("render_cell", {
     row,
     value,
     column,
     table: ctx.table,
     database: ctx.database,
-    svc: ctx.svc,
     request: ctx.request,
   });
 }
@@ -109,7 +109,21 @@ export function defaultCell(
   if (typeof value === "string" && URL_PATTERN.test(value)) {
     return link(value, truncate(ctx, value));
   }
-  return new Markup(plainText(ctx, column, value));
+  const text = plainText(ctx, column, value);
+  if (typeof value === "string" && ctx.truncate > 0 && value.length > ctx.truncate) {
+    return new Markup(text.slice(0, -1) + moreLink(ctx, row, value.length));
+  }
+  return new Markup(text);
+}
+
+/** The ellipsis of a cut value: a link to the row page when there is one. */
+function moreLink(ctx: CellContext, row: Record<string, unknown>, length: number): string {
+  const href = ctx.rowUrl?.(row);
+  if (!href) return "\u2026";
+  const label = `Show all ${length.toLocaleString("en")} characters on the row page`;
+  return `<a class="truncated-more" href="${
+    escapeHtml(href)
+  }" title="${label}" aria-label="${label}">\u2026</a>`;
 }
 
 /** Escaped, truncated text of a value. */
@@ -187,7 +201,7 @@ export async function pluginRenderedCells(
   columns: string[],
   rows: SqlValue[][],
 ): Promise<Record<string, string>[]> {
-  if (!ctx.svc.pm.hasImpl("render_cell")) return rows.map(() => ({}));
+  if (!ctx.svc.hooks.has("render_cell")) return rows.map(() => ({}));
   const out: Record<string, string>[] = [];
   for (const values of rows) {
     const row: Record<string, unknown> = {};

@@ -3,7 +3,7 @@
  * `extra_js_urls`, `extra_body_script`, `menu_links`), takes the flash messages, gives templates a
  * `csrftoken()` that issues the cookie, then renders synchronously with nunjucks.
  */
-import type { Service } from "../service.ts";
+import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { baseContext } from "./page_context.ts";
@@ -23,7 +23,7 @@ export interface PageOptions {
 
 /** Renders `templates` (first existing wins) into an HTML Response. */
 export async function renderPage(
-  svc: Service,
+  svc: RenderHost,
   request: Request | null,
   templates: string | string[],
   context: Record<string, unknown>,
@@ -45,7 +45,7 @@ function isOn(value: unknown): boolean {
  * people writing templates (functions are listed by name; the request is left out).
  */
 async function contextResponse(
-  svc: Service,
+  svc: RenderHost,
   request: Request,
   templates: string | string[],
   context: Record<string, unknown>,
@@ -67,7 +67,7 @@ async function contextResponse(
 
 /** The rendered HTML of a page (see renderPage). */
 async function renderHtml(
-  svc: Service,
+  svc: RenderHost,
   request: Request | null,
   templates: string | string[],
   context: Record<string, unknown>,
@@ -83,20 +83,20 @@ async function renderHtml(
  * `extra_template_vars` hooks add (they win, so plugins can override).
  */
 export async function buildPageContext(
-  svc: Service,
+  svc: RenderHost,
   request: Request | null,
   template: string,
   context: Record<string, unknown>,
   { view_name, database = null, table = null, columns = null }: PageOptions,
 ): Promise<Record<string, unknown>> {
-  const args = { template, database, table, columns, view_name, request, svc };
+  const args = { template, database, table, columns, view_name, request };
   const actor = (request?.actor as Record<string, unknown> | null) ?? null;
   const [extraVars, css, js, scripts, menuLinks] = await Promise.all([
-    svc.pm.call("extra_template_vars", args),
-    svc.pm.call("extra_css_urls", args),
-    svc.pm.call("extra_js_urls", args),
-    svc.pm.call("extra_body_script", args),
-    svc.pm.call("menu_links", { svc, actor, request }),
+    svc.hooks.call("extra_template_vars", args),
+    svc.hooks.call("extra_css_urls", args),
+    svc.hooks.call("extra_js_urls", args),
+    svc.hooks.call("extra_body_script", args),
+    svc.hooks.call("menu_links", { actor, request }),
   ]);
   const base = baseContext({
     metadata: svc.metadata(),
@@ -123,7 +123,7 @@ export async function buildPageContext(
 }
 
 /** Messages from the cookie plus any added during this request; each is shown once. */
-function takeMessages(svc: Service, request: Request): [string, number][] {
+function takeMessages(svc: RenderHost, request: Request): [string, number][] {
   const state = requestState(request);
   const incoming = decodeMessages(svc.signer, request.cookies[MESSAGES_COOKIE]);
   const messages = [...incoming, ...state.messagesToSet];
@@ -134,7 +134,7 @@ function takeMessages(svc: Service, request: Request): [string, number][] {
 
 /** `svc.render_template()`: any template, the page hooks, an optional request. */
 export async function renderTemplateForService(
-  svc: Service,
+  svc: RenderHost,
   template: string | string[] | { render(context: unknown): string },
   context: Record<string, unknown>,
   request: Request | null,

@@ -3,8 +3,13 @@
  * to table, row, query and database pages. `render` gets one object of named values and returns a
  * Response, the deprecated `{body, content_type, status_code, headers}` dict, or null.
  */
+import type { RenderHost } from "./host.ts";
+import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
+import { NotFound } from "../http/errors.ts";
+import { makeRows } from "../db/results.ts";
 import { awaitMeMaybe } from "../util/await_me_maybe.ts";
+import { resolveExtras, type RowsPage } from "./rows_page.ts";
 
 /** The named values a renderer's `render` and `can_render` receive. */
 export interface RenderArgs {
@@ -74,6 +79,52 @@ export async function runRenderer(
     headers: legacy.headers ?? {},
     content_type: legacy.content_type ?? "text/plain",
   });
+}
+
+/** What serving a format needs from the service: the render host and the output renderers. */
+export interface FormatHost extends RenderHost {
+  /** What plugins registered at start-up; only the output renderers matter here. */
+  readonly registered: { readonly renderers: ReadonlyMap<string, OutputRenderer> };
+}
+
+/** A plugin renderer's response for `format`, or 404 when no renderer has that extension. */
+export async function pluginResponse(
+  svc: FormatHost,
+  request: Request,
+  page: RowsPage,
+  format: string,
+): Promise<Response> {
+  const renderer = svc.registered.renderers.get(format);
+  if (!renderer) throw new NotFound(`Unknown format: ${format}`);
+  const result = await runRenderer(renderer, await renderArgs(svc, request, page));
+  if (!result) throw new NotFound("No data");
+  return result;
+}
+
+/** The named values renderers' `render` and `can_render` receive for `page`. */
+export async function renderArgs(
+  svc: FormatHost,
+  request: Request,
+  page: RowsPage,
+): Promise<RenderArgs> {
+  const data = page.error === null
+    ? { ...page.defaultKeys, ...await resolveExtras(request, page) }
+    : { ...page.defaultKeys };
+  return {
+    svc,
+    columns: page.columns,
+    // Rows answer row[0] and row["column"], like the database's own Results.
+    rows: makeRows(page.columns, page.rows.map((row) => [...row])),
+    sql: page.sql,
+    query_name: page.query_name,
+    database: page.database,
+    table: page.table,
+    request,
+    error: page.error,
+    truncated: page.truncated,
+    view_name: page.view_name,
+    data,
+  };
 }
 
 /** The deprecated dict form of a renderer's answer, or the renderer's mistake as a TypeError. */

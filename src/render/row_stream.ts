@@ -8,16 +8,17 @@
  * @module
  */
 
-import type { Service } from "../service.ts";
+import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { BadRequest } from "../http/errors.ts";
 import type { SqlValue } from "../sqlite/values.ts";
-import { valueAsBoolean } from "../table/args.ts";
-import type { RowsPage } from "../views/data_response.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
+import type { RowsPage } from "./rows_page.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
 import { pythonJsonObject } from "./json.ts";
-import { objectMembers } from "../table/shapes.ts";
+import { objectMembers } from "./json_shapes.ts";
+import { applyLabels, csvLabelHeadings, csvLabelRow } from "../table/labels.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -34,7 +35,7 @@ export function wantsStream(request: Request): boolean {
 }
 
 /** Throws the 400s of `_stream`: disabled by `allow_csv_stream`, or combined with `_next`. */
-function checkStreamAllowed(svc: Service, request: Request): void {
+function checkStreamAllowed(svc: RenderHost, request: Request): void {
   if (!wantsStream(request)) return;
   if (!svc.setting("allow_csv_stream")) throw new BadRequest("CSV streaming is disabled");
   if (request.args.get("_next")) throw new BadRequest("_stream=1 not allowed with _next");
@@ -42,7 +43,7 @@ function checkStreamAllowed(svc: Service, request: Request): void {
 
 /** A streamed `.csv` / `.tsv` / `.ndjson` response for `page`. */
 export function streamedResponse(
-  svc: Service,
+  svc: RenderHost,
   request: Request,
   page: RowsPage,
   format: string,
@@ -83,31 +84,28 @@ async function* pages(request: Request, page: RowsPage): AsyncGenerator<SqlValue
 
 /** CSV or TSV lines: a header (unless `_header=off`), label columns after expanded ones. */
 async function* delimitedChunks(
-  svc: Service,
+  svc: RenderHost,
   request: Request,
   page: RowsPage,
   delimiter: Delimiter,
 ): AsyncGenerator<string[]> {
   const expanded = page.labels?.columns ?? [];
   if (valueAsBoolean(request.args.get("_header")) !== false) {
-    const headings = page.columns.flatMap((c) => expanded.includes(c) ? [c, `${c}_label`] : [c]);
-    yield [csvLine(headings, delimiter)];
+    yield [csvLine(csvLabelHeadings(page.columns, expanded), delimiter)];
   }
   const types = page.column_types ?? {};
   for await (const rows of pages(request, page)) {
     const labels = expanded.length ? await page.labels!.lookup(rows) : new Map();
+    const cells = expanded.length ? applyLabels(rows, labels, page.columns) : rows;
     const blobUrl = page.blobUrls ? await page.blobUrls(rows) : page.blobUrl;
-    yield rows.map((row) => {
-      const fields = page.columns.flatMap((column, i) => {
-        const value = row[i];
-        // A BLOB with no row to download it from is written out whole, as base64.
+    yield rows.map((row, r) => {
+      // A BLOB with no row to download it from is written out whole, as base64.
+      const text = (value: unknown, column: string) => {
         const path = value instanceof Uint8Array && blobUrl ? blobUrl(row, column) : null;
-        const text = path ? svc.absolute_url(request, path) : csvCellText(value, types[column]);
-        if (!expanded.includes(column)) return [text];
-        const label = value === null ? "" : labels.get(column)?.get(value) ?? "";
-        return [text, csvCellText(label)];
-      });
-      return csvLine(fields, delimiter);
+        return path ? svc.absolute_url(request, path) : csvCellText(value, types[column]);
+      };
+      const fields = csvLabelRow(cells[r], page.columns, expanded, text);
+      return csvLine(fields.map((field) => csvCellText(field)), delimiter);
     });
   }
 }

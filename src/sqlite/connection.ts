@@ -9,7 +9,7 @@
  * @module
  */
 
-import { SQLITE_INTERRUPT } from "./constants.ts";
+import { SQLITE_AUTH, SQLITE_INTERRUPT } from "./constants.ts";
 import { Cursor } from "./cursor.ts";
 import { errorFor, SqliteError } from "./errors.ts";
 import { cString, sqlite } from "./ffi.ts";
@@ -20,6 +20,7 @@ import {
   UserFunctions,
 } from "./functions.ts";
 import { loadExtension } from "./extensions.ts";
+import { defend, readLimits, setLimits, type SqlLimits, VisitorAuthorizer } from "./guard.ts";
 import { type OpenOptions, openTarget } from "./open_uri.ts";
 import { type ConnectionState, Statement } from "./statement.ts";
 import type { BindParams, SqlValue } from "./values.ts";
@@ -51,6 +52,8 @@ export class Connection {
   #functions: UserFunctions;
   #progress: Deno.UnsafeCallback<{ parameters: ["pointer"]; result: "i32" }> | undefined;
   #deadline = Infinity;
+  #authorizer: VisitorAuthorizer | undefined;
+  #restricted = false;
   /** The URI passed to `sqlite3_open_v2`. */
   readonly uri: string;
 
@@ -80,6 +83,12 @@ export class Connection {
       throw error;
     }
     lib.sqlite3_extended_result_codes(db, 1);
+    try {
+      defend(db);
+    } catch (error) {
+      lib.sqlite3_close_v2(db);
+      throw error;
+    }
     return new Connection(db, uri);
   }
 
@@ -128,15 +137,25 @@ export class Connection {
     return new Statement(this.#state, Deno.UnsafePointer.create(statementOut[0]), tail);
   }
 
-  /** Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true). */
-  query(sql: string, params?: BindParams, options: { maxRows?: number } = {}): QueryResult {
+  /**
+   * Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true). Text
+   * and BLOBs adding up to more than `maxBytes` fail with SQLITE_TOOBIG (see `Statement.all`).
+   */
+  query(
+    sql: string,
+    params?: BindParams,
+    options: { maxRows?: number; maxBytes?: number } = {},
+  ): QueryResult {
     const statement = this.prepare(sql);
     try {
       // A second statement after the first would be silently ignored; refuse it instead.
       this.#assertSingleStatement(statement);
+      if (this.#restricted && !statement.readonly) {
+        throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
+      }
       statement.bind(params);
       const maxRows = options.maxRows ?? Infinity;
-      const rows = statement.all(maxRows);
+      const rows = statement.all(maxRows, options.maxBytes ?? Infinity);
       const truncated = rows.length >= maxRows && statement.step();
       return { columns: statement.columns(), rows, truncated };
     } finally {
@@ -184,6 +203,33 @@ export class Connection {
     lib.sqlite3_progress_handler(db, ms <= 20 ? 1 : 1000, this.#progress.pointer, null);
   }
 
+  /**
+   * Runs `fn` with the connection restricted for SQL written by a visitor: `limits` lowered (see
+   * `VISITOR_LIMITS` in guard.ts), the visitor authorizer on (no file-reading or address-leaking
+   * functions, no ATTACH, no schema changes, read-only pragmas) and `query()` refusing any
+   * statement that is not read-only. All of it is undone afterwards, so the application's own
+   * SQL on the connection is unaffected.
+   */
+  restricted<T>(fn: () => T, limits: Partial<SqlLimits>): T {
+    const db = this.#db();
+    this.#authorizer ??= new VisitorAuthorizer(db);
+    const previous = setLimits(db, limits);
+    this.#authorizer.set(true);
+    this.#restricted = true;
+    try {
+      return fn();
+    } finally {
+      this.#restricted = false;
+      this.#authorizer.set(false);
+      setLimits(db, previous);
+    }
+  }
+
+  /** The connection's current `sqlite3_limit` values. */
+  limits(): SqlLimits {
+    return readLimits(this.#db());
+  }
+
   /** Makes the running statement (if any) fail with "interrupted". */
   interrupt(): void {
     sqlite().sqlite3_interrupt(this.#db());
@@ -194,7 +240,7 @@ export class Connection {
     name: string,
     numArgs: number,
     fn: ScalarFunction,
-    options: { deterministic?: boolean } = {},
+    options: { deterministic?: boolean; innocuous?: boolean } = {},
   ): void {
     this.#db();
     this.#functions.createFunction(name, numArgs, fn, options);
@@ -280,6 +326,8 @@ export class Connection {
     this.#functions.close();
     this.#progress?.close();
     this.#progress = undefined;
+    this.#authorizer?.close();
+    this.#authorizer = undefined;
   }
 
   /** `using conn = Connection.open(...)` closes at the end of the block. */

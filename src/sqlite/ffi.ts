@@ -54,6 +54,17 @@ const symbols = {
     result: "i32",
     optional: true,
   },
+  // int sqlite3_limit(sqlite3*, int id, int newVal);
+  sqlite3_limit: { parameters: ["pointer", "i32", "i32"], result: "i32" },
+  // int sqlite3_set_authorizer(sqlite3*, int (*xAuth)(void*, int, const char*, const char*,
+  //                            const char*, const char*), void *pUserData);
+  sqlite3_set_authorizer: { parameters: ["pointer", "function", "pointer"], result: "i32" },
+  // sqlite3_int64 sqlite3_hard_heap_limit64(sqlite3_int64 N);  (3.31+)
+  sqlite3_hard_heap_limit64: { parameters: ["i64"], result: "i64", optional: true },
+  // sqlite3_int64 sqlite3_memory_used(void);
+  sqlite3_memory_used: { parameters: [], result: "i64" },
+  // sqlite3_int64 sqlite3_memory_highwater(int resetFlag);
+  sqlite3_memory_highwater: { parameters: ["i32"], result: "i64" },
   // void sqlite3_free(void*);
   sqlite3_free: { parameters: ["pointer"], result: "void" },
 

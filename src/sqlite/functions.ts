@@ -7,7 +7,7 @@
  * @module
  */
 
-import { SQLITE_DETERMINISTIC, SQLITE_UTF8 } from "./constants.ts";
+import { SQLITE_DETERMINISTIC, SQLITE_INNOCUOUS, SQLITE_UTF8 } from "./constants.ts";
 import { check } from "./errors.ts";
 import { cString, sqlite } from "./ffi.ts";
 import { readArguments, setResult, setResultError, type SqlValue } from "./values.ts";
@@ -56,12 +56,16 @@ export class UserFunctions {
     this.#db = db;
   }
 
-  /** Registers a scalar function (`numArgs` -1 accepts any number of arguments). */
+  /**
+   * Registers a scalar function (`numArgs` -1 accepts any number of arguments). `innocuous`
+   * functions (no side effects, nothing private revealed) may also be called from views,
+   * triggers and other schema SQL, which `trusted_schema=OFF` otherwise refuses.
+   */
   createFunction(
     name: string,
     numArgs: number,
     fn: ScalarFunction,
-    options: { deterministic?: boolean } = {},
+    options: { deterministic?: boolean; innocuous?: boolean } = {},
   ): void {
     const callback = this.#keep(
       new Deno.UnsafeCallback(SCALAR, (context, argc, argv) => {
@@ -73,7 +77,8 @@ export class UserFunctions {
         }
       }),
     );
-    const flags = SQLITE_UTF8 | (options.deterministic ? SQLITE_DETERMINISTIC : 0);
+    const flags = SQLITE_UTF8 | (options.deterministic ? SQLITE_DETERMINISTIC : 0) |
+      (options.innocuous ? SQLITE_INNOCUOUS : 0);
     const rc = sqlite().sqlite3_create_function_v2(
       this.#db,
       cString(name),

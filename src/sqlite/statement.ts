@@ -5,8 +5,8 @@
  * @module
  */
 
-import { SQLITE_DONE, SQLITE_ROW } from "./constants.ts";
-import { errorFor } from "./errors.ts";
+import { SQLITE_DONE, SQLITE_ROW, SQLITE_TOOBIG } from "./constants.ts";
+import { errorFor, SqliteError } from "./errors.ts";
 import { readCString, sqlite } from "./ffi.ts";
 import {
   type BindParams,
@@ -144,10 +144,31 @@ export class Statement {
     return row;
   }
 
-  /** Steps through the remaining rows (at most `maxRows`) and returns them. */
-  all(maxRows = Infinity): SqlValue[][] {
+  /**
+   * Steps through the remaining rows (at most `maxRows`) and returns them. When the text and
+   * BLOB values read add up to more than `maxBytes` (text counted in characters), throws a
+   * SqliteError with code SQLITE_TOOBIG instead of holding more.
+   */
+  all(maxRows = Infinity, maxBytes = Infinity): SqlValue[][] {
     const rows: SqlValue[][] = [];
-    while (rows.length < maxRows && this.step()) rows.push(this.values());
+    if (maxBytes === Infinity) {
+      while (rows.length < maxRows && this.step()) rows.push(this.values());
+      return rows;
+    }
+    let bytes = 0;
+    while (rows.length < maxRows && this.step()) {
+      const row = this.values();
+      for (let i = 0; i < row.length; i++) {
+        const value = row[i];
+        if (typeof value === "string") bytes += value.length;
+        else if (value instanceof Uint8Array) bytes += value.byteLength;
+      }
+      if (bytes > maxBytes) {
+        this.reset();
+        throw new SqliteError(`Result larger than ${maxBytes} bytes`, SQLITE_TOOBIG);
+      }
+      rows.push(row);
+    }
     return rows;
   }
 

@@ -76,14 +76,3 @@ export function readSetting(
   }
   return typeof value === "number" ? value : DEFAULT_SETTINGS[name];
 }
-
-/**
- * Reads a boolean argument like `_labels=on`: `on|true|1` → true, `off|false|0` → false
- * (case-insensitive), anything else (or absent) → null, meaning "not given".
- */
-export function valueAsBoolean(value: string | null | undefined): boolean | null {
-  const lower = (value ?? "").toLowerCase();
-  if (["on", "true", "1"].includes(lower)) return true;
-  if (["off", "false", "0"].includes(lower)) return false;
-  return null;
-}

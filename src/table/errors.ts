@@ -1,18 +1,18 @@
 /**
- * The one error type of `src/table/`: a bad request argument, mapped to HTTP by the views.
+ * The one error type of `src/table/`: a bad request argument. Like every error with a status it
+ * extends `StatusError`, so `src/app/error_response.ts` answers it without the views' help.
  *
  * @module
  */
 
-/** A table request argument that cannot be honoured (`_size=abc`, `_sort=nope`, …). */
-export class TableArgsError extends Error {
-  /** HTTP status the view should answer with (400 unless stated). */
-  readonly status: number;
+import { StatusError } from "../util/errors.ts";
 
-  /** Creates the error; `message` is shown to the user as is. */
+/** A table request argument that cannot be honoured (`_size=abc`, `_sort=nope`, …). */
+export class TableArgsError extends StatusError {
+  override name = "TableArgsError";
+
+  /** Creates the error; `message` is shown to the user as is; `status` is 400 unless stated. */
   constructor(message: string, status = 400) {
-    super(message);
-    this.name = "TableArgsError";
-    this.status = status;
+    super(status, message);
   }
 }

@@ -2,7 +2,7 @@
  * The `Facet` base class (SPEC `register_facet_classes`) and what every facet kind shares: the
  * facet size, toggle URLs, time-outs, and the two loops the built-in kinds differ in only by SQL
  * ({@link Facet.countFacets} for results, {@link Facet.suggestColumns} for suggestions). Configs and
- * result shapes are in `facet_types.ts`.
+ * result shapes are in `facet_configs.ts`.
  *
  * @module
  */
@@ -17,12 +17,7 @@ import {
   type FacetSource,
   type FacetSuggestion,
   loadFacetConfigs,
-} from "./facet_types.ts";
-
-// The facet base was the only facet module before facet_types.ts; importers keep their path.
-export { facetColumn, loadFacetConfigs };
-export type { FacetConfig, FacetResult, FacetSource, FacetSuggestion };
-export type { FacetValue } from "./facet_types.ts";
+} from "./facet_configs.ts";
 
 /** The structural part of `Database` that facets use. */
 export interface FacetDatabase {

@@ -1,24 +1,22 @@
 /**
  * Facets (API-DETAILS §2.7): the column facet, the built-in facet list, and running a set of
  * facets into `facet_results` / `suggested_facets`. `ArrayFacet` and `DateFacet` live in
- * `facet_kinds.ts`; the base class in `facet_base.ts`.
+ * `facet_array_date.ts`; the base class in `facet_base.ts`; configs and result shapes in
+ * `facet_configs.ts`.
  *
  * @module
  */
 
 import { argKeys, type ArgsLike, hasArg } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
+import { Facet, type FacetOptions, isQueryInterrupted, SUGGEST_CONSIDER } from "./facet_base.ts";
 import {
-  Facet,
   facetColumn,
-  type FacetOptions,
   type FacetResult,
   type FacetSuggestion,
-  isQueryInterrupted,
   loadFacetConfigs,
-  SUGGEST_CONSIDER,
-} from "./facet_base.ts";
-import { ArrayFacet, DateFacet } from "./facet_kinds.ts";
+} from "./facet_configs.ts";
+import { ArrayFacet, DateFacet } from "./facet_array_date.ts";
 
 export { ArrayFacet, DateFacet, Facet };
 export type { FacetOptions, FacetResult, FacetSuggestion };

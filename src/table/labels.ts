@@ -6,7 +6,8 @@
  */
 
 import { escapeSqlIdentifier } from "../util/sql.ts";
-import { argList, type ArgsLike, hasArg, valueAsBoolean } from "./args.ts";
+import { argList, type ArgsLike, hasArg } from "./args.ts";
+import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import type { ForeignKey } from "./filter_arguments.ts";
 
 /** A foreign key and the label column of the table it points to (null when none). */
@@ -85,21 +86,39 @@ export async function lookupLabels(
 /** A cell after expansion: the raw value or `{value, label}`. */
 export type LabeledCell = unknown | { value: unknown; label: unknown };
 
+/** `{value, label}` when `labels` knows the (non-null) value, else the value itself. */
+function labeledCell(value: unknown, labels: Map<unknown, unknown> | undefined): LabeledCell {
+  return value !== null && labels?.has(value) ? { value, label: labels.get(value) } : value;
+}
+
 /**
- * Rows (objects) with every expanded column's non-null value replaced by `{value, label}`
- * when a label was found.
+ * Rows with every expanded column's non-null value replaced by `{value, label}` when a label was
+ * found: rows as objects, or as arrays of cells in `columns` order (the JSON and CSV outputs).
  */
 export function applyLabels(
   rows: Record<string, unknown>[],
   labelsByColumn: Map<string, Map<unknown, unknown>>,
-): Record<string, LabeledCell>[] {
-  return rows.map((row) => {
+): Record<string, LabeledCell>[];
+export function applyLabels(
+  rows: ArrayLike<unknown>[],
+  labelsByColumn: Map<string, Map<unknown, unknown>>,
+  columns: string[],
+): LabeledCell[][];
+export function applyLabels(
+  rows: (Record<string, unknown> | ArrayLike<unknown>)[],
+  labelsByColumn: Map<string, Map<unknown, unknown>>,
+  columns?: string[],
+): (Record<string, LabeledCell> | LabeledCell[])[] {
+  if (columns) {
+    const byIndex = columns.map((column) => labelsByColumn.get(column));
+    return (rows as ArrayLike<unknown>[]).map((row) =>
+      Array.from(row, (value, i) => labeledCell(value, byIndex[i]))
+    );
+  }
+  return (rows as Record<string, unknown>[]).map((row) => {
     const out: Record<string, LabeledCell> = {};
     for (const [column, value] of Object.entries(row)) {
-      const labels = labelsByColumn.get(column);
-      out[column] = value !== null && labels?.has(value)
-        ? { value, label: labels.get(value) }
-        : value;
+      out[column] = labeledCell(value, labelsByColumn.get(column));
     }
     return out;
   });
@@ -110,20 +129,24 @@ export function csvLabelHeadings(columns: string[], expanded: string[]): string[
   return columns.flatMap((c) => expanded.includes(c) ? [c, `${c}_label`] : [c]);
 }
 
-/** One CSV row (cells in `columns` order) with value and label split for expanded columns. */
+/**
+ * One CSV row (cells in `columns` order) with value and label split for expanded columns; `text`
+ * turns a value (not a label) into its field, e.g. a BLOB into its download URL.
+ */
 export function csvLabelRow(
   cells: LabeledCell[],
   columns: string[],
   expanded: string[],
+  text: (value: unknown, column: string) => unknown = (value) => value,
 ): unknown[] {
   return columns.flatMap((column, i) => {
     const cell = cells[i];
-    if (!expanded.includes(column)) return [cell];
+    if (!expanded.includes(column)) return [text(cell, column)];
     if (cell === null || cell === undefined) return ["", ""];
     if (typeof cell === "object" && "value" in (cell as object)) {
       const { value, label } = cell as { value: unknown; label: unknown };
-      return [value, label];
+      return [text(value, column), label];
     }
-    return [cell, ""];
+    return [text(cell, column), ""];
   });
 }

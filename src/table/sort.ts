@@ -100,15 +100,26 @@ export function sortArgs(order: SortOrder): [string, string][] {
 }
 
 /**
- * The sort arguments after choosing `column` as the primary sort (a column heading's link): it
- * goes first — descending when it already was the ascending primary key, else ascending — and
- * every other key follows in its order.
+ * The sort arguments of a column heading's link: that column alone — descending when it already
+ * was the sole (or leading) ascending key, else ascending. Clicking a heading never keeps the
+ * other keys: adding a key is a deliberate act (`sortArgsAdded`).
  */
-export function sortArgsWithPrimary(order: SortOrder, column: string): [string, string][] {
+export function sortArgsAlone(order: SortOrder, column: string): [string, string][] {
   const first = order.items[0];
   const desc = first?.column === column && !first.desc;
-  const rest = order.items.filter((item) => item.column !== column);
-  return [[desc ? "_sort_desc" : "_sort", column], ...sortArgs({ ...order, items: rest })];
+  return [[desc ? "_sort_desc" : "_sort", column]];
+}
+
+/**
+ * The sort arguments after adding `column` as the next key (shift-click on a heading, the column
+ * menu): appended ascending, or — when it already is a key — its direction flipped in place.
+ */
+export function sortArgsAdded(order: SortOrder, column: string): [string, string][] {
+  const known = order.items.some((item) => item.column === column);
+  const items = known
+    ? order.items.map((item) => item.column === column ? { ...item, desc: !item.desc } : item)
+    : [...order.items, { column, desc: false, expression: "" }];
+  return sortArgs({ ...order, items });
 }
 
 /** `order by` terms for the sort keys followed by the tie-breaking primary keys. */

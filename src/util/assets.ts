@@ -12,7 +12,8 @@
  *
  * Read workers start from `cli.ts` when the program was started through it (it calls
  * {@link setReadWorkerEntry}; in a bundle that is the bundle file itself, which then runs the
- * worker code), and otherwise from `src/db/worker.ts` beside this module (library use).
+ * worker code of `src/app/read_worker.ts`), and otherwise from the module the pool names (library
+ * use: `src/app/read_worker.ts` for a service, `src/db/plain_worker.ts` for a lone database).
  *
  * @module
  */
@@ -70,6 +71,17 @@ export function readAsset(folder: AssetFolder, relative: string): Uint8Array | n
   }
 }
 
+/** The relative paths of every file under `folder`, sorted (`vendor/map.js`, ...). */
+export function listAssets(folder: AssetFolder): string[] {
+  if (EMBEDDED_ASSETS) {
+    const prefix = `${folder}/`;
+    return [...Object.keys(EMBEDDED_ASSETS.text), ...Object.keys(EMBEDDED_ASSETS.binary)]
+      .filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort();
+  }
+  const dir = assetDir(folder);
+  return dir === null ? [] : filesUnder(dir).sort();
+}
+
 /** The text of `folder/relative` (UTF-8), or null when there is no such file. */
 export function readAssetText(folder: AssetFolder, relative: string): string | null {
   if (!isSafeRelative(relative)) return null;
@@ -87,9 +99,12 @@ export function setReadWorkerEntry(url: string): void {
   workerEntry = url;
 }
 
-/** The module a read worker starts from (see the module comment). */
-export function readWorkerEntry(): string {
-  return workerEntry ?? new URL("src/db/worker.ts", ROOT).href;
+/**
+ * The module a read worker starts from: the entry a program registered with
+ * {@link setReadWorkerEntry}, else `fallback` (the pool's own choice).
+ */
+export function readWorkerEntry(fallback: string | URL): string {
+  return workerEntry ?? String(fallback);
 }
 
 /** True in a thread started as a read worker. */
@@ -102,4 +117,18 @@ export function isReadWorkerThread(): boolean {
 function isSafeRelative(relative: string): boolean {
   if (relative === "" || relative.startsWith("/") || /[\\\0]/.test(relative)) return false;
   return relative.split("/").every((segment) => segment !== ".." && segment !== ".");
+}
+
+function filesUnder(root: string, prefix = ""): string[] {
+  const out: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(root + prefix)) {
+      const path = prefix + entry.name;
+      if (entry.isDirectory) out.push(...filesUnder(root, path + "/"));
+      else if (entry.isFile) out.push(path);
+    }
+  } catch {
+    // An unreadable folder lists nothing.
+  }
+  return out;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { StatusError } from "./errors.ts";
+
 /** SQLite keywords that must be quoted when used as identifiers. */
 const RESERVED_WORDS = new Set(
   ("abort action add after all alter analyze and as asc attach autoincrement before begin " +
@@ -39,17 +41,16 @@ export function quoteSqlIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** Raised by {@link validateSqlSelect}; the views answer 400 with title "Invalid SQL". */
-export class InvalidSql extends Error {
-  /** HTTP status the error maps to. */
-  readonly status = 400;
-  /** Title shown on the error page and in the JSON body. */
-  readonly title = "Invalid SQL";
+/**
+ * The user's SQL cannot run: raised by {@link validateSqlSelect}, and by views for SQL the user
+ * wrote that the database refused. Answered with 400, title "Invalid SQL".
+ */
+export class InvalidSql extends StatusError {
+  override name = "InvalidSql";
 
-  /** Creates the error with the user-facing `message`. */
-  constructor(message: string) {
-    super(message);
-    this.name = "InvalidSql";
+  /** Creates the error with the user-facing `message` (`cause`: the database's error). */
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(400, message, { title: "Invalid SQL", cause: options.cause });
   }
 }
 

@@ -28,11 +28,6 @@ export function traceClock(): number {
   return performance.now() / 1000;
 }
 
-/** True when the current async context is being traced. */
-export function tracing(): boolean {
-  return storage.getStore() !== undefined;
-}
-
 /** Runs `fn` with tracing on, returning its result and everything it recorded. */
 export async function withTrace<T>(
   fn: () => T | Promise<T>,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Service } from "../service.ts";
+import type { ViewHost } from "./host.ts";
 import type { Database } from "../db/database.ts";
 import { QueryInterrupted } from "../db/errors.ts";
 import { escapeSqlIdentifier } from "../util/sql.ts";
@@ -23,7 +23,7 @@ export type TableCounts = Record<string, number | null>;
  * null for every table (the index page's rule).
  */
 export async function tableCounts(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   tables: string[],
   { limitMs, allOrNothing = false }: { limitMs: number; allOrNothing?: boolean },
@@ -58,7 +58,7 @@ export async function tableCounts(
  * can be, else `count()` (which may time out or give only a lower bound, then nothing is kept).
  */
 export async function tableRowCount(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   table: string,
   count: () => Promise<CountResult>,
@@ -75,7 +75,7 @@ export async function tableRowCount(
  * `cap`; null when not known. Never queries.
  */
 export function rememberedCount(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   table: string,
   cap = Infinity,
@@ -111,7 +111,7 @@ function rememberCount(db: Database, table: string, count: number): number {
   return count;
 }
 
-function inspectedCounts(svc: Service, db: Database): Record<string, number> | null {
+function inspectedCounts(svc: ViewHost, db: Database): Record<string, number> | null {
   if (!countsNeverChange(db)) return null;
   const data = svc.options.inspect_data?.[db.name] as
     | { tables?: Record<string, { count?: number }> }

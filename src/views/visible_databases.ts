@@ -1,10 +1,11 @@
 /** The attached databases an actor may see, for the pages that list them. */
-import type { Actor, Service } from "../service.ts";
+import type { ViewHost } from "./host.ts";
+import type { Actor } from "../http/actor.ts";
 import type { Database } from "../db/database.ts";
 
 /** Each database the actor may view, with whether it is private (hidden from anonymous). */
 export async function visibleDatabases(
-  svc: Service,
+  svc: ViewHost,
   actor: Actor | null,
 ): Promise<{ db: Database; isPrivate: boolean }[]> {
   const visible = [];

@@ -19,9 +19,10 @@ function fakeService(
   return {
     signer,
     setting: (key: string) => settings[key],
-    pm: { callFirst: () => Promise.resolve(options.hookActor ?? null) },
-    callHook: (name: string) =>
-      Promise.resolve(name === "skip_csrf" && options.skipCsrf ? [true] : []),
+    hooks: {
+      call: (name: string) =>
+        Promise.resolve(name === "skip_csrf" && options.skipCsrf ? [true] : []),
+    },
   } as never;
 }
 

@@ -40,7 +40,13 @@ const QUERIES = {
   slow: "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c",
 };
 
-function service(options: ServiceOptions = {}): { svc: Service; dir: string } {
+/** A service over a temporary directory; `await using` closes it and removes the directory. */
+interface Site extends AsyncDisposable {
+  svc: Service;
+  dir: string;
+}
+
+function service(options: ServiceOptions = {}): Site {
   const { dir, path } = fixture();
   const svc = new Service({
     immutables: [path],
@@ -51,7 +57,14 @@ function service(options: ServiceOptions = {}): { svc: Service; dir: string } {
     metadata: { databases: { data: { queries: QUERIES } } },
     ...options,
   });
-  return { svc, dir };
+  return {
+    svc,
+    dir,
+    async [Symbol.asyncDispose]() {
+      await svc.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
 }
 
 /** One URL of every built-in GET route (and a static mount, a custom page, a plugin route). */
@@ -112,23 +125,20 @@ function stableHeaders(headers: Headers): Record<string, string> {
 }
 
 Deno.test("HEAD answers every GET route with GET's status and headers and no body", async () => {
-  const { svc, dir } = service();
-  try {
-    for (const path of GET_ROUTES) {
-      const get = await svc.client.get(path);
-      const head = await svc.client.head(path);
-      assert.equal(head.status, get.status, path);
-      assert.deepEqual(stableHeaders(head.headers), stableHeaders(get.headers), path);
-      assert.equal(head.content.length, 0, path);
-    }
-  } finally {
-    await svc.close();
-    await Deno.remove(dir, { recursive: true });
+  await using site = service();
+  const { svc } = site;
+  for (const path of GET_ROUTES) {
+    const get = await svc.client.get(path);
+    const head = await svc.client.head(path);
+    assert.equal(head.status, get.status, path);
+    assert.deepEqual(stableHeaders(head.headers), stableHeaders(get.headers), path);
+    assert.equal(head.content.length, 0, path);
   }
 });
 
 Deno.test("HEAD over a real socket sends headers only", async () => {
-  const { svc, dir } = service();
+  await using site = service();
+  const { svc } = site;
   const controller = new AbortController();
   const { serve } = await import("../../src/app/server.ts");
   let base = "";
@@ -146,27 +156,21 @@ Deno.test("HEAD over a real socket sends headers only", async () => {
   } finally {
     controller.abort();
     await server.finished;
-    await svc.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("a 405 names the allowed methods in Allow", async () => {
-  const { svc, dir } = service();
-  try {
-    const post = await svc.client.post("/-/versions.json", { json: {} });
-    assert.equal(post.status, 405);
-    assert.equal(post.headers.get("allow"), "GET, HEAD");
-    assert.equal(post.json().status, 405);
-    const put = await svc.client.put("/data");
-    assert.equal(put.status, 405);
-    assert.equal(put.headers.get("allow"), "GET, HEAD");
-    const options = await svc.client.options("/-/messages");
-    assert.equal(options.status, 200);
-  } finally {
-    await svc.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using site = service();
+  const { svc } = site;
+  const post = await svc.client.post("/-/versions.json", { json: {} });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get("allow"), "GET, HEAD");
+  assert.equal(post.json().status, 405);
+  const put = await svc.client.put("/data");
+  assert.equal(put.status, 405);
+  assert.equal(put.headers.get("allow"), "GET, HEAD");
+  const options = await svc.client.options("/-/messages");
+  assert.equal(options.status, 200);
 });
 
 const CORS = {
@@ -184,10 +188,11 @@ function assertCors(headers: Headers, label: string): void {
 }
 
 Deno.test("--cors headers are on successes, errors of every status and OPTIONS", async () => {
-  const { svc, dir } = service({
+  await using site = service({
     cors: true,
     metadata: { databases: { data: { queries: QUERIES, tables: { other: { allow: false } } } } },
   });
+  const { svc } = site;
   const quiet = console.error;
   console.error = () => {};
   try {
@@ -218,61 +223,56 @@ Deno.test("--cors headers are on successes, errors of every status and OPTIONS",
     assertCors(invalidToken.headers, "401");
   } finally {
     console.error = quiet;
-    await svc.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("Cache-Control: max-age from default_cache_ttl or _ttl, no-cache for 0, none on errors", async () => {
-  const { svc, dir } = service({
+  await using site = service({
     settings: { default_cache_ttl: 60, sql_time_limit_ms: 20, num_sql_threads: 0 },
   });
-  try {
-    const cases: [string, number, string | null][] = [
-      ["/data/items", 200, "max-age=60"],
-      ["/data/items.json", 200, "max-age=60"],
-      ["/data/items.csv", 200, "max-age=60"],
-      ["/data/item_names.json", 200, "max-age=60"],
-      ["/data/items/1", 200, "max-age=60"],
-      ["/data/items/1.json", 200, "max-age=60"],
-      ["/data/q", 200, "max-age=60"],
-      ["/data/q.json", 200, "max-age=60"],
-      ["/data/items.json?_ttl=10", 200, "max-age=10"],
-      ["/data/items/1.json?_ttl=0", 200, "no-cache"],
-      ["/data/items?_ttl=0", 200, "no-cache"],
-      ["/data/q.json?_ttl=0", 200, "no-cache"],
-      // Not all digits: the default applies.
-      ["/data/items.json?_ttl=-1", 200, "max-age=60"],
-      ["/data/items.json?_ttl=1e3", 200, "max-age=60"],
-      ["/data/items.json?_ttl=", 200, "max-age=60"],
-      // Custom SQL, database and index pages send none (API-DETAILS §0).
-      ["/data.json?sql=select+1", 200, null],
-      ["/data.json", 200, null],
-      ["/.json", 200, null],
-      // Errors never do, whatever _ttl says.
-      ["/data/nope.json?_ttl=30", 404, null],
-      ["/data/items/99.json", 404, null],
-      ["/data/items.json?_size=x&_ttl=30", 400, null],
-      ["/data/items.json?_sort=nope", 400, null],
-      ["/data/slow.json?_ttl=30", 400, null],
-      ["/data/slow?_ttl=30", 400, null],
-    ];
-    for (const [path, status, expected] of cases) {
-      const response = await svc.client.get(path);
-      assert.equal(response.status, status, path);
-      assert.equal(response.headers.get("cache-control"), expected, path);
-    }
-  } finally {
-    await svc.close();
-    await Deno.remove(dir, { recursive: true });
+  const { svc } = site;
+  const cases: [string, number, string | null][] = [
+    ["/data/items", 200, "max-age=60"],
+    ["/data/items.json", 200, "max-age=60"],
+    ["/data/items.csv", 200, "max-age=60"],
+    ["/data/item_names.json", 200, "max-age=60"],
+    ["/data/items/1", 200, "max-age=60"],
+    ["/data/items/1.json", 200, "max-age=60"],
+    ["/data/q", 200, "max-age=60"],
+    ["/data/q.json", 200, "max-age=60"],
+    ["/data/items.json?_ttl=10", 200, "max-age=10"],
+    ["/data/items/1.json?_ttl=0", 200, "no-cache"],
+    ["/data/items?_ttl=0", 200, "no-cache"],
+    ["/data/q.json?_ttl=0", 200, "no-cache"],
+    // Not all digits: the default applies.
+    ["/data/items.json?_ttl=-1", 200, "max-age=60"],
+    ["/data/items.json?_ttl=1e3", 200, "max-age=60"],
+    ["/data/items.json?_ttl=", 200, "max-age=60"],
+    // Custom SQL, database and index pages send none (API-DETAILS §0).
+    ["/data.json?sql=select+1", 200, null],
+    ["/data.json", 200, null],
+    ["/.json", 200, null],
+    // Errors never do, whatever _ttl says.
+    ["/data/nope.json?_ttl=30", 404, null],
+    ["/data/items/99.json", 404, null],
+    ["/data/items.json?_size=x&_ttl=30", 400, null],
+    ["/data/items.json?_sort=nope", 400, null],
+    ["/data/slow.json?_ttl=30", 400, null],
+    ["/data/slow?_ttl=30", 400, null],
+  ];
+  for (const [path, status, expected] of cases) {
+    const response = await svc.client.get(path);
+    assert.equal(response.status, status, path);
+    assert.equal(response.headers.get("cache-control"), expected, path);
   }
 });
 
 Deno.test("force_https_urls makes next_url, Link headers and next-page links https", async () => {
-  const { svc, dir } = service({
-    settings: { force_https_urls: true, default_page_size: 2, base_url: "/pre/" },
-  });
-  try {
+  {
+    await using site = service({
+      settings: { force_https_urls: true, default_page_size: 2, base_url: "/pre/" },
+    });
+    const { svc } = site;
     const json = await svc.client.get("/pre/data/items.json?_extra=next_url");
     const body = json.json();
     assert.equal(body.next, "2");
@@ -296,16 +296,8 @@ Deno.test("force_https_urls makes next_url, Link headers and next-page links htt
       html.text,
       /<a href="https:\/\/localhost\/pre\/data\/items\?_next=three%2C3&amp;_sort=name" rel="next">/,
     );
-  } finally {
-    await svc.close();
-    await Deno.remove(dir, { recursive: true });
   }
-  const plain = service({ settings: { default_page_size: 2 } });
-  try {
-    const body = (await plain.svc.client.get("/data/items.json?_extra=next_url")).json();
-    assert.equal(body.next_url, "http://localhost/data/items.json?_extra=next_url&_next=2");
-  } finally {
-    await plain.svc.close();
-    await Deno.remove(plain.dir, { recursive: true });
-  }
+  await using plain = service({ settings: { default_page_size: 2 } });
+  const body = (await plain.svc.client.get("/data/items.json?_extra=next_url")).json();
+  assert.equal(body.next_url, "http://localhost/data/items.json?_extra=next_url&_next=2");
 });

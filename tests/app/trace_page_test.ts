@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { shopService } from "../fixtures/shop.ts";
 import type { Service, ServiceOptions } from "../../src/service.ts";
 import {
-  htmlWithTrace,
-  jsonWithTrace,
+  addTraceToHtml,
+  addTraceToJson,
   type TraceReport,
   traceRequest,
 } from "../../src/app/trace_page.ts";
@@ -20,16 +20,12 @@ async function withService(
   fn: (svc: Service) => Promise<void>,
   options: ServiceOptions = {},
 ): Promise<void> {
-  const svc = shopService({
+  await using svc = shopService({
     plugins: [kitchenSink],
     settings: { trace_debug: true },
     ...options,
   });
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await fn(svc);
 }
 
 const report: TraceReport = {
@@ -158,26 +154,26 @@ Deno.test("traceRequest records what `next` runs, including trace() blocks", asy
   assert.deepEqual(body._trace.traces.map((t: TraceEntry) => [t.type, t.n]), [["work", 1]]);
 });
 
-Deno.test("jsonWithTrace: adds _trace last, keeps big integers exact, wraps arrays", () => {
-  const added = jsonWithTrace('{"id": 9007199254740993}', report);
+Deno.test("addTraceToJson: adds _trace last, keeps big integers exact, wraps arrays", () => {
+  const added = addTraceToJson('{"id": 9007199254740993}', report);
   assert.ok(added.startsWith('{"id": 9007199254740993, "_trace": {'));
   assert.equal(JSON.parse(added)._trace.num_traces, 1);
-  assert.equal(JSON.parse(jsonWithTrace("{}", report))._trace.num_traces, 1);
-  assert.equal(JSON.parse(jsonWithTrace('{\n  "a": 1\n}\n', report)).a, 1);
-  const rows = JSON.parse(jsonWithTrace("[1, 2]", report));
+  assert.equal(JSON.parse(addTraceToJson("{}", report))._trace.num_traces, 1);
+  assert.equal(JSON.parse(addTraceToJson('{\n  "a": 1\n}\n', report)).a, 1);
+  const rows = JSON.parse(addTraceToJson("[1, 2]", report));
   assert.deepEqual(rows.rows, [1, 2]);
   assert.equal(rows._trace.num_traces, 1);
-  assert.equal(jsonWithTrace("not json", report), "not json");
+  assert.equal(addTraceToJson("not json", report), "not json");
 });
 
-Deno.test("htmlWithTrace: the panel escapes the SQL and goes before the last </body>", () => {
-  const html = htmlWithTrace("<html><body><p>page</p></body></html>", report);
+Deno.test("addTraceToHtml: the panel escapes the SQL and goes before the last </body>", () => {
+  const html = addTraceToHtml("<html><body><p>page</p></body></html>", report);
   assert.match(
     html,
     /<p>page<\/p><section class="trace-debug"[\s\S]*<\/section>\n<\/body><\/html>$/,
   );
   assert.match(html, /select &lt;b&gt;/);
-  assert.match(htmlWithTrace("fragment", report), /^fragment<section/);
+  assert.match(addTraceToHtml("fragment", report), /^fragment<section/);
 });
 
 Deno.test("trace() without a function is a `using` block; outside a trace it records nothing", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseTokenForm } from "../../src/auth/token_form.ts";
-import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission.ts";
+import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission_registry.ts";
 import { tilde_encode } from "../../src/util/tilde.ts";
 
 const registry = new PermissionRegistry(BUILTIN_PERMISSIONS);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission.ts";
+import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission_registry.ts";
 import { Signer } from "../../src/auth/signer.ts";
 import {
   actorFromToken,

@@ -43,7 +43,7 @@ export function browserTest(
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const svc = makeService();
+      await using svc = makeService();
       const controller = new AbortController();
       let base = "";
       const server = await serve(svc, {
@@ -71,7 +71,6 @@ export function browserTest(
         await browser?.close();
         controller.abort();
         await server.finished;
-        await svc.close();
       }
     },
   });

@@ -77,19 +77,15 @@ Deno.test("create-token --debug also prints the decoded token", async () => {
 
 Deno.test("a token from the CLI signs requests in on a server with the same secret", async () => {
   const { out } = await run(["create-token", "alice", "--secret", "shared", "-e", "600"]);
-  const svc = shopService({ secret: "shared" });
-  try {
-    const response = await svc.client.get("/-/actor.json", {
-      headers: { authorization: `Bearer ${out}` },
-    });
-    assert.equal(response.status, 200);
-    const actor = (response.json() as { actor: Record<string, unknown> }).actor;
-    assert.equal(actor.id, "alice");
-    assert.equal(actor.token, "dstok");
-    assert.equal(typeof actor.token_expires, "number");
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ secret: "shared" });
+  const response = await svc.client.get("/-/actor.json", {
+    headers: { authorization: `Bearer ${out}` },
+  });
+  assert.equal(response.status, 200);
+  const actor = (response.json() as { actor: Record<string, unknown> }).actor;
+  assert.equal(actor.id, "alice");
+  assert.equal(actor.token, "dstok");
+  assert.equal(typeof actor.token_expires, "number");
 });
 
 Deno.test("create-token refuses unknown actions and bad expiry values", async () => {

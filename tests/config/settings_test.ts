@@ -132,7 +132,8 @@ Deno.test("--setting NAME VALUE: every setting of §8 typed from its CLI string"
       ? [String(Number(d.default) + 7), Number(d.default) + 7]
       : d.type === "bool"
       ? [d.default ? "off" : "on", !d.default]
-      : ["/somewhere", "/somewhere/"];
+      // base_url is the one string setting with a normal form (a trailing slash).
+      : ["/somewhere", d.name === "base_url" ? "/somewhere/" : "/somewhere"];
   }
   const argv = joinMultiValueOptions(
     Object.entries(raw).flatMap(([name, [value]]) => ["--setting", name, value]),

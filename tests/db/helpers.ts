@@ -31,9 +31,16 @@ export function makeDbFile(dir: string, name: string, sql: string): string {
   return path;
 }
 
+/** The service's read-worker entry, which loads plugin modules. */
+const READ_WORKER = new URL("../../src/app/read_worker.ts", import.meta.url);
+
 /** A standalone host (default 2 workers unless overridden). Close it at the end. */
 export function testHost(options: StandaloneHostOptions = {}) {
-  return standaloneHost({ ...options, settings: { num_sql_threads: 2, ...options.settings } });
+  return standaloneHost({
+    workerUrl: READ_WORKER,
+    ...options,
+    settings: { num_sql_threads: 2, ...options.settings },
+  });
 }
 
 const ITEMS_SCHEMA = "create table items (id integer primary key, name text unique, seq integer);";

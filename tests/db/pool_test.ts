@@ -107,8 +107,8 @@ for (const threads of [1, 0]) {
   });
 }
 
-Deno.test("a 50 MB BLOB round-trips through a worker", async () => {
-  const host = testHost({ settings: { num_sql_threads: 1 } });
+Deno.test("a 50 MB BLOB round-trips through a worker (max_returned_bytes 0)", async () => {
+  const host = testHost({ settings: { num_sql_threads: 1, max_returned_bytes: 0 } });
   const db = new Database(host, { memory_name: "big_blob" });
   try {
     const big = new Uint8Array(50 * 1024 * 1024);

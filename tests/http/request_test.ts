@@ -150,7 +150,7 @@ Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw
 }
 `,
   );
-  const svc = new Service({ plugins_dir: dir, settings: { base_url: "/base/" } });
+  await using svc = new Service({ plugins_dir: dir, settings: { base_url: "/base/" } });
   const controller = new AbortController();
   let port = 0;
   const server = await serve(svc, {
@@ -191,7 +191,6 @@ Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw
   } finally {
     controller.abort();
     await server.finished;
-    await svc.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

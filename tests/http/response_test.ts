@@ -135,8 +135,8 @@ export function register_routes() {
 }
 `,
   );
-  const svc = new Service({ plugins_dir: dir });
   try {
+    await using svc = new Service({ plugins_dir: dir });
     const sent = await svc.client.get("/-/asgi");
     assert.equal(sent.status, 201);
     assert.equal(sent.text, "<b>sent</b>");
@@ -148,7 +148,6 @@ export function register_routes() {
     assert.equal(streamed.headers.get("content-type"), "text/csv");
     assert.equal(streamed.text, "a,b\n1,2\n");
   } finally {
-    await svc.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -28,17 +28,13 @@ async function withPlugins(
   fn: (svc: Service) => Promise<void>,
   options: ServiceOptions = {},
 ): Promise<void> {
-  const svc = shopService({
+  await using svc = shopService({
     plugins_dir: dir("plugins_dir"),
     plugins: [PAGES, DECORATE, MISBEHAVING, APIKEY],
     metadata: { ...SHOP_METADATA, plugins: CONFIG },
     ...options,
   });
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await fn(svc);
 }
 
 Deno.test("every loading route shows on /-/plugins.json with name, version, static, templates", async () => {
@@ -69,14 +65,10 @@ Deno.test("every loading route shows on /-/plugins.json with name, version, stat
 });
 
 Deno.test("a metadata plugins list loads a plugin (a list cannot also configure it)", async () => {
-  const svc = shopService({ metadata: { ...SHOP_METADATA, plugins: [APIKEY] } });
-  try {
-    const listing = (await svc.client.get("/-/plugins.json")).json() as { name: string }[];
-    assert.deepEqual(listing.map((plugin) => plugin.name), ["apikey"]);
-    assert.equal(svc.plugin_config("apikey"), null);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ metadata: { ...SHOP_METADATA, plugins: [APIKEY] } });
+  const listing = (await svc.client.get("/-/plugins.json")).json() as { name: string }[];
+  assert.deepEqual(listing.map((plugin) => plugin.name), ["apikey"]);
+  assert.equal(svc.plugin_config("apikey"), null);
 });
 
 Deno.test("prepare_connection: a SQL function and an aggregate work from ?sql=", async () => {
@@ -155,19 +147,15 @@ Deno.test("decorations: extra_body_script and extra_css_urls on every page", asy
 });
 
 Deno.test("a startup hook that throws stops start-up with the plugin's name", async () => {
-  const svc = shopService({ plugins: [DECORATE] });
-  try {
-    await assert.rejects(() => svc.invoke_startup(), {
-      name: "PluginError",
-      message: 'Plugin "decorate" failed in startup: ' +
-        "set plugins.decorate.banner to a string in the metadata",
-    });
-    const response = await svc.client.get("/");
-    assert.equal(response.status, 500);
-    assert.match(response.text, /failed to start; see the server log/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ plugins: [DECORATE] });
+  await assert.rejects(() => svc.invoke_startup(), {
+    name: "PluginError",
+    message: 'Plugin "decorate" failed in startup: ' +
+      "set plugins.decorate.banner to a string in the metadata",
+  });
+  const response = await svc.client.get("/");
+  assert.equal(response.status, 500);
+  assert.match(response.text, /failed to start; see the server log/);
 });
 
 Deno.test("a hook that throws at request time: a 500 without a stack, handle_exception sees it", async () => {
@@ -275,12 +263,8 @@ Deno.test("two plugins bundling one template: the plugin whose hooks run first w
       await Deno.writeTextFile(`${tmp}/${name}/templates/shared.html`, `from ${name}`);
     }
     // Registered last, `second` is called first (pluggy's order), so its template is used.
-    const svc = shopService({ plugins: [`${tmp}/first.ts`, `${tmp}/second.ts`] });
-    try {
-      assert.match(await svc.render_template("shared.html"), /^from second/);
-    } finally {
-      await svc.close();
-    }
+    await using svc = shopService({ plugins: [`${tmp}/first.ts`, `${tmp}/second.ts`] });
+    assert.match(await svc.render_template("shared.html"), /^from second/);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

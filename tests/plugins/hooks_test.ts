@@ -13,7 +13,7 @@ import type { Service, ServiceOptions } from "../../src/service.ts";
 import { Request } from "../../src/http/request.ts";
 import { HOOK_NAMES } from "../../src/plugins/hookspecs.ts";
 import { fillMagicParameters } from "../../src/views/query/magic_parameters.ts";
-import { cannedQueryFor } from "../../src/config/canned_queries.ts";
+import { cannedQueryFor } from "../../src/config/canned_query_catalog.ts";
 import { calls, callsOf } from "../fixtures/plugins/kitchen_sink.ts";
 import { fromFileUrl } from "./test_paths.ts";
 
@@ -27,12 +27,8 @@ async function withKitchenSink(
   options: ServiceOptions = {},
 ): Promise<void> {
   calls.length = 0;
-  const svc = shopService({ plugins: [kitchenSinkPath], ...options });
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ plugins: [kitchenSinkPath], ...options });
+  await fn(svc);
 }
 
 Deno.test("prepare_connection: functions, aggregates and collations in the read workers", async () => {
@@ -459,60 +455,52 @@ Deno.test("the kitchen sink implements every hook, so each one is exercised", as
 });
 
 Deno.test("register_routes: a view answering through send keeps every Set-Cookie header", async () => {
-  const svc = shopService();
-  try {
-    svc.pm.register({
-      register_routes: () => [[
-        /^\/-\/two-cookies$/,
-        async ({ send }: { send: (message: Record<string, unknown>) => Promise<void> }) => {
-          await send({
-            type: "http.response.start",
-            status: 200,
-            headers: [["content-type", "text/plain"], ["set-cookie", "a=1; Path=/"], [
-              "set-cookie",
-              "b=2; Path=/",
-            ]],
-          });
-          await send({ type: "http.response.body", body: "two cookies" });
-        },
-      ]],
-    }, { name: "two-cookies" });
-    const response = await svc.client.get("/-/two-cookies");
-    assert.equal(response.text, "two cookies");
-    assert.deepEqual(response.cookies, { a: "1", b: "2" });
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  svc.pm.register({
+    register_routes: () => [[
+      /^\/-\/two-cookies$/,
+      async ({ send }: { send: (message: Record<string, unknown>) => Promise<void> }) => {
+        await send({
+          type: "http.response.start",
+          status: 200,
+          headers: [["content-type", "text/plain"], ["set-cookie", "a=1; Path=/"], [
+            "set-cookie",
+            "b=2; Path=/",
+          ]],
+        });
+        await send({ type: "http.response.body", body: "two cookies" });
+      },
+    ]],
+  }, { name: "two-cookies" });
+  const response = await svc.client.get("/-/two-cookies");
+  assert.equal(response.text, "two cookies");
+  assert.deepEqual(response.cookies, { a: "1", b: "2" });
 });
 
 Deno.test("register_routes: a body sent in several parts streams to the client", async () => {
-  const svc = shopService();
-  try {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    svc.pm.register({
-      register_routes: () => [[
-        /^\/-\/ticker$/,
-        async ({ send }: { send: (message: Record<string, unknown>) => Promise<void> }) => {
-          await send({
-            type: "http.response.start",
-            status: 200,
-            headers: [["content-type", "text/plain"]],
-          });
-          await send({ type: "http.response.body", body: "first\n", more_body: true });
-          await gate; // the client already has the start of the response
-          await send({ type: "http.response.body", body: "second\n" });
-        },
-      ]],
-    }, { name: "ticker" });
-    const response = await svc.handler()(new globalThis.Request("http://localhost/-/ticker"));
-    assert.equal(response.status, 200);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    assert.equal((await reader.read()).value, "first\n");
-    release();
-    assert.equal((await reader.read()).value, "second\n");
-    assert.equal((await reader.read()).done, true);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  svc.pm.register({
+    register_routes: () => [[
+      /^\/-\/ticker$/,
+      async ({ send }: { send: (message: Record<string, unknown>) => Promise<void> }) => {
+        await send({
+          type: "http.response.start",
+          status: 200,
+          headers: [["content-type", "text/plain"]],
+        });
+        await send({ type: "http.response.body", body: "first\n", more_body: true });
+        await gate; // the client already has the start of the response
+        await send({ type: "http.response.body", body: "second\n" });
+      },
+    ]],
+  }, { name: "ticker" });
+  const response = await svc.handler()(new globalThis.Request("http://localhost/-/ticker"));
+  assert.equal(response.status, 200);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  assert.equal((await reader.read()).value, "first\n");
+  release();
+  assert.equal((await reader.read()).value, "second\n");
+  assert.equal((await reader.read()).done, true);
 });

@@ -23,12 +23,8 @@ async function withKitchenSink(
   options: ServiceOptions = {},
 ): Promise<void> {
   calls.length = 0;
-  const svc = shopService({ plugins: [kitchenSink], ...options });
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ plugins: [kitchenSink], ...options });
+  await fn(svc);
 }
 
 Deno.test("prepare_connection: a plugin's SQL function is callable from ?sql= through the worker pool", async () => {

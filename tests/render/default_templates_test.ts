@@ -146,7 +146,7 @@ Deno.test("query.html: custom SQL with results, named parameters and errors", ()
     /<textarea[^>]*name="sql"[^>]*>select \* from products where name = :name<\/textarea>/,
   );
   assert.match(html, /<input type="text" id="qp1" name="name" value="&lt;x&gt;">/);
-  assert.match(html, /<th class="col-name" scope="col">name<\/th>/);
+  assert.match(html, /<th class="col-name" scope="col" data-column="name">name<\/th>/);
   assert.match(html, /<td class="col-name type-str">&lt;Kettle&gt;<\/td>/);
   assert.match(html, /<a href="\/shop\/categories\/1">Kitchen<\/a>/);
   const failed = env.render("query.html", {

@@ -20,51 +20,35 @@ async function rootLogin(svc: Service, origin = ""): Promise<string> {
 }
 
 Deno.test("the root login cookie is HttpOnly and SameSite=Lax, not Secure over plain HTTP", async () => {
-  const svc = shopService({ root: true });
-  try {
-    const cookie = await rootLogin(svc);
-    assert.match(cookie, /; HttpOnly/);
-    assert.match(cookie, /; SameSite=lax/);
-    // Secure over plain HTTP would make a local `vitrine serve` login silently fail.
-    assert.doesNotMatch(cookie, /Secure/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ root: true });
+  const cookie = await rootLogin(svc);
+  assert.match(cookie, /; HttpOnly/);
+  assert.match(cookie, /; SameSite=lax/);
+  // Secure over plain HTTP would make a local `vitrine serve` login silently fail.
+  assert.doesNotMatch(cookie, /Secure/);
 });
 
 Deno.test("the root login cookie is Secure when the request came over HTTPS", async () => {
-  const svc = shopService({ root: true });
-  try {
-    assert.match(await rootLogin(svc, "https://data.example.com"), /; HttpOnly;.*; Secure$/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ root: true });
+  assert.match(await rootLogin(svc, "https://data.example.com"), /; HttpOnly;.*; Secure$/);
 });
 
 Deno.test("force_https_urls marks the actor cookies Secure behind a TLS-terminating proxy", async () => {
-  const svc = shopService({ root: true, settings: { force_https_urls: true } });
-  try {
-    assert.match(await rootLogin(svc), /; Secure$/);
-    const cookies = signedIn(svc, { id: "alice" });
-    const logout = await submitForm(svc, "/-/logout", {}, cookies);
-    assert.equal(logout.status, 302);
-    // The clearing cookie carries the same attributes, so the browser replaces the Secure one.
-    const cleared = actorCookie(logout.headers);
-    assert.match(cleared, /^ds_actor=; expires=Thu, 01 Jan 1970/);
-    assert.match(cleared, /; HttpOnly; Max-Age=0; Path=\/; SameSite=lax; Secure$/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ root: true, settings: { force_https_urls: true } });
+  assert.match(await rootLogin(svc), /; Secure$/);
+  const cookies = signedIn(svc, { id: "alice" });
+  const logout = await submitForm(svc, "/-/logout", {}, cookies);
+  assert.equal(logout.status, 302);
+  // The clearing cookie carries the same attributes, so the browser replaces the Secure one.
+  const cleared = actorCookie(logout.headers);
+  assert.match(cleared, /^ds_actor=; expires=Thu, 01 Jan 1970/);
+  assert.match(cleared, /; HttpOnly; Max-Age=0; Path=\/; SameSite=lax; Secure$/);
 });
 
 Deno.test("flash-message and CSRF cookies are Secure when force_https_urls is on", async () => {
   const { shopService } = await import("../fixtures/shop.ts");
-  const svc = shopService({ settings: { force_https_urls: true } });
-  try {
-    const form = await svc.client.get("/shop/add_log_entry");
-    const csrf = form.headers.getSetCookie().find((c) => c.startsWith("ds_csrftoken="));
-    assert.ok(csrf && /;\s*Secure/i.test(csrf), csrf);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ settings: { force_https_urls: true } });
+  const form = await svc.client.get("/shop/add_log_entry");
+  const csrf = form.headers.getSetCookie().find((c) => c.startsWith("ds_csrftoken="));
+  assert.ok(csrf && /;\s*Secure/i.test(csrf), csrf);
 });

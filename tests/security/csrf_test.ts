@@ -32,72 +32,60 @@ async function loadForm(svc: Service, path: string, cookies: Record<string, stri
 }
 
 Deno.test("every built-in POST form refuses a request without the CSRF token", async () => {
-  const svc = adminService();
-  try {
-    for (const { path, data } of FORMS) {
-      const { jar } = await loadForm(svc, path, signedIn(svc, { id: "admin" }));
-      const forged = await svc.client.post(path, {
-        data,
-        cookies: jar,
-        headers: { accept: "application/json" },
-      });
-      assert.equal(forged.status, 403, path);
-      assert.equal(forged.json().error, CSRF_MISMATCH, path);
-    }
-  } finally {
-    await svc.close();
+  await using svc = adminService();
+  for (const { path, data } of FORMS) {
+    const { jar } = await loadForm(svc, path, signedIn(svc, { id: "admin" }));
+    const forged = await svc.client.post(path, {
+      data,
+      cookies: jar,
+      headers: { accept: "application/json" },
+    });
+    assert.equal(forged.status, 403, path);
+    assert.equal(forged.json().error, CSRF_MISMATCH, path);
   }
 });
 
 Deno.test("every built-in POST form works with its token and refuses it cross-site", async () => {
-  const svc = adminService();
-  try {
-    for (const { path, data, ok } of FORMS) {
-      const { token, jar } = await loadForm(svc, path, signedIn(svc, { id: "admin" }));
-      const form = { ...data, csrftoken: token };
-      const crossSite = await svc.client.post(path, {
-        data: form,
-        cookies: jar,
-        headers: { "sec-fetch-site": "cross-site", accept: "application/json" },
-      });
-      assert.equal(crossSite.status, 403, path);
-      assert.equal(crossSite.json().error, CSRF_CROSS_SITE, path);
-      const sameSite = await svc.client.post(path, {
-        data: form,
-        cookies: jar,
-        headers: { "sec-fetch-site": "same-origin" },
-      });
-      assert.equal(sameSite.status, ok, `${path}: ${sameSite.text.slice(0, 200)}`);
-    }
-  } finally {
-    await svc.close();
+  await using svc = adminService();
+  for (const { path, data, ok } of FORMS) {
+    const { token, jar } = await loadForm(svc, path, signedIn(svc, { id: "admin" }));
+    const form = { ...data, csrftoken: token };
+    const crossSite = await svc.client.post(path, {
+      data: form,
+      cookies: jar,
+      headers: { "sec-fetch-site": "cross-site", accept: "application/json" },
+    });
+    assert.equal(crossSite.status, 403, path);
+    assert.equal(crossSite.json().error, CSRF_CROSS_SITE, path);
+    const sameSite = await svc.client.post(path, {
+      data: form,
+      cookies: jar,
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    assert.equal(sameSite.status, ok, `${path}: ${sameSite.text.slice(0, 200)}`);
   }
 });
 
 Deno.test("a cross-site POST cannot skip the token by adding a bearer or JSON header", async () => {
-  const svc = adminService();
-  try {
-    const cookies = signedIn(svc, { id: "admin" });
-    const bearer = await svc.client.post("/-/logout", {
-      data: {},
-      cookies,
-      headers: { "sec-fetch-site": "cross-site", authorization: "Bearer not-a-token" },
-    });
-    assert.equal(bearer.status, 403);
-    const json = await svc.client.post("/shop/add_log_entry", {
-      json: { message: "hi" },
-      cookies,
-      headers: { "sec-fetch-site": "cross-site" },
-    });
-    assert.equal(json.status, 403);
-    // The same JSON request from the site itself (or a script without a browser) still works.
-    const sameSite = await svc.client.post("/shop/add_log_entry", {
-      json: { message: "hi" },
-      cookies,
-      headers: { "sec-fetch-site": "same-origin", accept: "application/json" },
-    });
-    assert.equal(sameSite.status, 200);
-  } finally {
-    await svc.close();
-  }
+  await using svc = adminService();
+  const cookies = signedIn(svc, { id: "admin" });
+  const bearer = await svc.client.post("/-/logout", {
+    data: {},
+    cookies,
+    headers: { "sec-fetch-site": "cross-site", authorization: "Bearer not-a-token" },
+  });
+  assert.equal(bearer.status, 403);
+  const json = await svc.client.post("/shop/add_log_entry", {
+    json: { message: "hi" },
+    cookies,
+    headers: { "sec-fetch-site": "cross-site" },
+  });
+  assert.equal(json.status, 403);
+  // The same JSON request from the site itself (or a script without a browser) still works.
+  const sameSite = await svc.client.post("/shop/add_log_entry", {
+    json: { message: "hi" },
+    cookies,
+    headers: { "sec-fetch-site": "same-origin", accept: "application/json" },
+  });
+  assert.equal(sameSite.status, 200);
 });

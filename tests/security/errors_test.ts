@@ -40,29 +40,25 @@ function failingService(): Service {
 }
 
 Deno.test("a 500 from a plugin hook shows the message without paths or stack, HTML and JSON", async () => {
-  const svc = failingService();
-  try {
-    await quietly(async () => {
-      const page = await svc.client.get("/shop/products");
-      assert.equal(page.status, 500);
-      assert.match(page.text, /cannot read \[path\]/);
-      assertNoInternals(page.text, "HTML 500");
-      const route = await svc.client.get("/-/explode", {
-        headers: { accept: "application/json" },
-      });
-      assert.equal(route.status, 500);
-      const body = route.json();
-      assert.equal(body.ok, false);
-      assert.equal(body.error, "failed at [path]");
-      assertNoInternals(route.text, "JSON 500");
+  await using svc = failingService();
+  await quietly(async () => {
+    const page = await svc.client.get("/shop/products");
+    assert.equal(page.status, 500);
+    assert.match(page.text, /cannot read \[path\]/);
+    assertNoInternals(page.text, "HTML 500");
+    const route = await svc.client.get("/-/explode", {
+      headers: { accept: "application/json" },
     });
-  } finally {
-    await svc.close();
-  }
+    assert.equal(route.status, 500);
+    const body = route.json();
+    assert.equal(body.ok, false);
+    assert.equal(body.error, "failed at [path]");
+    assertNoInternals(route.text, "JSON 500");
+  });
 });
 
 Deno.test("handle_exception hooks still receive the original exception", async () => {
-  const svc = failingService();
+  await using svc = failingService();
   const seen: string[] = [];
   svc.pm.register({
     handle_exception({ exception }: { exception: Error }) {
@@ -70,22 +66,14 @@ Deno.test("handle_exception hooks still receive the original exception", async (
       return null;
     },
   }, { name: "test-exception-spy" });
-  try {
-    const response = await quietly(() => svc.client.get("/-/explode"));
-    assert.equal(response.status, 500);
-    assert.deepEqual(seen, [`failed at file://${SECRET_PATH}:12:3`]);
-  } finally {
-    await svc.close();
-  }
+  const response = await quietly(() => svc.client.get("/-/explode"));
+  assert.equal(response.status, 500);
+  assert.deepEqual(seen, [`failed at file://${SECRET_PATH}:12:3`]);
 });
 
 Deno.test("client errors keep their messages: only server errors lose file paths", async () => {
-  const svc = shopService();
-  try {
-    const response = await svc.client.get("/shop.json?sql=select+*+from+%22/etc/a/b%22");
-    assert.equal(response.status, 400);
-    assert.match(response.json().error, /\/etc\/a\/b/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const response = await svc.client.get("/shop.json?sql=select+*+from+%22/etc/a/b%22");
+  assert.equal(response.status, 400);
+  assert.match(response.json().error, /\/etc\/a\/b/);
 });

@@ -73,59 +73,51 @@ const tableUrl = "/evil/~3Cscript~3Ealert~28~27table~27~29~3C~2Fscript~3E";
 const hostile = encodeURIComponent(X("input"));
 
 Deno.test("database, table, row, query and error pages escape hostile names and values", async () => {
-  const svc = evilService();
-  try {
-    const pages = [
-      "/",
-      "/evil",
-      tableUrl,
-      `${tableUrl}/1`,
-      "/evil/notes",
-      "/evil/notes?_facet=kind",
-      `/evil/notes?_search=${hostile}`,
-      `/evil/notes?kind=${hostile}`,
-      `/evil/notes?_sort=${hostile}`,
-      "/evil/notes/1",
-      "/evil/q",
-      `/evil/q?p=${hostile}`,
-      "/evil/w",
-      `/evil?sql=${encodeURIComponent("select :v as v")}&v=${hostile}`,
-      `/evil?sql=${encodeURIComponent(`selec ${X("bad-sql")}`)}`,
-      `/evil/${hostile}`,
-      `/-/allow-debug?actor=${hostile}&allow=${hostile}`,
-      `/-/allow-debug?actor=${encodeURIComponent(JSON.stringify({ id: X("actor") }))}`,
-      "/-/logout",
-    ];
-    const cookies = signedIn(svc, { id: X("signed-in") });
-    for (const page of pages) {
-      const response = await svc.client.get(page, { cookies, follow_redirects: true });
-      assert.ok(response.status < 500, `${page} answered ${response.status}`);
-      assertEscaped(response.text, page);
-    }
-  } finally {
-    await svc.close();
+  await using svc = evilService();
+  const pages = [
+    "/",
+    "/evil",
+    tableUrl,
+    `${tableUrl}/1`,
+    "/evil/notes",
+    "/evil/notes?_facet=kind",
+    `/evil/notes?_search=${hostile}`,
+    `/evil/notes?kind=${hostile}`,
+    `/evil/notes?_sort=${hostile}`,
+    "/evil/notes/1",
+    "/evil/q",
+    `/evil/q?p=${hostile}`,
+    "/evil/w",
+    `/evil?sql=${encodeURIComponent("select :v as v")}&v=${hostile}`,
+    `/evil?sql=${encodeURIComponent(`selec ${X("bad-sql")}`)}`,
+    `/evil/${hostile}`,
+    `/-/allow-debug?actor=${hostile}&allow=${hostile}`,
+    `/-/allow-debug?actor=${encodeURIComponent(JSON.stringify({ id: X("actor") }))}`,
+    "/-/logout",
+  ];
+  const cookies = signedIn(svc, { id: X("signed-in") });
+  for (const page of pages) {
+    const response = await svc.client.get(page, { cookies, follow_redirects: true });
+    assert.ok(response.status < 500, `${page} answered ${response.status}`);
+    assertEscaped(response.text, page);
   }
 });
 
 Deno.test("flash messages and the permissions debug page escape what they echo", async () => {
-  const svc = evilService();
-  try {
-    const written = await submitForm(svc, "/evil/w", { body: "x" });
-    assert.equal(written.status, 302);
-    const next = await svc.client.get("/", { cookies: written.cookies });
-    assert.match(next.text, /&lt;script&gt;alert\(&#39;flash&#39;\)/);
-    assertEscaped(next.text, "page after a flash message");
+  await using svc = evilService();
+  const written = await submitForm(svc, "/evil/w", { body: "x" });
+  assert.equal(written.status, 302);
+  const next = await svc.client.get("/", { cookies: written.cookies });
+  assert.match(next.text, /&lt;script&gt;alert\(&#39;flash&#39;\)/);
+  assertEscaped(next.text, "page after a flash message");
 
-    const admin = signedIn(svc, { id: "admin" });
-    const checked = await submitForm(svc, "/-/permissions", {
-      actor: JSON.stringify({ id: X("tested-actor") }),
-      permission: "view-table",
-      resource_1: X("db"),
-      resource_2: X("table"),
-    }, admin);
-    assert.equal(checked.status, 200);
-    assertEscaped(checked.text, "/-/permissions after a check");
-  } finally {
-    await svc.close();
-  }
+  const admin = signedIn(svc, { id: "admin" });
+  const checked = await submitForm(svc, "/-/permissions", {
+    actor: JSON.stringify({ id: X("tested-actor") }),
+    permission: "view-table",
+    resource_1: X("db"),
+    resource_2: X("table"),
+  }, admin);
+  assert.equal(checked.status, 200);
+  assertEscaped(checked.text, "/-/permissions after a check");
 });

@@ -11,25 +11,21 @@ const SLOW_SQL = "with recursive c(x) as (select 1 union all select x + 1 from c
   "select count(*) from c";
 
 Deno.test("_timelimit cannot raise sql_time_limit_ms, on custom SQL and on table pages", async () => {
-  const svc = shopService({ settings: { sql_time_limit_ms: 20 } });
-  try {
-    const sql = `/shop.json?sql=${encodeURIComponent(SLOW_SQL)}&_timelimit=100000000`;
-    const query = await svc.client.get(sql);
-    assert.equal(query.status, 400);
-    assert.equal(query.json().title, "SQL Interrupted");
-    const where = encodeURIComponent(`id in (${SLOW_SQL})`);
-    const table = await svc.client.get(
-      `/shop/products.json?_where=${where}&_timelimit=100000000`,
-    );
-    assert.equal(table.status, 400, table.text);
-    assert.equal(table.json().title, "SQL Interrupted");
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ settings: { sql_time_limit_ms: 20 } });
+  const sql = `/shop.json?sql=${encodeURIComponent(SLOW_SQL)}&_timelimit=100000000`;
+  const query = await svc.client.get(sql);
+  assert.equal(query.status, 400);
+  assert.equal(query.json().title, "SQL Interrupted");
+  const where = encodeURIComponent(`id in (${SLOW_SQL})`);
+  const table = await svc.client.get(
+    `/shop/products.json?_where=${where}&_timelimit=100000000`,
+  );
+  assert.equal(table.status, 400, table.text);
+  assert.equal(table.json().title, "SQL Interrupted");
 });
 
 Deno.test("a huge query string gets a clean answer, not a 500", async () => {
-  const svc = shopService();
+  await using svc = shopService();
   // SQLite refuses 20,000 filters ("Expression tree is too large") and the log quotes all of it.
   const logError = console.error;
   console.error = () => {};
@@ -43,43 +39,34 @@ Deno.test("a huge query string gets a clean answer, not a 500", async () => {
     assert.equal((await svc.client.get("/shop/products.json")).status, 200);
   } finally {
     console.error = logError;
-    await svc.close();
   }
 });
 
 Deno.test("a deeply nested JSON body does not crash a writable query", async () => {
-  const svc = shopService();
-  try {
-    const depth = 100_000;
-    const body = `{"message": ${"[".repeat(depth)}${"]".repeat(depth)}}`;
-    const response = await svc.client.post("/shop/add_log_entry", {
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body,
-    });
-    assert.ok(response.status < 500, `${response.status}: ${response.text.slice(0, 200)}`);
-    assert.equal((await svc.client.get("/shop.json")).status, 200);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const depth = 100_000;
+  const body = `{"message": ${"[".repeat(depth)}${"]".repeat(depth)}}`;
+  const response = await svc.client.post("/shop/add_log_entry", {
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body,
+  });
+  assert.ok(response.status < 500, `${response.status}: ${response.text.slice(0, 200)}`);
+  assert.equal((await svc.client.get("/shop.json")).status, 200);
 });
 
 Deno.test({
   name: "a POST body over max_post_body_bytes is refused with 413",
   fn: async () => {
-    const svc = shopService({ settings: { max_post_body_bytes: 1000 } });
-    try {
-      const response = await svc.client.post("/shop/add_log_entry", {
-        data: { message: "x".repeat(5000) },
-        headers: { accept: "application/json" },
-      });
-      assert.equal(response.status, 413);
-      const small = await svc.client.post("/shop/add_log_entry", {
-        data: { message: "fits" },
-        headers: { accept: "application/json" },
-      });
-      assert.equal(small.status, 200);
-    } finally {
-      await svc.close();
-    }
+    await using svc = shopService({ settings: { max_post_body_bytes: 1000 } });
+    const response = await svc.client.post("/shop/add_log_entry", {
+      data: { message: "x".repeat(5000) },
+      headers: { accept: "application/json" },
+    });
+    assert.equal(response.status, 413);
+    const small = await svc.client.post("/shop/add_log_entry", {
+      data: { message: "fits" },
+      headers: { accept: "application/json" },
+    });
+    assert.equal(small.status, 200);
   },
 });

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { parseSort, sortableColumns, sortArgs, sortDescription } from "../../src/table/sort.ts";
+import {
+  parseSort,
+  sortableColumns,
+  sortArgs,
+  sortArgsAdded,
+  sortArgsAlone,
+  sortDescription,
+} from "../../src/table/sort.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
 import { example, SHOP_TABLES } from "./_shop.ts";
 
@@ -93,4 +100,19 @@ Deno.test("sorted order adds the primary keys as tie-breakers", () => {
     args: new URLSearchParams("_sort_desc=price"),
   });
   assert.equal(view.order_by, "price desc");
+});
+
+Deno.test("a heading sorts by its column alone; adding a key appends or flips it", () => {
+  const order = parseSort(new URLSearchParams("_sort=category_id&_sort_desc=price"), {
+    sortable: ["name", "category_id", "price"],
+  });
+  assert.deepEqual(sortArgsAlone(order, "name"), [["_sort", "name"]]);
+  assert.deepEqual(sortArgsAlone(order, "category_id"), [["_sort_desc", "category_id"]]);
+  assert.deepEqual(sortArgsAlone(order, "price"), [["_sort", "price"]]);
+  assert.deepEqual(sortArgsAdded(order, "name"), [
+    ["_sort", "category_id"],
+    ["_sort_desc", "price"],
+    ["_sort", "name"],
+  ]);
+  assert.deepEqual(sortArgsAdded(order, "price"), [["_sort", "category_id"], ["_sort", "price"]]);
 });

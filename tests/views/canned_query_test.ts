@@ -52,7 +52,7 @@ Deno.test("the HTML page shows title, description, the form and the results", as
   }
 });
 
-Deno.test("a query with parameters is not run until its form is submitted", async () => {
+Deno.test("a query with parameters runs once every parameter is in the URL", async () => {
   const svc = shopService({
     metadata: withQueries({
       two: { sql: "select :a || :b as ab", title: "Two" },
@@ -62,17 +62,18 @@ Deno.test("a query with parameters is not run until its form is submitted", asyn
   try {
     const bare = (await svc.client.get("/shop/two")).text;
     assert.doesNotMatch(bare, /<table class="rows-and-columns">/);
-    // One field given: pre-filled, still waiting for the form.
+    assert.doesNotMatch(bare, /0 results/);
+    // One field given: pre-filled, still waiting for the other.
     const prefilled = (await svc.client.get("/shop/two?a=x")).text;
     assert.match(prefilled, /name="a" value="x"/);
     assert.doesNotMatch(prefilled, /<table class="rows-and-columns">/);
-    // A submitted form sends every field, blank ones too.
-    // Every field in the link is still only a pre-fill; the form's `_run=1` runs it.
+    // A shared link with every parameter (an empty one counts) shows its results.
     const complete = (await svc.client.get("/shop/two?a=x&b=")).text;
-    assert.doesNotMatch(complete, /<table class="rows-and-columns">/);
+    assert.match(complete, /<td class="col-ab type-str">x<\/td>/);
     assert.match(complete, /<input type="hidden" name="_run" value="1">/);
-    const submitted = (await svc.client.get("/shop/two?a=x&b=&_run=1")).text;
-    assert.match(submitted, /<td class="col-ab type-str">x<\/td>/);
+    // The form's `_run=1` runs it even when a field was left out of the URL.
+    const submitted = (await svc.client.get("/shop/two?a=y&_run=1")).text;
+    assert.match(submitted, /<td class="col-ab type-str">y<\/td>/);
     // A query without parameters runs straight away.
     const plain = (await svc.client.get("/shop/plain")).text;
     assert.match(plain, /<td class="col-p type-str">ran<\/td>/);

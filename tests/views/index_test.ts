@@ -2,70 +2,49 @@ import assert from "node:assert/strict";
 import { example, shopService } from "../fixtures/shop.ts";
 
 Deno.test("GET /.json matches the reference index for the shop database", async () => {
-  const svc = shopService();
-  try {
-    const response = await svc.client.get("/.json");
-    const expected = example("01-index.json");
-    assert.equal(response.status, 200);
-    assert.equal(response.headers.get("content-type"), expected.headers["content-type"]);
-    assert.deepEqual(response.json(), expected.body);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const response = await svc.client.get("/.json");
+  const expected = example("01-index.json");
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), expected.headers["content-type"]);
+  assert.deepEqual(response.json(), expected.body);
 });
 
 Deno.test("GET / lists each database with a link to it", async () => {
-  const svc = shopService();
-  try {
-    const response = await svc.client.get("/");
-    assert.equal(response.status, 200);
-    assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
-    assert.match(response.text, /href="\/shop"/);
-    assert.match(response.text, /Corner Shop/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const response = await svc.client.get("/");
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
+  assert.match(response.text, /href="\/shop"/);
+  assert.match(response.text, /Corner Shop/);
 });
 
 Deno.test("HTML pages link to their JSON twin with rel=alternate", async () => {
-  const svc = shopService();
-  try {
-    const response = await svc.client.get("/");
-    assert.equal(
-      response.headers.get("link"),
-      '<http://localhost/.json>; rel="alternate"; type="application/json+datasette"',
-    );
-    assert.equal((await svc.client.get("/.json")).headers.get("link"), null);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const response = await svc.client.get("/");
+  assert.equal(
+    response.headers.get("link"),
+    '<http://localhost/.json>; rel="alternate"; type="application/json+datasette"',
+  );
+  assert.equal((await svc.client.get("/.json")).headers.get("link"), null);
 });
 
 Deno.test("the index page links each listed table to its page", async () => {
-  const svc = shopService();
-  try {
-    const html = (await svc.client.get("/")).text;
-    assert.match(html, /href="\/shop\/products"/);
-    assert.match(html, /href="\/shop\/order_items"/);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const html = (await svc.client.get("/")).text;
+  assert.match(html, /href="\/shop\/products"/);
+  assert.match(html, /href="\/shop\/order_items"/);
 });
 
 Deno.test("template_debug: ?_context=1 shows the template context as JSON", async () => {
-  const off = shopService();
-  const on = shopService({ settings: { template_debug: true } });
-  try {
-    const plain = await off.client.get("/?_context=1");
-    assert.match(plain.headers.get("content-type")!, /^text\/html/);
-    const debug = await on.client.get("/shop/products?_context=1");
-    assert.match(debug.headers.get("content-type")!, /^application\/json/);
-    const body = debug.json();
-    assert.equal(body.template, "table.html");
-    assert.equal(body.context.table, "products");
-    assert.match(body.context.csrftoken, /^<function /);
-  } finally {
-    await off.close();
-    await on.close();
-  }
+  await using off = shopService();
+  await using on = shopService({ settings: { template_debug: true } });
+  const plain = await off.client.get("/?_context=1");
+  assert.match(plain.headers.get("content-type")!, /^text\/html/);
+  const debug = await on.client.get("/shop/products?_context=1");
+  assert.match(debug.headers.get("content-type")!, /^application\/json/);
+  const body = debug.json();
+  assert.equal(body.template, "table.html");
+  assert.equal(body.context.table, "products");
+  assert.match(body.context.csrftoken, /^<function /);
 });

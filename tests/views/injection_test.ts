@@ -91,77 +91,69 @@ const HOSTILE = [
 ];
 
 Deno.test("hostile names and values are quoted or bound: 200/400, never a 500 or a leak", async () => {
-  const svc = awkwardService();
-  try {
-    for (const query of HOSTILE) {
-      for (const format of [".json", "", ".csv"]) {
-        const response = await svc.client.get(`/shop/awkward${format}?${query}`);
-        const where = `${format} ?${decodeURIComponent(query)}`;
-        assert.ok([200, 400, 403].includes(response.status), `${response.status} ${where}`);
-        assert.doesNotMatch(response.text, /TOPSECRET/, where);
-        // Only SQL the user wrote (`_where`, a raw search) may fail inside SQLite.
-        const userSql = /_where|_searchmode=raw/.test(query);
-        if (response.status === 400 && format === ".json" && !userSql) {
-          assert.doesNotMatch(response.json().error, /syntax error|no such column/, where);
-        }
+  await using svc = awkwardService();
+  for (const query of HOSTILE) {
+    for (const format of [".json", "", ".csv"]) {
+      const response = await svc.client.get(`/shop/awkward${format}?${query}`);
+      const where = `${format} ?${decodeURIComponent(query)}`;
+      assert.ok([200, 400, 403].includes(response.status), `${response.status} ${where}`);
+      assert.doesNotMatch(response.text, /TOPSECRET/, where);
+      // Only SQL the user wrote (`_where`, a raw search) may fail inside SQLite.
+      const userSql = /_where|_searchmode=raw/.test(query);
+      if (response.status === 400 && format === ".json" && !userSql) {
+        assert.doesNotMatch(response.json().error, /syntax error|no such column/, where);
       }
     }
-  } finally {
-    await svc.close();
   }
 });
 
 Deno.test("awkward columns filter, sort, facet and select correctly", async () => {
-  const svc = awkwardService();
-  try {
-    const ids = async (query: string) =>
-      (await svc.client.get(`/shop/awkward.json?_shape=array&${query}`)).json()
-        .map((row: { id: number }) => row.id);
-    assert.deepEqual(await ids(`${q('we"ird')}=${q('a"b')}`), [1]);
-    assert.deepEqual(await ids(`${q('we"ird')}__contains=${q("'")}`), [2]);
-    assert.deepEqual(await ids(`${q("brack]et")}__contains=${q("]")}`), [1, 2]);
-    assert.deepEqual(await ids(`${q("semi;colon")}__gte=2`), [2, 3]);
-    assert.deepEqual(await ids(`${q("space name")}__in=${q("one two,three")}`), [1, 2]);
-    assert.deepEqual(await ids(`_underscore__exact=x`), [3]);
-    assert.deepEqual(await ids(`${q("ünï")}=${q("ü")}`), [2]);
-    assert.deepEqual(await ids(`${q("--dash")}__isnull=1`), [3]);
-    assert.deepEqual(await ids(`order__not=o1`), [2, 3]);
-    assert.deepEqual(await ids(`_sort_desc=${q("brack]et")}&_size=2`), [1, 2]);
-    assert.deepEqual(await ids(`_sort_desc=${q('we"ird')}&_sort=${q("semi;colon")}`), [2, 1, 3]);
-    assert.deepEqual(await ids(`_search=${q("it's")}`), [2]);
-    assert.deepEqual(await ids(`_search_${q('we"ird')}=${q('a"b')}`), [1]);
-    // With a full-text index, `_q` searches it like `_search`.
-    assert.deepEqual(await ids(`_q=${q("it's")}`), [2]);
+  await using svc = awkwardService();
+  const ids = async (query: string) =>
+    (await svc.client.get(`/shop/awkward.json?_shape=array&${query}`)).json()
+      .map((row: { id: number }) => row.id);
+  assert.deepEqual(await ids(`${q('we"ird')}=${q('a"b')}`), [1]);
+  assert.deepEqual(await ids(`${q('we"ird')}__contains=${q("'")}`), [2]);
+  assert.deepEqual(await ids(`${q("brack]et")}__contains=${q("]")}`), [1, 2]);
+  assert.deepEqual(await ids(`${q("semi;colon")}__gte=2`), [2, 3]);
+  assert.deepEqual(await ids(`${q("space name")}__in=${q("one two,three")}`), [1, 2]);
+  assert.deepEqual(await ids(`_underscore__exact=x`), [3]);
+  assert.deepEqual(await ids(`${q("ünï")}=${q("ü")}`), [2]);
+  assert.deepEqual(await ids(`${q("--dash")}__isnull=1`), [3]);
+  assert.deepEqual(await ids(`order__not=o1`), [2, 3]);
+  assert.deepEqual(await ids(`_sort_desc=${q("brack]et")}&_size=2`), [1, 2]);
+  assert.deepEqual(await ids(`_sort_desc=${q('we"ird')}&_sort=${q("semi;colon")}`), [2, 1, 3]);
+  assert.deepEqual(await ids(`_search=${q("it's")}`), [2]);
+  assert.deepEqual(await ids(`_search_${q('we"ird')}=${q('a"b')}`), [1]);
+  // With a full-text index, `_q` searches it like `_search`.
+  assert.deepEqual(await ids(`_q=${q("it's")}`), [2]);
 
-    const facets = (await svc.client.get(
-      `/shop/awkward.json?_facet=${q("brack]et")}&_facet=${q("semi;colon")}`,
-    )).json().facet_results.results;
-    assert.deepEqual(Object.keys(facets), ["brack]et", "semi;colon"]);
-    assert.equal(facets["semi;colon"].results.length, 3);
+  const facets = (await svc.client.get(
+    `/shop/awkward.json?_facet=${q("brack]et")}&_facet=${q("semi;colon")}`,
+  )).json().facet_results.results;
+  assert.deepEqual(Object.keys(facets), ["brack]et", "semi;colon"]);
+  assert.equal(facets["semi;colon"].results.length, 3);
 
-    const columns = (await svc.client.get(
-      `/shop/awkward.json?_col=${q("brack]et")}&_col=${q('we"ird')}&_extra=columns`,
-    )).json().columns;
-    assert.deepEqual(columns, ["id", "brack]et", 'we"ird']);
+  const columns = (await svc.client.get(
+    `/shop/awkward.json?_col=${q("brack]et")}&_col=${q('we"ird')}&_extra=columns`,
+  )).json().columns;
+  assert.deepEqual(columns, ["id", "brack]et", 'we"ird']);
 
-    // Keyset pagination through awkward sort values walks all rows.
-    const seen: number[] = [];
-    let url: string | null = `/shop/awkward.json?_sort=${q("brack]et")}&_size=1&_extra=next_url`;
-    while (url) {
-      const page: { rows: { id: number }[]; next_url: string | null } =
-        (await svc.client.get(url.replace("http://localhost", ""))).json();
-      seen.push(...page.rows.map((row) => row.id));
-      url = page.next_url;
-    }
-    assert.deepEqual(seen, [3, 2, 1]);
-  } finally {
-    await svc.close();
+  // Keyset pagination through awkward sort values walks all rows.
+  const seen: number[] = [];
+  let url: string | null = `/shop/awkward.json?_sort=${q("brack]et")}&_size=1&_extra=next_url`;
+  while (url) {
+    const page: { rows: { id: number }[]; next_url: string | null } =
+      (await svc.client.get(url.replace("http://localhost", ""))).json();
+    seen.push(...page.rows.map((row) => row.id));
+    url = page.next_url;
   }
+  assert.deepEqual(seen, [3, 2, 1]);
 });
 
 Deno.test("unknown names are clean 400s; _where still needs execute-sql", async () => {
-  const svc = awkwardService();
-  try {
+  {
+    await using svc = awkwardService();
     const error = async (query: string) => {
       const response = await svc.client.get(`/shop/awkward.json?${query}`);
       assert.equal(response.status, 400, query);
@@ -176,17 +168,11 @@ Deno.test("unknown names are clean 400s; _where still needs execute-sql", async 
     // SQL the user wrote is theirs to fix: SQLite's message, as a 400.
     assert.match(await error(`_where=${q("nope(")}`), /syntax error/);
     assert.match(await error(`_search=${q('"')}&_searchmode=raw`), /unterminated string/);
-  } finally {
-    await svc.close();
   }
-  const locked = new Service({
+  await using locked = new Service({
     files: [buildShopDb()],
     metadata: { ...SHOP_METADATA, allow_sql: false },
   });
-  try {
-    const response = await locked.client.get(`/shop/products.json?_where=${q("1=1")}`);
-    assert.equal(response.status, 403);
-  } finally {
-    await locked.close();
-  }
+  const response = await locked.client.get(`/shop/products.json?_where=${q("1=1")}`);
+  assert.equal(response.status, 403);
 });

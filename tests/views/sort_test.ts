@@ -113,7 +113,7 @@ Deno.test("the filter form keeps every sort key: one row per key, read back by t
   }
 });
 
-Deno.test("a column heading makes its column the primary sort and keeps the others", async () => {
+Deno.test("a column heading sorts by that column alone; the add link keeps the others", async () => {
   const svc = shopService();
   try {
     const html = (await svc.client.get("/shop/products?_sort=category_id&_sort_desc=price&_size=2"))
@@ -121,21 +121,29 @@ Deno.test("a column heading makes its column the primary sort and keeps the othe
     const heading = (column: string) =>
       html.match(new RegExp(`<th class="col-${column}"[^>]*><a href="([^"]+)"[^>]*>(.*?)</a>`))
         ?.slice(1).map((s) => s.replaceAll("&amp;", "&"));
-    assert.deepEqual(heading("name"), [
-      "/shop/products?_size=2&_sort=name&_sort=category_id&_sort_desc=price",
-      "name",
-    ]);
-    // The ascending primary key flips to descending; a secondary key moves to the front.
+    const addLink = (column: string) =>
+      html.match(new RegExp(`<th class="col-${column}"[^>]*data-add-sort-url="([^"]+)"`))?.[1]
+        .replaceAll("&amp;", "&");
+    assert.deepEqual(heading("name"), ["/shop/products?_size=2&_sort=name", "name"]);
+    assert.equal(
+      addLink("name"),
+      "/shop/products?_size=2&_sort=category_id&_sort_desc=price&_sort=name",
+    );
+    // The ascending primary key flips to descending; each sorted heading shows its place.
     assert.deepEqual(heading("category_id"), [
-      "/shop/products?_size=2&_sort_desc=category_id&_sort_desc=price",
-      'category_id&nbsp;<span aria-label="sorted ascending">▲</span>',
+      "/shop/products?_size=2&_sort_desc=category_id",
+      'category_id&nbsp;<span class="sort-mark" aria-hidden="true">▲<sub class="sort-position">1</sub></span><span class="visually-hidden"> (sorted ascending, key 1 of 2)</span>',
     ]);
     assert.deepEqual(heading("price"), [
-      "/shop/products?_size=2&_sort=price&_sort=category_id",
-      'price&nbsp;<span aria-label="sorted descending, sort key 2">▼</span>',
+      "/shop/products?_size=2&_sort=price",
+      'price&nbsp;<span class="sort-mark" aria-hidden="true">▼<sub class="sort-position">2</sub></span><span class="visually-hidden"> (sorted descending, key 2 of 2)</span>',
     ]);
+    // Adding a key that is already there flips its direction in place.
+    assert.equal(addLink("price"), "/shop/products?_size=2&_sort=category_id&_sort=price");
+    assert.match(html, /<th class="col-category_id"[^>]*aria-sort="ascending"/);
     const desc = (await svc.client.get("/shop/products?_sort_desc=price")).text;
     assert.match(desc, /href="\/shop\/products\?_sort=price" rel="nofollow">price&nbsp;/);
+    assert.match(desc, /\(sorted descending\)/);
   } finally {
     await svc.close();
   }

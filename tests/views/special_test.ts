@@ -2,12 +2,8 @@ import assert from "node:assert/strict";
 import { example, shopService } from "../fixtures/shop.ts";
 
 async function withShop(fn: (svc: ReturnType<typeof shopService>) => Promise<void>) {
-  const svc = shopService();
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  await fn(svc);
 }
 
 Deno.test("/-/settings.json lists every setting with the reference defaults", () =>
@@ -60,16 +56,12 @@ Deno.test("/-/versions.json reports Vitrine, Deno and SQLite versions", () =>
   }));
 
 Deno.test("/-/metadata.json shows metadata with secret-looking values masked", async () => {
-  const svc = shopService({
+  await using svc = shopService({
     metadata: { title: "T", plugins: { p: { api_key: "hunter2", other: "shown" } } },
   });
-  try {
-    const body = (await svc.client.get("/-/metadata.json")).json();
-    assert.equal(body.title, "T");
-    assert.deepEqual(body.plugins.p, { api_key: "***", other: "shown" });
-  } finally {
-    await svc.close();
-  }
+  const body = (await svc.client.get("/-/metadata.json")).json();
+  assert.equal(body.title, "T");
+  assert.deepEqual(body.plugins.p, { api_key: "***", other: "shown" });
 });
 
 Deno.test("introspection pages also render as HTML", () =>

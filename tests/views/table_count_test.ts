@@ -25,25 +25,21 @@ function bigService(): Service {
 }
 
 Deno.test("a count past the time limit is a lower bound: JSON and the ≥N heading", async () => {
-  const svc = bigService();
-  try {
-    // Warm the workers and the page cache, so only the count's own work meets the limit.
-    await svc.client.get("/shop/big.json?_size=1&_nocount=1");
-    const body = (await svc.client.get(
-      "/shop/big.json?s__contains=row&_extra=count,count_truncated&_size=1",
-    )).json();
-    // 10,000 normally; 1,000 if a loaded machine pushed the first cap past the limit too.
-    assert.ok([10000, 1000].includes(body.count), String(body.count));
-    assert.equal(body.count_truncated, true);
-    const html = (await svc.client.get("/shop/big?s__contains=row&_size=1")).text;
-    assert.match(html, /&ge;1(0)?,000 rows where s contains/);
-    // A quick count stays exact.
-    const small = (await svc.client.get("/shop/big.json?id__lt=4&_extra=count,count_truncated"))
-      .json();
-    assert.deepEqual([small.count, small.count_truncated], [3, false]);
-  } finally {
-    await svc.close();
-  }
+  await using svc = bigService();
+  // Warm the workers and the page cache, so only the count's own work meets the limit.
+  await svc.client.get("/shop/big.json?_size=1&_nocount=1");
+  const body = (await svc.client.get(
+    "/shop/big.json?s__contains=row&_extra=count,count_truncated&_size=1",
+  )).json();
+  // 10,000 normally; 1,000 if a loaded machine pushed the first cap past the limit too.
+  assert.ok([10000, 1000].includes(body.count), String(body.count));
+  assert.equal(body.count_truncated, true);
+  const html = (await svc.client.get("/shop/big?s__contains=row&_size=1")).text;
+  assert.match(html, /&ge;1(0)?,000 rows where s contains/);
+  // A quick count stays exact.
+  const small = (await svc.client.get("/shop/big.json?id__lt=4&_extra=count,count_truncated"))
+    .json();
+  assert.deepEqual([small.count, small.count_truncated], [3, false]);
 });
 
 /** The SQL a request runs, from a trace around it. */
@@ -54,42 +50,30 @@ async function sqlOf(svc: Service, path: string): Promise<string[]> {
 }
 
 Deno.test("an immutable table's unfiltered count runs once; filtered counts run each time", async () => {
-  const svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
-  try {
-    const first = await svc.client.get("/shop/products.json?_extra=count");
-    const again = await sqlOf(svc, "/shop/products.json?_extra=count");
-    assert.equal(again.filter((sql) => sql.startsWith("select count(*)")).length, 0);
-    assert.equal(
-      (await svc.client.get("/shop/products.json?_extra=count")).json().count,
-      first.json().count,
-    );
-    const filtered = await sqlOf(svc, "/shop/products.json?_extra=count&id__gt=1");
-    assert.equal(filtered.filter((sql) => sql.startsWith("select count(*)")).length, 1);
-  } finally {
-    await svc.close();
-  }
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  const first = await svc.client.get("/shop/products.json?_extra=count");
+  const again = await sqlOf(svc, "/shop/products.json?_extra=count");
+  assert.equal(again.filter((sql) => sql.startsWith("select count(*)")).length, 0);
+  assert.equal(
+    (await svc.client.get("/shop/products.json?_extra=count")).json().count,
+    first.json().count,
+  );
+  const filtered = await sqlOf(svc, "/shop/products.json?_extra=count&id__gt=1");
+  assert.equal(filtered.filter((sql) => sql.startsWith("select count(*)")).length, 1);
 });
 
 Deno.test("a mutable table's count follows writes", async () => {
   const path = buildShopDb();
-  const svc = new Service({ files: [path], metadata: SHOP_METADATA });
-  try {
-    const before = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
-    await svc.get_database("shop").execute_write("insert into log (message) values ('x')");
-    const after = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
-    assert.equal(after, before + 1);
-  } finally {
-    await svc.close();
-  }
+  await using svc = new Service({ files: [path], metadata: SHOP_METADATA });
+  const before = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
+  await svc.get_database("shop").execute_write("insert into log (message) values ('x')");
+  const after = (await svc.client.get("/shop/log.json?_extra=count")).json().count;
+  assert.equal(after, before + 1);
 });
 
 Deno.test("the table page knows its facet columns and compound keys without probe queries", async () => {
-  const svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
-  try {
-    await svc.client.get("/shop/products");
-    const sql = await sqlOf(svc, "/shop/products");
-    assert.deepEqual(sql.filter((s) => / limit 0$/.test(s) || s.includes("pragma_")), []);
-  } finally {
-    await svc.close();
-  }
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  await svc.client.get("/shop/products");
+  const sql = await sqlOf(svc, "/shop/products");
+  assert.deepEqual(sql.filter((s) => / limit 0$/.test(s) || s.includes("pragma_")), []);
 });

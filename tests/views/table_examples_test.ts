@@ -57,18 +57,14 @@ function pathOf(request: string): string {
 for (const name of [...JSON_EXAMPLES, ...TEXT_EXAMPLES]) {
   const expected = example(name);
   Deno.test(`${expected.request} matches the reference (${name})`, async () => {
-    const svc = shopService();
-    try {
-      const response = await svc.client.get(pathOf(expected.request));
-      assert.equal(response.status, expected.status);
-      for (const header of HEADERS) {
-        assert.equal(response.headers.get(header), expected.headers[header] ?? null, header);
-      }
-      if (TEXT_EXAMPLES.includes(name)) assert.equal(response.text, expected.body);
-      else assert.deepEqual(comparable(response.json()), comparable(expected.body));
-    } finally {
-      await svc.close();
+    await using svc = shopService();
+    const response = await svc.client.get(pathOf(expected.request));
+    assert.equal(response.status, expected.status);
+    for (const header of HEADERS) {
+      assert.equal(response.headers.get(header), expected.headers[header] ?? null, header);
     }
+    if (TEXT_EXAMPLES.includes(name)) assert.equal(response.text, expected.body);
+    else assert.deepEqual(comparable(response.json()), comparable(expected.body));
   });
 }
 
@@ -79,15 +75,11 @@ Deno.test("every filter operator answers like the reference (26-filters.json)", 
     headers: Record<string, string>;
     body: unknown;
   }[];
-  const svc = shopService();
-  try {
-    for (const expected of records) {
-      const response = await svc.client.get(pathOf(expected.request));
-      assert.equal(response.status, expected.status, expected.request);
-      assert.equal(response.headers.get("cache-control"), expected.headers["cache-control"]);
-      assert.deepEqual(response.json(), expected.body, expected.request);
-    }
-  } finally {
-    await svc.close();
+  await using svc = shopService();
+  for (const expected of records) {
+    const response = await svc.client.get(pathOf(expected.request));
+    assert.equal(response.status, expected.status, expected.request);
+    assert.equal(response.headers.get("cache-control"), expected.headers["cache-control"]);
+    assert.deepEqual(response.json(), expected.body, expected.request);
   }
 });

@@ -27,7 +27,18 @@ Deno.test("a filtered, faceted table page shows rows, the filter, facet counts a
       html,
       /href="http:\/\/localhost\/shop\/products\?price__gt=5&amp;_facet=category_id&amp;_size=3&amp;_next=5" rel="next">Next page/,
     );
-    assert.match(html, /class="format-json">json<\/a>/);
+    // The export menu: this page in each format, and every row streamed.
+    assert.match(html, /This page: 3 rows of 6/);
+    assert.match(
+      html,
+      /href="\/shop\/products.csv\?price__gt=5&amp;_facet=category_id&amp;_size=3&amp;_dl=on"/,
+    );
+    assert.match(html, /data-format="json" aria-label="This page as JSON"/);
+    assert.match(
+      html,
+      /href="\/shop\/products.csv\?price__gt=5&amp;_facet=category_id&amp;_stream=on&amp;_dl=on"/,
+    );
+    assert.match(html, /All 6 rows, streamed/);
     assert.match(html, /CREATE TABLE products/);
     assert.match(html, /Templates considered: table-shop-products.html, \*table.html/);
     assert.match(
@@ -63,7 +74,7 @@ Deno.test("sort links, search box and the view badge", async () => {
     assert.match(sorted, /sorted by price descending/);
     assert.match(sorted, /search matches &quot;garden&quot;/);
     assert.match(sorted, /name="_search" value="garden"/);
-    assert.match(sorted, /aria-label="sorted descending"/);
+    assert.match(sorted, /\(sorted descending\)/);
     assert.match(sorted, /Garden hose/);
     assert.doesNotMatch(sorted, /Chef knife/);
     const view = (await svc.client.get("/shop/cheap_products")).text;

@@ -3,7 +3,7 @@
  * API tokens. An invalid or expired token is a 401 with `WWW-Authenticate`, never anonymous:
  * a client that sent credentials should learn they failed.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../../views/host.ts";
 import type { Request } from "../../http/request.ts";
 import { HttpError } from "../../http/errors.ts";
 import { ACTOR_COOKIE, decodeActorCookie } from "../../auth/actor_cookie.ts";
@@ -11,7 +11,7 @@ import { actorFromToken, InvalidToken } from "../../auth/tokens.ts";
 
 /** Resolves the cookie actor or the bearer-token actor. */
 export function actor_from_request(
-  { svc, request }: { svc: Service; request: Request },
+  { svc, request }: { svc: ViewHost; request: Request },
 ): Record<string, unknown> | null {
   const authorization = request.headers["authorization"] ?? "";
   const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];

@@ -4,6 +4,11 @@
  */
 import type { PluginRegistry } from "../registry.ts";
 import * as actorAuth from "./actor_auth.ts";
+import * as writeApi from "./write_api.ts";
+import * as charts from "./charts.ts";
+import * as columnMenus from "./column_menus.ts";
+import * as maps from "./maps.ts";
+import * as sqlEditor from "./sql_editor.ts";
 import * as publishCloudrun from "./publish/cloudrun.ts";
 import * as publishDocker from "./publish/docker.ts";
 import * as publishFly from "./publish/fly.ts";
@@ -11,6 +16,13 @@ import * as publishKubernetes from "./publish/kubernetes.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
+  ["vitrine.write_api", writeApi],
+  // The built-in visualisations: each adds its scripts through the page hooks and can be switched
+  // off with a setting of the same name (docs/configuration.md).
+  ["vitrine.column_menus", columnMenus],
+  ["vitrine.charts", charts],
+  ["vitrine.maps", maps],
+  ["vitrine.sql_editor", sqlEditor],
   // Built-in `vitrine publish` providers; a user plugin adding a provider of the same name wins.
   ["vitrine.publish_cloudrun", publishCloudrun],
   ["vitrine.publish_docker", publishDocker],

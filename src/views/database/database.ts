@@ -3,15 +3,16 @@
  * form. With `?sql=` the same URL is the custom SQL page (the spec's form, answered directly).
  * The `.db` download lives in database_download.ts and is re-exported for the route table.
  */
-import type { Actor, Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
+import type { Actor } from "../../http/actor.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { tableCounts } from "../table_counts.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { cannedQueries } from "../../config/canned_queries.ts";
+import { cannedQueries } from "../../config/canned_query_catalog.ts";
 import { customSqlView } from "../query/query.ts";
 import { downloadAllowed } from "./database_download.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
@@ -25,7 +26,7 @@ const COUNT_LIMIT_MS = 25;
 const CONFIG_KEYS = new Set(["queries", "tables", "plugins", "permissions", "allow", "allow_sql"]);
 
 /** GET `/<db>` and `/<db>.json`; with `?sql=` the custom SQL page. */
-export async function databaseView(svc: Service, request: Request): Promise<Response> {
+export async function databaseView(svc: ViewHost, request: Request): Promise<Response> {
   if (request.args.get("sql")) return await customSqlView(svc, request);
   const db = svc.resolve_database(request);
   const actor = request.actor;
@@ -63,7 +64,7 @@ export async function databaseView(svc: Service, request: Request): Promise<Resp
   return await respondWithFormat(request, {
     json: () => Response.json(data),
     html: async () => {
-      const actions = await svc.callHook("database_actions", {
+      const actions = await svc.hooks.call("database_actions", {
         actor,
         database: db.name,
         request,
@@ -101,7 +102,7 @@ interface TableEntry {
 }
 
 /** Visible tables, visible ones first then hidden, each group by name. */
-async function listTables(svc: Service, db: Database, actor: Actor | null): Promise<TableEntry[]> {
+async function listTables(svc: ViewHost, db: Database, actor: Actor | null): Promise<TableEntry[]> {
   const names = await db.table_names();
   const hidden = new Set(await db.hidden_table_names());
   const counts = await tableCounts(svc, db, names, { limitMs: COUNT_LIMIT_MS });
@@ -135,7 +136,7 @@ async function listTables(svc: Service, db: Database, actor: Actor | null): Prom
   );
 }
 
-async function listViews(svc: Service, db: Database, actor: Actor | null) {
+async function listViews(svc: ViewHost, db: Database, actor: Actor | null) {
   const views = [];
   for (const name of await db.view_names()) {
     const [visible, isPrivate] = await svc.check_visibility(actor, {
@@ -149,7 +150,7 @@ async function listViews(svc: Service, db: Database, actor: Actor | null) {
 
 /** Canned queries (metadata and hooks) the actor may see, each with `private`. */
 async function listQueries(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   actor: Actor | null,
 ): Promise<Record<string, unknown>[]> {
@@ -181,7 +182,7 @@ async function tableColumns(
  * With `--crossdb`, the databases `/_memory` ATTACHes (file databases, at most ten, the same
  * list as auth/sql_access.ts) that the actor may see: an empty editor says nothing about them.
  */
-async function attachedDatabases(svc: Service, db: Database, actor: Actor | null) {
+async function attachedDatabases(svc: ViewHost, db: Database, actor: Actor | null) {
   if (!svc.options.crossdb || db.name !== "_memory") return [];
   const names = [];
   for (const other of [...svc.databases.values()].filter((d) => !d.is_memory).slice(0, 10)) {

@@ -3,7 +3,8 @@
  * change mid-transfer), when `allow_download` is on and the actor has `view-database-download`.
  * The ETag is the file's SHA-256, so a client holding the same copy gets a 304.
  */
-import type { Actor, Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
+import type { Actor } from "../../http/actor.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
@@ -11,7 +12,7 @@ import { Forbidden } from "../../http/errors.ts";
 
 /** True when the database page should offer the download link. */
 export async function downloadAllowed(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   actor: Actor | null,
 ): Promise<boolean> {
@@ -20,7 +21,7 @@ export async function downloadAllowed(
 }
 
 /** GET `/<db>.db`. */
-export async function databaseDownloadView(svc: Service, request: Request): Promise<Response> {
+export async function databaseDownloadView(svc: ViewHost, request: Request): Promise<Response> {
   const db = svc.resolve_database(request);
   await svc.ensure_permissions(request.actor, [["view-database", db.name], "view-instance"]);
   if (!(await downloadAllowed(svc, db, request.actor))) {

@@ -1,11 +1,11 @@
 /** The index page `/`: every database the actor may see, with its biggest tables. */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { md5Hex } from "../../util/hash.ts";
 import { tableCounts } from "../table_counts.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 
@@ -15,7 +15,7 @@ const TRUNCATE_AT = 5;
 const INDEX_COUNT_LIMIT_MS = 10;
 
 /** GET `/` and `/.json`. */
-export async function indexView(svc: Service, request: Request): Promise<Response> {
+export async function indexView(svc: ViewHost, request: Request): Promise<Response> {
   await svc.ensure_permissions(request.actor, ["view-instance"]);
   const databases: Record<string, unknown> = {};
   for (const { db, isPrivate } of await visibleDatabases(svc, request.actor)) {
@@ -34,7 +34,7 @@ export async function indexView(svc: Service, request: Request): Promise<Respons
 }
 
 async function databaseSummary(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   isPrivate: boolean,
@@ -98,7 +98,7 @@ async function databaseSummary(
 }
 
 /** Instance-level metadata without the per-database and plugin sections. */
-function instanceMetadata(svc: Service): Record<string, unknown> {
+function instanceMetadata(svc: ViewHost): Record<string, unknown> {
   const { databases: _d, plugins: _p, ...rest } = svc.metadata().instance();
   return rest;
 }

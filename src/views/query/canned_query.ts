@@ -1,10 +1,12 @@
 /**
  * A canned query page `/<db>/<query>(.fmt)`. Read-only queries run with parameters from the
- * query string; in HTML a query with parameters waits until its form was submitted (the form
- * sends `_run=1`), so a link can pre-fill the form without running it. Writable queries show
- * their form on GET and run on POST (canned_write.ts). `allow` goes through `view-query`.
+ * query string; in HTML a query with parameters runs once every one of them is in the URL (a
+ * shared link such as `?species=Red+maple` shows its results; a bare link shows the empty form).
+ * The form also sends `_run=1`, so a submitted form runs even when a field was left out. Writable
+ * queries show their form on GET and run on POST (canned_write.ts). `allow` goes through
+ * `view-query`.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
@@ -12,7 +14,7 @@ import { HttpError, MethodNotAllowed } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { isMagicParameter } from "../../util/sql.ts";
-import type { CannedQueryDefinition } from "../../config/canned_queries.ts";
+import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import {
   cannedBindValues,
@@ -26,9 +28,8 @@ import {
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
-  wantsHtml,
 } from "./query_page.ts";
-import { formatLinks, respondWithRows } from "../data_response.ts";
+import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
 import { cannedWrite } from "./canned_write.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 
@@ -37,7 +38,7 @@ export const RUN_FIELD = "_run";
 
 /** GET (form / results) and POST (writable queries) for a canned query. */
 export async function cannedQueryView(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -62,10 +63,10 @@ export async function cannedQueryView(
   const values = formValues(params.all.filter((name) => !isMagicParameter(name)), request.args);
   const fieldValues = formValues(params.form, request.args);
   const html = wantsHtml(request);
-  // The form carries `_run=1`: a link that merely pre-fills the fields does not run the query.
-  const submitted = request.args.get(RUN_FIELD) !== null;
-  // Writable queries only run on POST; in HTML a query with fields waits for its form.
-  const run = !isWrite && (!html || params.form.length === 0 || submitted);
+  const submitted = request.args.get(RUN_FIELD) !== null ||
+    params.form.every((name) => request.args.get(name) !== null);
+  // Writable queries only run on POST; in HTML a query with fields waits for all its values.
+  const run = !isWrite && (!html || submitted);
   const started = performance.now();
   const { outcome, bound, status } = run
     ? await runCannedRead(svc, request, db, query, params, values, html)
@@ -92,6 +93,7 @@ export async function cannedQueryView(
       edit_sql_url: isWrite ? undefined : await editSqlUrl(svc, request, db, query, values),
       form_action: String(svc.urls.query(db.name, query.name)),
       named_parameter_values: fieldValues,
+      params: bound,
       outcome,
       metadata: queryMetadata(svc, db, query),
       renderers: outcome && status === 200 ? await formatLinks(svc, request, rowsPage) : {},
@@ -104,7 +106,7 @@ export async function cannedQueryView(
 
 /** Throws Forbidden unless the actor may view the query, and a 500 for a definition without SQL. */
 async function ensureCannedQueryUsable(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -132,7 +134,7 @@ interface CannedRead {
  * time-out on an HTML page a 400 page with the query's form, instead of an error page.
  */
 async function runCannedRead(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -144,13 +146,13 @@ async function runCannedRead(
   let bound: Record<string, unknown> = {};
   let status = 200;
   try {
-    bound = cannedBindValues(params, values, request, svc.state.magicParameters);
+    bound = cannedBindValues(params, values, request, svc.registered.magicParameters);
     outcome = await runReadQuery(db, query.sql, bound, request);
   } catch (error) {
     if (error instanceof MagicParameterError) {
       outcome = { columns: [], rows: [], truncated: false, error: error.message };
     } else if (error instanceof QueryInterrupted && html) {
-      outcome = interruptedOutcome();
+      outcome = interruptedOutcome(error);
       status = 400;
     } else throw error;
   }
@@ -160,7 +162,7 @@ async function runCannedRead(
 
 /** `hide_sql` with its `_show_sql` / `_hide_sql` toggles, and the link that flips it. */
 function sqlVisibility(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -184,7 +186,7 @@ function sqlVisibility(
  * SQL; never for queries with magic parameters, which typed SQL cannot fill.
  */
 async function editSqlUrl(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -198,7 +200,7 @@ async function editSqlUrl(
 
 /** The query's own title and descriptions, plus the licence/source inherited from above. */
 function queryMetadata(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   query: CannedQueryDefinition,
 ): Record<string, unknown> {

@@ -5,18 +5,18 @@
  * application/json`, `?_json=1` or `_json` in the body): 200 `{ok, message, redirect}` or 400 on
  * failure; otherwise a 302 with the message flashed.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { Forbidden, HttpError } from "../../http/errors.ts";
-import type { CannedQueryDefinition } from "../../config/canned_queries.ts";
+import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { cannedBindValues, queryParameters } from "./query_params.ts";
-import { cacheHeaders } from "./query_page.ts";
+import { cacheHeaders } from "../../render/output_format.ts";
 
 /** Runs the write and answers as JSON or with a redirect plus a flash message. */
 export async function cannedWrite(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -56,7 +56,7 @@ interface WriteOutcome {
 }
 
 async function runWrite(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   query: CannedQueryDefinition,
@@ -68,7 +68,7 @@ async function runWrite(
   let bound: Record<string, unknown>;
   let rowcount: number;
   try {
-    bound = cannedBindValues(params, body, request, svc.state.magicParameters);
+    bound = cannedBindValues(params, body, request, svc.registered.magicParameters);
     rowcount = (await db.execute_write(query.sql, bound as never)).rowcount;
   } catch (error) {
     if (error instanceof HttpError) throw error;

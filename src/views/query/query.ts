@@ -2,35 +2,35 @@
  * Custom SQL: `/<db>?sql=` (the spec's form, answered directly) and its alias
  * `/<db>/-/query?sql=`. Needs `execute-sql`; only read-only statements pass validation, and they
  * run on read-only connections, so typed SQL can never write. Named `:parameters` become form
- * fields and URL arguments; magic `_` parameters are never filled here.
+ * fields and URL arguments; magic `_` parameters are never filled here. Like a canned query, the
+ * HTML page runs the SQL once every parameter is in the URL (an empty value counts); until then
+ * it shows the form to fill in, not an empty result.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { InvalidSql, validateSqlSelect } from "../../util/sql.ts";
-import { formatLinks, respondWithRows } from "../data_response.ts";
+import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
-  asHttpError,
   interruptedOutcome,
   type QueryOutcome,
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
-  wantsHtml,
 } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 
 /** GET `/<db>/-/query(.fmt)?sql=`. */
-export async function queryView(svc: Service, request: Request): Promise<Response> {
+export async function queryView(svc: ViewHost, request: Request): Promise<Response> {
   return await customSqlView(svc, request);
 }
 
 /** The custom SQL page for the request's database and `sql` argument. */
-export async function customSqlView(svc: Service, request: Request): Promise<Response> {
+export async function customSqlView(svc: ViewHost, request: Request): Promise<Response> {
   const db = svc.resolve_database(request);
   await svc.ensure_permissions(request.actor, [["view-database", db.name], "view-instance"]);
   await svc.ensure_permissions(request.actor, [["execute-sql", db.name]]);
@@ -42,6 +42,7 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
   const params = queryParameters(sql);
   const values = formValues(params.form, request.args);
   const started = performance.now();
+  let bound: Record<string, unknown> = {};
   const page = (outcome: QueryOutcome | null, renderers: Record<string, string>, status = 200) =>
     renderQueryPage(svc, request, db, {
       sql,
@@ -51,6 +52,7 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
       hide_sql: false,
       form_action: String(svc.urls.database(db.name)),
       named_parameter_values: values,
+      params: bound,
       outcome,
       renderers,
       private: isPrivate,
@@ -69,17 +71,20 @@ export async function customSqlView(svc: Service, request: Request): Promise<Res
     if (error instanceof InvalidSql && wantsHtml(request)) {
       return await page({ columns: [], rows: [], truncated: false, error: error.message }, {}, 400);
     }
-    throw asHttpError(error);
+    throw error;
   }
   await ensureSqlTablesVisible(svc, request.actor, db, sql);
-  const bound = customSqlBindValues(params, values);
+  if (wantsHtml(request) && !params.form.every((name) => request.args.get(name) !== null)) {
+    return await page(null, {});
+  }
+  bound = customSqlBindValues(params, values);
   let outcome: QueryOutcome;
   try {
     outcome = await runReadQuery(db, sql, bound, request);
   } catch (error) {
     // JSON clients get the handler's 400 "SQL Interrupted"; people get their SQL back to edit.
     if (error instanceof QueryInterrupted && wantsHtml(request)) {
-      return await page(interruptedOutcome(), {}, 400);
+      return await page(interruptedOutcome(error), {}, 400);
     }
     throw error;
   }

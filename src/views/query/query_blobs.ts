@@ -9,9 +9,9 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Database } from "../../db/database.ts";
-import type { SqlValue } from "../../sqlite/values.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { mentionsIdentifier } from "../../auth/sql_access.ts";
 import { escapeSqlIdentifier } from "../../util/sql.ts";
 import { tilde_encode } from "../../util/tilde.ts";
@@ -92,7 +92,7 @@ async function storedCells(
  * be addressed and returns their download paths.
  */
 export function queryBlobUrls(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   sql: string,
   columns: string[],

@@ -3,21 +3,19 @@
  * into "the user's SQL is wrong" (shown on the page, 400) and everything else (thrown on to the
  * error handler), the JSON body, cache headers and the `query.html` rendering.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
-import { wantsJson } from "../../http/negotiation.ts";
-import type { RowsPage } from "../data_response.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
 import type { Database } from "../../db/database.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
-import type { SqlValue } from "../../sqlite/mod.ts";
-import { HttpError } from "../../http/errors.ts";
-import { InvalidSql } from "../../util/sql.ts";
+import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
-import { queryDisplayRows } from "./query_cells.ts";
+import { displayRows } from "../../render/render_cell.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { streamQuery, wantsQueryStream } from "./query_stream.ts";
+import { pagedQuerySql, streamQuery, wantsQueryStream } from "./query_stream.ts";
+import { exportMenu } from "../../render/export_menu.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
 export interface QueryOutcome {
@@ -59,17 +57,11 @@ export async function runReadQuery(
       error: null,
     };
   } catch (error) {
-    if (error instanceof SqliteError || error instanceof MagicParameterError) {
+    if (error instanceof QueryError || error instanceof MagicParameterError) {
       return { columns: [], rows: [], truncated: false, error: error.message };
     }
     throw error;
   }
-}
-
-/** `InvalidSql` from validation as the 400 "Invalid SQL" error the handler renders. */
-export function asHttpError(error: unknown): unknown {
-  if (error instanceof InvalidSql) return new HttpError(400, error.message, { title: error.title });
-  return error;
 }
 
 /** What a query page hands to `respondWithRows` besides its outcome. */
@@ -119,11 +111,6 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
   };
 }
 
-/** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */
-export function wantsHtml(request: Request): boolean {
-  return (request.url_vars.format ?? null) === null && !wantsJson(request);
-}
-
 /** Everything `query.html` reads besides the shared context (docs/templates.md). */
 export interface QueryPageContext {
   sql: string;
@@ -141,13 +128,15 @@ export interface QueryPageContext {
   outcome: QueryOutcome | null;
   metadata?: Record<string, unknown>;
   renderers: Record<string, string>;
+  /** The named parameters the query ran with (for counting a truncated result). */
+  params?: Record<string, unknown>;
   private: boolean;
   query_ms?: number;
 }
 
 /** Renders `query.html` (or its per-database / per-query overrides). */
 export async function renderQueryPage(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   context: QueryPageContext,
@@ -159,8 +148,19 @@ export async function renderQueryPage(
     ? templateCandidates("canned_query", names)
     : templateCandidates("query", names);
   const columns = outcome && outcome.error === null ? outcome.columns : null;
+  // The same cells as table pages, with `table` null as the spec says for query results.
   const display_rows = outcome
-    ? await queryDisplayRows(svc, request, db.name, outcome.columns, outcome.rows)
+    ? await displayRows(
+      {
+        svc,
+        request,
+        database: db.name,
+        table: null,
+        truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+      },
+      outcome.columns,
+      outcome.rows,
+    )
     : [];
   const page: Record<string, unknown> = {
     ...rest,
@@ -171,6 +171,9 @@ export async function renderQueryPage(
   };
   if (columns) page.columns = columns;
   if (!context.metadata) delete page.metadata;
+  if (columns && !context.canned_write) {
+    Object.assign(page, await exportContext(svc, request, db, context, outcome!));
+  }
   return await renderPage(svc, request, templates, page, {
     view_name: "query",
     database: db.name,
@@ -180,22 +183,56 @@ export async function renderQueryPage(
   });
 }
 
-/** The page outcome of a query stopped by the time limit. */
-export function interruptedOutcome(): QueryOutcome {
+/**
+ * The export menu and the row total of a query page. A result cut at `max_returned_rows` is
+ * counted (briefly: a slow count just says "more than"), so the page and the menu say how many
+ * rows the result holds of how many.
+ */
+async function exportContext(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  context: QueryPageContext,
+  outcome: QueryOutcome,
+) {
+  const total_rows = outcome.truncated
+    ? await countRows(db, context.sql, context.params ?? {})
+    : outcome.rows.length;
+  const { json: _json, ...plugin_formats } = context.renderers;
+  const export_menu = exportMenu(request, {
+    page_rows: outcome.rows.length,
+    total_rows,
+    can_stream: Boolean(svc.setting("allow_csv_stream")) && pagedQuerySql(context.sql, 0) !== null,
+    plugin_formats,
+  });
   return {
-    columns: [],
-    rows: [],
-    truncated: false,
-    error:
-      "SQL query took too long. The time limit is controlled by the sql_time_limit_ms setting.",
+    export_menu,
+    total_rows,
+    json_url: export_menu.page.find((link) => link.format === "json")?.base_url ?? null,
   };
 }
 
-/** `Cache-Control` for a successful response: `?_ttl=` if all digits, else the setting. */
-export function cacheHeaders(svc: Service, request: Request): Record<string, string> {
-  const asked = request.args.get("_ttl");
-  const ttl = asked && /^\d+$/.test(asked)
-    ? Number(asked)
-    : Number(svc.setting("default_cache_ttl"));
-  return { "cache-control": ttl > 0 ? `max-age=${ttl}` : "no-cache" };
+/** How many rows `sql` returns, or null when counting fails or takes over half a second. */
+async function countRows(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+): Promise<number | null> {
+  const wrapped = pagedQuerySql(sql, 0);
+  if (wrapped === null) return null;
+  try {
+    const results = await db.execute(
+      `select count(*) from (${wrapped})`,
+      params as never,
+      { custom_time_limit: 500, log_sql_errors: false },
+    );
+    return Number(results.rows[0]?.[0] ?? 0);
+  } catch {
+    return null;
+  }
+}
+
+/** The page outcome of a query stopped by the time limit. */
+export function interruptedOutcome(error: QueryInterrupted): QueryOutcome {
+  return { columns: [], rows: [], truncated: false, error: error.message };
 }

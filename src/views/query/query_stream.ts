@@ -11,8 +11,8 @@
 
 import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
-import type { BindParams, SqlValue } from "../../sqlite/values.ts";
+import { QueryError } from "../../db/errors.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
 import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */
@@ -73,7 +73,7 @@ export async function streamQuery(
   try {
     first = await page(0);
   } catch (error) {
-    if (error instanceof SqliteError) return null;
+    if (error instanceof QueryError) return null;
     throw error;
   }
   if (first === null) return null;

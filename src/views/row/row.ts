@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ResolvedRow, Service } from "../../service.ts";
+import type { ResolvedRow, ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden, NotFound } from "../../http/errors.ts";
@@ -17,13 +17,14 @@ import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { displayRows } from "../../render/render_cell.ts";
 import type { ColumnTypes } from "../../render/json.ts";
-import { formatLinks, respondWithRows, type RowsPage } from "../data_response.ts";
+import { formatLinks, respondWithRows } from "../../render/output_format.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { foreignKeyTables } from "./row_related.ts";
 import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 
 /** GET `/<db>/<table>/<pks>`. */
-export async function rowView(svc: Service, request: Request): Promise<Response> {
+export async function rowView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table } = await svc.resolve_table(request);
   const isPrivate = await ensureRowVisible(svc, request, db, table);
   const start = performance.now();
@@ -88,7 +89,7 @@ export async function rowView(svc: Service, request: Request): Promise<Response>
  * number of key values than the table has keys; returns whether the table is private.
  */
 async function ensureRowVisible(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   table: string,
@@ -101,9 +102,31 @@ async function ensureRowVisible(
   const keyCount = Math.max((await db.primary_keys(table)).length, 1);
   const given = (request.url_vars.pks ?? "").split(",").length;
   if (given !== keyCount) {
-    throw new BadRequest(`Expected ${keyCount} primary key value${keyCount === 1 ? "" : "s"}`);
+    throw new BadRequest(`Expected ${keyCount} primary key value${keyCount === 1 ? "" : "s"}`, {
+      hint: await rowUrlHint(svc, db, table),
+    });
   }
   return isPrivate;
+}
+
+/**
+ * How rows of `table` are addressed, with the first row's URL as an example: the key columns'
+ * values, tilde-encoded, joined by commas.
+ */
+async function rowUrlHint(svc: ViewHost, db: Database, table: string) {
+  const pks = await db.primary_keys(table);
+  const keys = pks.length ? pks : ["rowid"];
+  const quoted = keys.map((k) => `[${k.replaceAll("]", "]]")}]`).join(", ");
+  const first = (await db.execute(
+    `select ${quoted} from [${table.replaceAll("]", "]]")}] limit 1`,
+  )).first();
+  const path = String(svc.urls.table(db.name, table));
+  const text = `Rows of ${table} are addressed by ${
+    keys.length > 1 ? `their ${keys.length} key values (${keys.join(", ")})` : `their ${keys[0]}`
+  }, separated by commas: ${path}/${keys.map((k) => `<${k}>`).join(",")}`;
+  if (!first) return { text };
+  const href = `${path}/${keys.map((_, i) => tilde_encode(String(first[i]))).join(",")}`;
+  return { text: `${text}. For example:`, href };
 }
 
 /** What the HTML row page needs beyond the request. */
@@ -117,7 +140,7 @@ interface RowHtmlInput {
 
 /** The HTML row page: the row's cells rendered as on the table page, and its related tables. */
 async function rowHtml(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   { resolved, page, types, isPrivate, query_ms }: RowHtmlInput,
 ): Promise<Response> {
@@ -143,7 +166,8 @@ async function rowHtml(
       request,
       database: db.name,
       table,
-      truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+      // The row page is where a value cut short in a table is read in full.
+      truncate: 0,
       column_types: types,
       foreign_keys,
       labels,
@@ -179,7 +203,7 @@ async function rowHtml(
 }
 
 /** Path of the `.blob` download of one cell of this row. */
-function blobPath(svc: Service, resolved: ResolvedRow, column: string): string {
+function blobPath(svc: ViewHost, resolved: ResolvedRow, column: string): string {
   const pk = resolved.pk_values.map(tilde_encode).join(",");
   const base = String(svc.urls.table(resolved.db.name, resolved.table));
   return `${base}/${pk}.blob?_blob_column=${encodeURIComponent(column)}`;

@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
-import type { SqlValue } from "../../sqlite/values.ts";
+import type { SqlValue } from "../../db/values.ts";
 import type { CellForeignKey } from "../../render/render_cell.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { cellForeignKeys, compoundKeys, labelColumns } from "../table/table_foreign_keys.ts";
@@ -22,7 +22,7 @@ export interface RowForeignKeyCells {
 
 /** Foreign keys and labels for rendering `row` (values in `columns` order) of `table`. */
 export async function rowForeignKeyCells(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   table: string,

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { Actor, Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
+import type { Actor } from "../../http/actor.ts";
 import type { Database } from "../../db/database.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { escapeSqlIdentifier } from "../../util/sql.ts";
@@ -23,7 +24,7 @@ export interface ForeignKeyTable {
 
 /** Incoming references of the row with key `pkValues`, with counts and filtered links. */
 export async function foreignKeyTables(
-  svc: Service,
+  svc: ViewHost,
   db: Database,
   table: string,
   pkValues: string[],

@@ -2,7 +2,7 @@
  * Sign-in and token pages: the one-time `--root` login (`/-/auth-token`), `/-/logout`, and
  * `/-/create-token` (API-DETAILS §13 and §14).
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { CookieOptions } from "../../http/cookies.ts";
@@ -18,7 +18,7 @@ import { visibleDatabases } from "../visible_databases.ts";
  * GET `/-/auth-token?token=…`: exchanges the `--root` token for a signed `ds_actor` cookie of
  * `{"id": "root"}` and redirects home. The token works once; reuse or a wrong token is a 403.
  */
-export function authTokenView(svc: Service, request: Request): Promise<Response> {
+export function authTokenView(svc: ViewHost, request: Request): Promise<Response> {
   // Without --root there is no token to match; answer as the reference system does.
   const outcome = svc.rootToken?.consume(String(request.args.get("token") ?? "")) ??
     "Root token has already been used";
@@ -37,7 +37,7 @@ export function authTokenView(svc: Service, request: Request): Promise<Response>
  * subrequests (SameSite=Lax, the serializer's default), and HTTPS-only when the site is served
  * over HTTPS — directly, or behind a TLS proxy that `force_https_urls` declares.
  */
-function actorCookieOptions(svc: Service, request: Request): CookieOptions {
+function actorCookieOptions(svc: ViewHost, request: Request): CookieOptions {
   const secure = request.scheme === "https" || Boolean(svc.setting("force_https_urls"));
   return { httponly: true, samesite: "lax", secure };
 }
@@ -46,7 +46,7 @@ function actorCookieOptions(svc: Service, request: Request): CookieOptions {
  * `/-/logout`: GET shows a CSRF-protected form; POST clears the `ds_actor` cookie, flashes
  * "You are now logged out" and redirects home.
  */
-export async function logoutView(svc: Service, request: Request): Promise<Response> {
+export async function logoutView(svc: ViewHost, request: Request): Promise<Response> {
   if (request.method === "POST") {
     const response = Response.redirect(String(svc.urls.instance()));
     response.set_cookie(ACTOR_COOKIE, "", {
@@ -67,7 +67,7 @@ export async function logoutView(svc: Service, request: Request): Promise<Respon
  * actor, with an optional expiry and restrictions. Tokens cannot mint tokens: an actor that came
  * from a token is refused, as is anonymous, and everybody when `allow_signed_tokens` is off.
  */
-export async function createTokenView(svc: Service, request: Request): Promise<Response> {
+export async function createTokenView(svc: ViewHost, request: Request): Promise<Response> {
   const actor = request.actor;
   if (!svc.setting("allow_signed_tokens")) {
     throw new Forbidden("Signed tokens are not enabled for this Vitrine instance");
@@ -119,7 +119,7 @@ export async function createTokenView(svc: Service, request: Request): Promise<R
 }
 
 /** The databases and tables the actor may see, for the restriction checkboxes. */
-async function databasesWithTables(svc: Service, request: Request) {
+async function databasesWithTables(svc: ViewHost, request: Request) {
   const list = [];
   for (const { db } of await visibleDatabases(svc, request.actor)) {
     const hidden = new Set(await db.hidden_table_names());

@@ -2,12 +2,13 @@
  * Permission debugging pages: `/-/permissions` (recent checks and a form that runs one check,
  * needs `permissions-debug`) and `/-/allow-debug` (does an actor match an allow block?).
  */
-import type { Actor, Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
+import type { Actor } from "../../http/actor.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { actor_matches_allow, type AllowBlock } from "../../auth/allow.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 
 /**
@@ -16,7 +17,7 @@ import { renderPage } from "../../render/render_page.ts";
  * POST (`actor` JSON, `permission`, `resource_1`, `resource_2`) runs one check and answers
  * `{"actor", "permission", "resource", "result", "default"}` as JSON, or the page with the result.
  */
-export async function permissionsDebugView(svc: Service, request: Request): Promise<Response> {
+export async function permissionsDebugView(svc: ViewHost, request: Request): Promise<Response> {
   await svc.ensure_permissions(request.actor, ["permissions-debug"]);
   const context: Record<string, unknown> = {};
   let tested: Record<string, unknown> | null = null;
@@ -44,7 +45,7 @@ export async function permissionsDebugView(svc: Service, request: Request): Prom
   });
 }
 
-async function runCheck(svc: Service, form: Record<string, string>) {
+async function runCheck(svc: ViewHost, form: Record<string, string>) {
   const actor = parseJson(form.actor ?? "null", "Actor");
   if (actor !== null && (typeof actor !== "object" || Array.isArray(actor))) {
     throw new BadRequest("Actor must be a JSON object or null");
@@ -67,7 +68,7 @@ async function runCheck(svc: Service, form: Record<string, string>) {
  * `/-/allow-debug?actor=…&allow=…`: evaluates the allow block against the actor with the same
  * matching rules as the metadata. JSON errors are shown on the page (or in `errors` as JSON).
  */
-export async function allowDebugView(svc: Service, request: Request): Promise<Response> {
+export async function allowDebugView(svc: ViewHost, request: Request): Promise<Response> {
   // A locked-down instance shows nothing to those who may not view it, tools included.
   await svc.ensure_permissions(request.actor, ["view-instance"]);
   const errors: string[] = [];

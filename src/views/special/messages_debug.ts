@@ -2,14 +2,14 @@
  * `/-/messages`: a debug page for flash messages. GET shows a form; POST queues a message of the
  * chosen type (or one of each) and redirects back, where base.html shows it once.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { renderPage } from "../../render/render_page.ts";
 
 /** GET and POST `/-/messages`. */
-export async function messagesDebugView(svc: Service, request: Request): Promise<Response> {
+export async function messagesDebugView(svc: ViewHost, request: Request): Promise<Response> {
   await svc.ensure_permissions(request.actor, ["view-instance"]);
   if (request.method !== "POST") {
     return await renderPage(svc, request, "messages_debug.html", {}, { view_name: "messages" });

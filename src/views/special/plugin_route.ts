@@ -4,7 +4,7 @@
  * nothing. A response started through `send` is answered at once and its body streams: later
  * `http.response.body` messages flow to the client while the view keeps running.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
@@ -13,7 +13,7 @@ type PluginView = (args: Record<string, unknown>) => unknown;
 
 /** Runs the plugin view and returns what it produced as a Response. */
 export async function callPluginView(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   view: unknown,
 ): Promise<Response> {

@@ -2,22 +2,22 @@
  * Introspection pages under `/-/`: versions, plugins, settings, config, threads, databases,
  * metadata and actor — each as JSON or as a small HTML page showing the same data.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
-import { compileOptions, sqliteVersion } from "../../sqlite/mod.ts";
+import { compileOptions, sqliteVersion } from "../../db/values.ts";
 import { VERSION } from "../../version.ts";
-import { respondWithFormat } from "../respond.ts";
+import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 import { visibleMetadata } from "../../auth/visible_metadata.ts";
 
-type View = (svc: Service, request: Request) => Promise<Response>;
+type View = (svc: ViewHost, request: Request) => Promise<Response>;
 
 /** A view that shows `data` as JSON or on the `show_json.html` page. */
 function jsonPage(
   title: string,
-  data: (svc: Service, request: Request) => unknown | Promise<unknown>,
+  data: (svc: ViewHost, request: Request) => unknown | Promise<unknown>,
   // Every page of the instance needs `view-instance`, these included.
   permission: string | null = "view-instance",
 ): View {
@@ -44,7 +44,7 @@ function replacer(_key: string, value: unknown): unknown {
 export const versionsView = jsonPage("versions", (svc) => versionsData(svc));
 
 /** The data of `/-/versions.json`. */
-function versionsData(svc: Service): Record<string, unknown> {
+function versionsData(svc: ViewHost): Record<string, unknown> {
   const options = compileOptions();
   const fts = ["FTS5", "FTS4", "FTS3"].filter((name) =>
     options.includes(`ENABLE_${name}`) || (name === "FTS4" && options.includes("ENABLE_FTS3"))
@@ -66,7 +66,7 @@ function versionsData(svc: Service): Record<string, unknown> {
 /** `/-/plugins`: installed plugins (`?all=1` adds the built-in defaults). */
 export const pluginsView = jsonPage("plugins", (svc, request) => {
   const all = ["1", "on", "true"].includes(String(request.args.get("all") ?? ""));
-  return svc.pm.plugins({ includeBuiltin: all });
+  return svc.registered.pluginListing({ includeBuiltin: all });
 });
 
 /** `/-/settings`: every setting and its current value. */

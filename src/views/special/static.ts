@@ -1,5 +1,5 @@
 /** Static files: bundled assets, plugins' `static/` folders and `--static` mounts. */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { NotFound } from "../../http/errors.ts";
@@ -11,29 +11,40 @@ const OWN_STATIC = assetDir("static");
 const STATIC_CACHE = "max-age=3600, public";
 
 /** `/-/static/<path>`: Vitrine's own CSS and JavaScript (from disk, or embedded in the bundle). */
-export async function staticView(_svc: Service, request: Request): Promise<Response> {
+export async function staticView(_svc: ViewHost, request: Request): Promise<Response> {
+  return await ownStatic(request.url_vars.path, request);
+}
+
+/**
+ * `/favicon.ico`: browsers ask for it on every page without a `<link rel=icon>` (JSON, files):
+ * Vitrine's SVG icon, so no console shows a 404.
+ */
+export async function faviconView(_svc: ViewHost, request: Request): Promise<Response> {
+  return await ownStatic("favicon.svg", request);
+}
+
+/** One of Vitrine's own static files, by its (URL-encoded) path below `static/`. */
+async function ownStatic(path: string, request: Request): Promise<Response> {
   const options = { cacheControl: STATIC_CACHE };
-  if (OWN_STATIC !== null) {
-    return await found(serveFile(OWN_STATIC, request.url_vars.path, request, options));
-  }
-  const relative = safeRelativePath(request.url_vars.path);
+  if (OWN_STATIC !== null) return await found(serveFile(OWN_STATIC, path, request, options));
+  const relative = safeRelativePath(path);
   const bytes = relative === null ? null : readAsset("static", relative);
   if (bytes === null || relative === null) throw new NotFound("File not found");
   return await found(serveBytes(bytes, relative, request, options));
 }
 
 /** `/-/static-plugins/<plugin>/<path>`: a plugin's bundled `static/` folder. */
-export async function pluginStaticView(svc: Service, request: Request): Promise<Response> {
+export async function pluginStaticView(svc: ViewHost, request: Request): Promise<Response> {
   const name = decodeURIComponent(request.url_vars.plugin);
-  const plugin = svc.state.plugins.find((p) => p.name === name && p.staticDir);
-  if (!plugin?.staticDir) throw new NotFound("Plugin static directory not found");
-  return await found(serveFile(plugin.staticDir, request.url_vars.path, request, {
+  const staticDir = svc.registered.pluginStaticDir(name);
+  if (!staticDir) throw new NotFound("Plugin static directory not found");
+  return await found(serveFile(staticDir, request.url_vars.path, request, {
     cacheControl: STATIC_CACHE,
   }));
 }
 
 /** `/<mount>/<path>` for each `--static mount:dir`. */
-export async function staticMountView(svc: Service, request: Request): Promise<Response> {
+export async function staticMountView(svc: ViewHost, request: Request): Promise<Response> {
   const mount = request.url_vars.mount;
   const entry = (svc.options.static_mounts ?? []).find(([m]) =>
     m.replace(/^\/+|\/+$/g, "") === mount

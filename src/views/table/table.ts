@@ -2,18 +2,19 @@
  * `/<db>/<table>`: a table or SQL view as HTML, JSON, CSV/TSV/NDJSON or a plugin format. The view
  * reads top to bottom as the steps it takes: resolve and check permissions → parse the request and
  * build the SQL (`table_query.ts`) → run one page → gather extras on demand (`table_extras.ts`) →
- * respond (`data_response.ts`, with the HTML page from `table_html.ts`).
+ * respond (`render/output_format.ts`, with the HTML page from `table_html.ts`).
  *
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
-import type { SqlValue } from "../../sqlite/values.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
-import { respondWithRows, type RowsPage } from "../data_response.ts";
+import { respondWithRows } from "../../render/output_format.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
 import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
 import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
 import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
@@ -21,7 +22,7 @@ import { tableHtml } from "./table_html.ts";
 import { filterFormRedirect } from "./table_form.ts";
 
 /** GET `/<db>/<table>` for tables and SQL views. */
-export async function tableView(svc: Service, request: Request): Promise<Response> {
+export async function tableView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table, is_view } = await svc.resolve_table(request);
   const [visible, isPrivate] = await svc.check_visibility(request.actor, {
     action: "view-table",

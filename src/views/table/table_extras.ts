@@ -16,22 +16,22 @@ import {
   collectSuggestedFacets,
   DEFAULT_FACET_CLASSES,
   type Facet,
-  type FacetClass,
   type FacetResults,
   shouldSuggestFacets,
 } from "../../table/facets.ts";
+import { SUGGEST_CONSIDER } from "../../table/facet_base.ts";
 import {
   facetColumn,
   type FacetConfig,
   type FacetSource,
   loadFacetConfigs,
-  SUGGEST_CONSIDER,
-} from "../../table/facet_base.ts";
+} from "../../table/facet_configs.ts";
 import { argPairs } from "../../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import type { BindParams, SqlValue } from "../../sqlite/values.ts";
-import { rendererPaths, type RowLabels, type RowsPage } from "../data_response.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
+import { rendererPaths } from "../../render/output_format.ts";
+import type { RowLabels, RowsPage } from "../../render/rows_page.ts";
 import { pluginRenderedCells } from "../../render/render_cell.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
 import { rememberedCount, tableRowCount } from "../table_counts.ts";
@@ -60,7 +60,7 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
   const { svc, request, db, table } = ctx;
   const classes = [
     ...DEFAULT_FACET_CLASSES,
-    ...((svc.state.facetClasses ?? []) as FacetClass[]),
+    ...svc.registered.facetClasses,
   ];
   return classes.map((FacetKind) =>
     new FacetKind({

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import type { ForeignKey } from "../../table/filter_arguments.ts";
@@ -17,7 +17,7 @@ import type { CellForeignKey } from "../../render/render_cell.ts";
  * (cells, facets) are read from the other table: never from one the actor may not see.
  */
 export async function labelColumns(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   foreign_keys: ForeignKey[],

@@ -2,19 +2,24 @@
  * Table page, HTML: fills `table.html` as docs/templates.md describes — the count and human
  * description, the filter form (current filters, operators, sort, search box), facets and
  * suggestions, the rows with rendered cells (row links, foreign-key labels, `render_cell` hooks),
- * the next-page link, the definition, table actions and links to the other formats.
+ * the next-page link, the definition, table actions, the export menu, "View and edit SQL" and a
+ * notice of columns hidden with `_col` / `_nocol`.
  *
  * @module
  */
 
 import type { Response } from "../../http/response.ts";
-import type { SqlValue } from "../../sqlite/values.ts";
+import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { filtersFromArgs } from "../../table/filters.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { type CellContext, displayRows } from "../../render/render_cell.ts";
-import { formatLinks, type RowsPage } from "../data_response.ts";
+import { formatLinks, rendererPaths } from "../../render/output_format.ts";
+import type { RowsPage } from "../../render/rows_page.ts";
+import { exportMenu } from "../../render/export_menu.ts";
+import { argPairs } from "../../table/args.ts";
+import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
 import { sortRows, withSortLinks } from "./table_sort.ts";
@@ -32,11 +37,21 @@ export async function tableHtml(
   const { svc, request, db, table, query } = ctx;
   const names = { database: db.name, table };
   const rows = await renderedRows(ctx, page.rows);
-  const actions = await svc.callHook("table_actions", {
+  const actions = await svc.hooks.call("table_actions", {
     actor: request.actor,
     database: db.name,
     table,
     request,
+  });
+  const count = (await extras.count()) as number | null;
+  const { json: _json, ...pluginFormats } = await rendererPaths(svc, request, rowsPage);
+  const export_menu = exportMenu(request, {
+    page_rows: page.rows.length,
+    total_rows: count,
+    total_at_least: Boolean(await extras.count_truncated()),
+    can_stream: Boolean(svc.setting("allow_csv_stream")),
+    labels: ctx.foreign_keys.length > 0,
+    plugin_formats: pluginFormats,
   });
   const context: Record<string, unknown> = {
     ...query.extra_context,
@@ -52,7 +67,7 @@ export async function tableHtml(
     display_rows: rows.display_rows,
     table_rows_template: svc.templates.select(templateCandidates("table_rows", names)),
     primary_keys: ctx.facts.pks,
-    count: await extras.count(),
+    count,
     count_truncated: await extras.count_truncated(),
     human_description_en: query.human_description_en,
     // `sort` / `sort_desc` name the leading key; `sorts` lists every key, for the form's rows.
@@ -73,6 +88,11 @@ export async function tableHtml(
     view_definition: await extras.view_definition(),
     table_actions: actions.flat(),
     renderers: await formatLinks(svc, request, rowsPage),
+    export_menu,
+    json_url: export_menu.page.find((link) => link.format === "json")?.base_url ?? null,
+    edit_sql_url: await editSqlUrl(ctx),
+    facets_timed_out: await extras.facets_timed_out(),
+    ...hiddenColumns(ctx),
   };
   return await renderPage(svc, request, templateCandidates("table", names), context, {
     view_name: "table",
@@ -80,6 +100,32 @@ export async function tableHtml(
     table,
     columns: query.columns,
   });
+}
+
+/**
+ * "View and edit SQL": the custom SQL page with the SQL this page ran and its parameters, for
+ * actors who may run SQL; null otherwise.
+ */
+async function editSqlUrl(ctx: TableContext): Promise<string | null> {
+  const { svc, request, db, query } = ctx;
+  if (!await svc.permission_allowed(request.actor, "execute-sql", db.name)) return null;
+  const args = new URLSearchParams({ sql: query.sql });
+  for (const [name, value] of Object.entries(query.params)) {
+    if (value !== null && value !== undefined) args.set(name, String(value));
+  }
+  return `${svc.urls.database(db.name)}?${args}`;
+}
+
+/** Columns left out with `_col` / `_nocol`, and the page with all of them back. */
+function hiddenColumns(ctx: TableContext) {
+  const shown = new Set(ctx.query.columns);
+  const hidden_columns = ctx.facts.columns.filter((column) => !shown.has(column));
+  const show_all_columns_url = pathWithReplacedArgs(
+    ctx.request.path,
+    argPairs(new URLSearchParams(ctx.request.query_string)),
+    [["_col", null], ["_nocol", null]],
+  );
+  return { hidden_columns, show_all_columns_url };
 }
 
 /** Rows with every cell rendered; tables with a compound key get a leading `Link` column. */
@@ -100,7 +146,7 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
     foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
     labels,
     link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,
-    rowUrl: rowPath,
+    rowUrl: ctx.is_view ? undefined : rowPath,
     blobUrl: (row, column) => {
       if (ctx.is_view) return null;
       return `${rowPath(row)}.blob?_blob_column=${encodeURIComponent(column)}`;

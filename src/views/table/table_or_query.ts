@@ -2,17 +2,17 @@
  * `/<db>/<name>` is a canned query when the database has one of that name (from metadata or the
  * `canned_queries` hook), otherwise a table or SQL view. Only canned queries accept POST.
  */
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { MethodNotAllowed } from "../../http/errors.ts";
 import { tilde_decode } from "../../util/tilde.ts";
-import { cannedQueryFor } from "../../config/canned_queries.ts";
+import { cannedQueryFor } from "../../config/canned_query_catalog.ts";
 import { cannedQueryView } from "../query/canned_query.ts";
 import { tableView } from "./table.ts";
 
 /** GET/POST `/<db>/<name>`. */
-export async function tableOrCannedQueryView(svc: Service, request: Request): Promise<Response> {
+export async function tableOrCannedQueryView(svc: ViewHost, request: Request): Promise<Response> {
   const db = svc.resolve_database(request);
   const name = tilde_decode(request.url_vars.table);
   const query = await cannedQueryFor(svc, db.name, name, request.actor ?? null);

@@ -6,13 +6,14 @@
  * @module
  */
 
-import type { Service } from "../../service.ts";
+import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import { Forbidden, HttpError } from "../../http/errors.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
+import { Forbidden } from "../../http/errors.ts";
+import { InvalidSql } from "../../util/sql.ts";
+import { QueryError } from "../../db/errors.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import type { Database } from "../../db/database.ts";
-import type { BindParams, SqlValue } from "../../sqlite/values.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
 import { buildTableQuery, type TableFacts, type TableQuery } from "../../table/table_sql.ts";
 import {
   type FilterArgumentsLike,
@@ -28,7 +29,7 @@ import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
 
 /** Everything the later steps of the table page share. */
 export interface TableContext {
-  svc: Service;
+  svc: ViewHost;
   request: Request;
   db: Database;
   table: string;
@@ -59,7 +60,7 @@ export interface FetchedPage {
 
 /** Builds the TableContext for a request (throws 400/403 for bad arguments). */
 export async function prepareTable(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   resolved: { db: Database; table: string; is_view: boolean; private: boolean },
   args: URLSearchParams,
@@ -128,7 +129,7 @@ async function tableFacts(
  * the actor may see (matches against a hidden index would reveal its contents), the key a column.
  */
 async function checkSearchArgs(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   facts: TableFacts,
@@ -156,7 +157,7 @@ async function checkSearchArgs(
 
 /** `_where=` (needs `execute-sql`), `_through=`, then every `filters_from_request` hook. */
 async function filterArguments(
-  svc: Service,
+  svc: ViewHost,
   request: Request,
   db: Database,
   table: string,
@@ -181,7 +182,7 @@ async function filterArguments(
     if (!visible) throw new Forbidden("You do not have permission to view the _through table");
     return await db.foreign_keys_for_table(t);
   });
-  const fromHooks = await svc.callHook("filters_from_request", {
+  const fromHooks = await svc.hooks.call("filters_from_request", {
     request,
     database: db.name,
     table,
@@ -203,9 +204,7 @@ export async function fetchPage(
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
-    if (error instanceof SqliteError) {
-      throw new HttpError(400, error.message, { title: "Invalid SQL" });
-    }
+    if (error instanceof QueryError) throw new InvalidSql(error.message, { cause: error });
     throw error;
   });
   const objects = results.rows.map((row) => row.toObject() as Record<string, unknown>);

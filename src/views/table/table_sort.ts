@@ -1,13 +1,14 @@
 /**
- * The table page's sort controls: a heading link per sortable column (the clicked column becomes
- * the primary sort, the other keys follow) and one form row per sort key, so a page sorted by
- * several columns keeps them all when the filter form is applied (`table_form.ts` reads them back).
+ * The table page's sort controls: a heading link per sortable column (a click sorts by that column
+ * alone; shift-click or the column menu adds it as the next key) and one form row per sort key, so
+ * a page sorted by several columns keeps them all when the filter form is applied (`table_form.ts`
+ * reads them back).
  *
  * @module
  */
 
 import { argPairs } from "../../table/args.ts";
-import { sortArgsWithPrimary, type SortOrder } from "../../table/sort.ts";
+import { sortArgsAdded, sortArgsAlone, type SortOrder } from "../../table/sort.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import type { TableContext } from "./table_query.ts";
 
@@ -40,12 +41,16 @@ interface DisplayColumn {
 
 /** How a heading shows and changes the sort. */
 export interface SortLink {
-  /** The page sorted by this column first (null when the column is not sortable). */
+  /** The page sorted by this column alone (null when the column is not sortable). */
   sort_url: string | null;
+  /** The page with this column added as the next sort key (or its direction flipped). */
+  add_sort_url: string | null;
   /** `asc` / `desc` when the column is one of the sort keys, else null. */
   sorted: "asc" | "desc" | null;
   /** 1 for the primary key, 2 for the next, …; null when not sorted by it. */
   sort_position: number | null;
+  /** How many sort keys the page has (headings number their keys when there are several). */
+  sort_count: number;
 }
 
 /** Display columns with their heading's sort link and current direction. */
@@ -59,17 +64,18 @@ export function withSortLinks<T extends DisplayColumn>(
   const items = query.sort.items;
   return columns.map((column) => {
     const position = items.findIndex((item) => item.column === column.name);
-    const sort_url = column.sortable
-      ? pathWithReplacedArgs(path, current, [
+    const link = (args: [string, string][]) =>
+      pathWithReplacedArgs(path, current, [
         ["_sort", null],
         ["_sort_desc", null],
         ["_next", null],
-        ...sortArgsWithPrimary(query.sort, column.name),
-      ])
-      : null;
+        ...args,
+      ]);
     return {
       ...column,
-      sort_url,
+      sort_url: column.sortable ? link(sortArgsAlone(query.sort, column.name)) : null,
+      add_sort_url: column.sortable ? link(sortArgsAdded(query.sort, column.name)) : null,
+      sort_count: items.length,
       sorted: position < 0 ? null : items[position].desc ? "desc" : "asc",
       sort_position: position < 0 ? null : position + 1,
     };

@@ -1,0 +1,71 @@
+/**
+ * The fuzzer of tests/security/fuzz.ts at scale: 100,000 requests by default against a real
+ * server process, printing status counts, failures, throughput and the server's RSS as it goes.
+ *
+ *     deno run -A bench/fuzz.ts [--count 100000] [--seed 1] [--concurrency 8]
+ *
+ * Prints figures; never fails a test run (the CI-sized run is tests/security/fuzz_test.ts).
+ */
+import { parseArgs } from "node:util";
+import { runFuzz } from "../tests/security/fuzz.ts";
+import { startFuzzTarget } from "../tests/security/fuzz_target.ts";
+import { rssMiB } from "../tests/security/server_process.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    count: { type: "string", default: "100000" },
+    seed: { type: "string", default: "1" },
+    concurrency: { type: "string", default: "8" },
+  },
+});
+const count = Number(values.count);
+const seed = Number(values.seed);
+const concurrency = Number(values.concurrency);
+
+const started = performance.now();
+const target = await startFuzzTarget();
+const source = new URL("..", import.meta.url).pathname;
+try {
+  const startRss = rssMiB(target.server.pid);
+  console.log(
+    `fuzzing ${target.server.url} with ${count} requests (seed ${seed}, ` +
+      `${concurrency} at a time); server RSS at start ${startRss} MiB`,
+  );
+  console.log("requests | req/s | RSS MiB | max RSS | failures | statuses");
+  const report = await runFuzz({
+    url: target.server.url,
+    seed,
+    count,
+    concurrency,
+    pid: target.server.pid,
+    secrets: [source.replace(/\/$/, ""), target.dir],
+    pathsAllowedToShowFiles: /^\/-\/databases/,
+    progressEvery: Math.max(1000, Math.floor(count / 20)),
+    onProgress: (done, report) => {
+      const rate = Math.round(done / ((performance.now() - started) / 1000));
+      console.log(
+        `${String(done).padStart(8)} | ${String(rate).padStart(5)} | ` +
+          `${String(report.finalRssMiB).padStart(7)} | ${String(report.maxRssMiB).padStart(7)} | ` +
+          `${String(report.failures.length).padStart(8)} | ${JSON.stringify(report.byStatus)}`,
+      );
+    },
+  });
+  const alive = await fetch(`${target.server.url}-/versions.json`).then((r) => r.status, () => 0);
+  console.log("\nsummary");
+  console.log(`  requests        ${report.requests}`);
+  console.log(
+    `  duration        ${(report.durationMs / 1000).toFixed(1)} s ` +
+      `(${Math.round(report.requests / (report.durationMs / 1000))} req/s)`,
+  );
+  console.log(`  statuses        ${JSON.stringify(report.byStatus)}`);
+  console.log(`  failures        ${report.failures.length}`);
+  for (const failure of report.failures.slice(0, 20)) console.log(`    ${failure}`);
+  console.log(
+    `  server RSS      start ${startRss} MiB, max ${report.maxRssMiB} MiB, ` +
+      `end ${report.finalRssMiB} MiB`,
+  );
+  console.log(`  alive after     ${alive === 200 ? "yes" : `no (${alive})`}`);
+} finally {
+  await target.close();
+}

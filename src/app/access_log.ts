@@ -1,0 +1,83 @@
+/**
+ * The console access log of `vitrine serve`: one line per request once its body has been sent —
+ * client, time, method and path, status, bytes sent and milliseconds taken:
+ *
+ * ```
+ * 127.0.0.1 [2026-11-23T21:50:01Z] "GET /demo/trees?_sort=height_m" 200 48213 12.4ms
+ * ```
+ *
+ * Streamed bodies (CSV exports of every row) are counted as they go, so the line tells how much
+ * really left and how long it took; a client that hung up early is marked `(aborted)`.
+ *
+ * @module
+ */
+
+/** A fetch-style handler with Deno's connection info. */
+export type Handler = (request: Request, info: Deno.ServeHandlerInfo) => Promise<Response>;
+
+/** Wraps `handler` so each finished request writes one line to `write`. */
+export function withAccessLog(handler: Handler, write: (line: string) => void): Handler {
+  return async (request, info) => {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const client = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "-";
+    const line = (status: number | string, bytes: number, note = "") =>
+      `${client} [${new Date().toISOString().replace(/\.\d+Z$/, "Z")}] ` +
+      `"${request.method} ${url.pathname}${url.search}" ${status} ${bytes} ` +
+      `${(performance.now() - started).toFixed(1)}ms${note}`;
+    let response: Response;
+    try {
+      response = await handler(request, info);
+    } catch (error) {
+      write(line(500, 0, " (error)"));
+      throw error;
+    }
+    if (!response.body) {
+      write(line(response.status, 0));
+      return response;
+    }
+    return new Response(
+      counted(response.body, (bytes, aborted) => {
+        write(line(response.status, bytes, aborted ? " (aborted)" : ""));
+      }),
+      response,
+    );
+  };
+}
+
+/** `body`, passed through chunk by chunk, calling `done` once with the bytes that went out. */
+function counted(
+  body: ReadableStream<Uint8Array>,
+  done: (bytes: number, aborted: boolean) => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let bytes = 0;
+  let finished = false;
+  const finish = (aborted: boolean) => {
+    if (!finished) {
+      finished = true;
+      done(bytes, aborted);
+    }
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: end, value } = await reader.read();
+        if (end) {
+          controller.close();
+          finish(false);
+          return;
+        }
+        bytes += value.byteLength;
+        controller.enqueue(value);
+      } catch (error) {
+        finish(true);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      finish(true);
+      return reader.cancel(reason);
+    },
+  });
+}

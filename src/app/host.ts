@@ -1,0 +1,32 @@
+/**
+ * What the request pipeline needs from the service: everything views use, plus the plugin
+ * registry and the boot state, which only `app/` (and `plugins/`) may touch.
+ *
+ * @module
+ */
+import type { PluginRegistry } from "../plugins/registry.ts";
+import type { ViewHost } from "../views/host.ts";
+import type { Request } from "../http/request.ts";
+import type { BootState } from "./boot.ts";
+
+/** A fetch-style handler: what `Deno.serve` and `svc.client` call. */
+export type FetchHandler = (
+  request: globalThis.Request,
+  info?: Deno.ServeHandlerInfo,
+) => Promise<globalThis.Response>;
+
+/** The slice of `svc` the pipeline uses. */
+export interface AppHost extends ViewHost {
+  /** The plugin registry (registration and listing; hooks are called through `hooks`). */
+  readonly pm: PluginRegistry;
+  /** What boot computed: plugins, routes, renderers, wrappers. */
+  readonly state: BootState;
+  /** Loads plugins and runs start-up hooks once; every request awaits it. */
+  ready(): Promise<void>;
+  /** Runs the `startup` hooks (for callers that send no requests). */
+  invoke_startup(): Promise<void>;
+  /** The fetch-style handler, wrapped by `asgi_wrapper` hooks once booted. */
+  handler(): FetchHandler;
+  /** The actor a request carries (resolved by the pipeline). */
+  add_message(request: Request, message: string, type?: number): void;
+}

@@ -1,0 +1,220 @@
+/**
+ * Permission checks: `permission_allowed`, `ensure_permissions`, `check_visibility`, and the log
+ * of recent checks shown by `/-/permissions`.
+ *
+ * `permission_allowed(actor, action, resource, default_)` answers with the first rule that has an
+ * opinion, in this order (API-DETAILS §15, the spec-era model):
+ *
+ * 1. Token restrictions: an actor carrying `_r` is denied any action its restrictions do not list.
+ *    Restrictions can only deny, so they are checked first and never grant.
+ * 2. The metadata `allow` block guarding the action at its own level: instance `allow` for
+ *    `view-instance`, database `allow` for `view-database`, table `allow` for `view-table`, canned
+ *    query `allow` for `view-query`, and `allow_sql` (database, then instance) for `execute-sql`.
+ * 3. Metadata `permissions:` blocks naming the action, most specific first: table or canned query,
+ *    then database, then instance.
+ * 4. Root: with `--root`, the actor `{"id": "root"}` may do everything the rules above did not
+ *    explicitly deny.
+ * 5. `permission_allowed` plugin hooks: the first true/false answer, in call order.
+ * 6. `execute-sql` is denied when the `default_allow_sql` setting is off.
+ * 7. No opinion: the `default_` argument when given (null keeps "no opinion"), else the
+ *    Permission's default (false for unknown actions).
+ *
+ * @module
+ */
+
+import { Forbidden } from "../http/errors.ts";
+import type { Actor } from "./allow.ts";
+import { allowBlockDecision, permissionsBlockDecision } from "./metadata_rules.ts";
+import type { PermissionRegistry } from "./permission_registry.ts";
+import { type Resource, restrictionsAllow } from "./tokens.ts";
+
+/** One entry of `ensure_permissions`: an action, or an (action, resource) pair. */
+export type PermissionSpec = string | readonly [string, Resource];
+
+/** A recorded check, for `/-/permissions`. */
+export interface PermissionCheck {
+  /** ISO 8601 time of the check. */
+  when: string;
+  actor: Actor | null;
+  action: string;
+  resource: Resource;
+  result: boolean | null;
+  /** True when no rule had an opinion and a default decided. */
+  used_default: boolean;
+}
+
+/** What the checker reads from the service; functions so it always sees current values. */
+export interface PermissionCheckerOptions {
+  registry: PermissionRegistry;
+  /** The merged metadata object. */
+  metadata: () => Record<string, unknown>;
+  /** The answers of the `permission_allowed` hooks, non-null, in call order. */
+  permissionHooks: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
+    unknown[]
+  >;
+  /** A setting's value (`default_allow_sql`). */
+  setting: (key: string) => unknown;
+  /** Whether the service was started with `--root`. */
+  rootEnabled: () => boolean;
+  /** A canned query's definition including plugin-provided ones; defaults to metadata. */
+  cannedQuery?: (
+    database: string,
+    name: string,
+    actor: Actor | null,
+  ) => Promise<Record<string, unknown> | null>;
+}
+
+/** How many recent checks `/-/permissions` can show. */
+const CHECK_LOG_SIZE = 200;
+
+/** Resolves permission checks against metadata, hooks, tokens, root and defaults. */
+export class PermissionChecker {
+  readonly #options: PermissionCheckerOptions;
+  readonly #log: PermissionCheck[] = [];
+
+  constructor(options: PermissionCheckerOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * True, false, or (when `default_` is null and nobody has an opinion) null.
+   *
+   * @example
+   * ```ts
+   * await checker.permission_allowed({ id: "alice" }, "view-table", ["data", "people"]);
+   * ```
+   */
+  async permission_allowed(
+    actor: Actor | null,
+    action: string,
+    resource: Resource = null,
+    default_?: boolean | null,
+  ): Promise<boolean | null> {
+    let result = await this.#opinion(actor ?? null, action, resource ?? null);
+    const used_default = result === null;
+    if (result === null) {
+      result = default_ !== undefined
+        ? default_
+        : this.#options.registry.find(action)?.default ?? false;
+    }
+    this.#record({
+      when: new Date().toISOString(),
+      actor: actor ?? null,
+      action,
+      resource: resource ?? null,
+      result,
+      used_default,
+    });
+    return result;
+  }
+
+  /**
+   * Check each permission in turn: an explicit grant returns at once, an explicit denial throws;
+   * with no opinion the permission's default applies and a false default throws.
+   *
+   * @throws {Forbidden} naming the denied action
+   */
+  async ensure_permissions(actor: Actor | null, permissions: readonly PermissionSpec[]) {
+    for (const permission of permissions) {
+      const [action, resource] = splitSpec(permission);
+      const answer = await this.permission_allowed(actor, action, resource, null);
+      if (answer === true) return;
+      if (answer === false) throw denied(action);
+      if (!(this.#options.registry.find(action)?.default ?? false)) throw denied(action);
+    }
+  }
+
+  /**
+   * `[visible, private]`: can `actor` see the resource, and is it hidden from anonymous users?
+   * Without `permissions`, `view-table`/`view-query` check the chain view-table → view-database →
+   * view-instance, and `view-database` checks view-database → view-instance.
+   */
+  async check_visibility(
+    actor: Actor | null,
+    options: { action?: string; resource?: Resource; permissions?: readonly PermissionSpec[] },
+  ): Promise<[boolean, boolean]> {
+    const permissions = options.permissions ?? visibilityChain(options.action, options.resource);
+    if (!(await this.#passes(actor, permissions))) return [false, false];
+    return [true, !(await this.#passes(null, permissions))];
+  }
+
+  /** The most recent checks, newest first (at most {@link CHECK_LOG_SIZE}). */
+  recentChecks(): PermissionCheck[] {
+    return [...this.#log].reverse();
+  }
+
+  async #passes(actor: Actor | null, permissions: readonly PermissionSpec[]): Promise<boolean> {
+    try {
+      await this.ensure_permissions(actor, permissions);
+      return true;
+    } catch (error) {
+      if (error instanceof Forbidden) return false;
+      throw error;
+    }
+  }
+
+  // Steps 1–6 of the module comment; null means nobody had an opinion.
+  async #opinion(actor: Actor | null, action: string, resource: Resource) {
+    const { registry, setting, rootEnabled, permissionHooks } = this.#options;
+    if (actor && "_r" in actor && !restrictionsAllow(actor._r, action, resource, registry)) {
+      return false;
+    }
+    const metadata = this.#options.metadata() ?? {};
+    const query = await this.#cannedQuery(actor, action, resource);
+    const configured = allowBlockDecision(metadata, actor, action, resource, query) ??
+      permissionsBlockDecision(metadata, actor, action, resource, query);
+    if (configured !== null) return configured;
+    if (actor?.id === "root" && rootEnabled()) return true;
+    for (const answer of await permissionHooks({ actor, action, resource })) {
+      if (typeof answer === "boolean") return answer;
+    }
+    if (action === "execute-sql" && !setting("default_allow_sql")) return false;
+    return null;
+  }
+
+  async #cannedQuery(actor: Actor | null, action: string, resource: Resource) {
+    if (!this.#options.cannedQuery || !Array.isArray(resource)) return null;
+    if (action !== "view-query" && !registryTakesResource(this.#options.registry, action)) {
+      return null;
+    }
+    return await this.#options.cannedQuery(resource[0], resource[1], actor);
+  }
+
+  #record(check: PermissionCheck): void {
+    this.#log.push(check);
+    if (this.#log.length > CHECK_LOG_SIZE) this.#log.shift();
+  }
+}
+
+function registryTakesResource(registry: PermissionRegistry, action: string): boolean {
+  return registry.find(action)?.takes_resource ?? false;
+}
+
+function splitSpec(permission: PermissionSpec): [string, Resource] {
+  if (typeof permission === "string") return [permission, null];
+  if (Array.isArray(permission) && permission.length === 2 && typeof permission[0] === "string") {
+    return [permission[0], permission[1] ?? null];
+  }
+  throw new TypeError(
+    `Permissions must be action strings or [action, resource] pairs, got ${
+      JSON.stringify(permission)
+    }`,
+  );
+}
+
+function visibilityChain(action: string | undefined, resource: Resource): PermissionSpec[] {
+  if (!action) throw new TypeError("check_visibility needs an action or a list of permissions");
+  const database = typeof resource === "string" ? resource : resource?.[0];
+  if ((action === "view-table" || action === "view-query") && Array.isArray(resource)) {
+    return [[action, resource], ["view-database", resource[0]], "view-instance"];
+  }
+  if (action === "view-database" && database !== undefined) {
+    return [["view-database", database], "view-instance"];
+  }
+  return [resource ? [action, resource] : action];
+}
+
+/** The 403 for a denied action: a sentence for people that still names the action for code. */
+function denied(action: string): Forbidden {
+  return new Forbidden(`Permission denied: ${action}`, { title: "Permission denied" });
+}

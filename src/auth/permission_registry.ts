@@ -1,0 +1,193 @@
+/**
+ * The Permission object (SPEC "Permission object"), the built-in actions of API-DETAILS §15, and
+ * the registry that `register_permissions` hooks add to.
+ *
+ * @module
+ */
+
+import { keyError } from "../util/key_error.ts";
+
+/** Constructor fields of {@link Permission}; the spec's names. */
+export interface PermissionInit {
+  name: string;
+  abbr?: string | null;
+  description?: string | null;
+  takes_database: boolean;
+  takes_resource: boolean;
+  default: boolean;
+  /** Granting this action implies the actor may see the instance/database (token restrictions). */
+  implies_can_view?: boolean;
+}
+
+/** An action that permission checks name, e.g. `view-table` (abbreviated `vt`). */
+export class Permission {
+  /** Unique permission name. */
+  readonly name: string;
+  /** Optional unique abbreviation, used in restricted tokens. */
+  readonly abbr: string | null;
+  /** Human-readable description. */
+  readonly description: string | null;
+  /** Can be granted per database. */
+  readonly takes_database: boolean;
+  /** Can be granted per resource (table, SQL view, canned query). */
+  readonly takes_resource: boolean;
+  /** Whether granted when nothing else decides. */
+  readonly default: boolean;
+  /** Whether a token restricted to this action may still see the instance and database. */
+  readonly implies_can_view: boolean;
+
+  /**
+   * @example
+   * ```ts
+   * new Permission({ name: "edit-notes", abbr: "en", description: "Edit notes",
+   *   takes_database: true, takes_resource: false, default: false });
+   * ```
+   */
+  constructor(init: PermissionInit) {
+    if (!init || typeof init.name !== "string" || init.name === "") {
+      throw new TypeError("Cannot create a Permission without a name");
+    }
+    this.name = init.name;
+    this.abbr = init.abbr ?? null;
+    this.description = init.description ?? null;
+    this.takes_database = Boolean(init.takes_database);
+    this.takes_resource = Boolean(init.takes_resource);
+    this.default = Boolean(init.default);
+    this.implies_can_view = Boolean(init.implies_can_view);
+  }
+
+  /** Plain fields, for JSON pages such as `/-/permissions.json`. */
+  toJSON(): Omit<PermissionInit, "implies_can_view"> {
+    return {
+      name: this.name,
+      abbr: this.abbr,
+      description: this.description,
+      takes_database: this.takes_database,
+      takes_resource: this.takes_resource,
+      default: this.default,
+    };
+  }
+}
+
+function builtin(
+  name: string,
+  abbr: string,
+  takes: "instance" | "database" | "resource",
+  defaultAllow: boolean,
+  description: string,
+  impliesCanView = false,
+): Permission {
+  return new Permission({
+    name,
+    abbr,
+    description,
+    takes_database: takes !== "instance",
+    takes_resource: takes === "resource",
+    default: defaultAllow,
+    implies_can_view: impliesCanView,
+  });
+}
+
+/**
+ * The actions of the JSON write API. The write API is a default plugin, which registers these
+ * through `register_permissions` like any plugin would; all are denied unless granted.
+ */
+export const WRITE_PERMISSIONS: readonly Permission[] = Object.freeze([
+  builtin("insert-row", "ir", "resource", false, "Insert rows"),
+  builtin("delete-row", "dr", "resource", false, "Delete rows"),
+  builtin("update-row", "ur", "resource", false, "Update rows"),
+  builtin("create-table", "ct", "database", false, "Create tables"),
+  builtin("alter-table", "at", "resource", false, "Change the schema of tables"),
+  builtin("drop-table", "dt", "resource", false, "Drop tables"),
+]);
+
+/** The actions core registers itself at start-up: everything but the write API's. */
+export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
+  builtin("view-instance", "vi", "instance", true, "See the instance home page and its pages"),
+  builtin("view-database", "vd", "database", true, "See a database", true),
+  builtin("view-database-download", "vdd", "database", true, "Download a database file", true),
+  builtin("view-table", "vt", "resource", true, "See a table or SQL view", true),
+  builtin("view-query", "vq", "resource", true, "Run a canned query", true),
+  builtin("execute-sql", "es", "database", true, "Run arbitrary read-only SQL", true),
+  builtin("permissions-debug", "pd", "instance", false, "Use the permissions debug tools"),
+  builtin("debug-menu", "dm", "instance", false, "See the debug menu items"),
+  builtin("execute-write-sql", "ews", "database", false, "Run SQL that writes to a database"),
+  builtin("create-view", "cv", "database", false, "Create SQL views"),
+  builtin("drop-view", "dv", "resource", false, "Drop SQL views"),
+  builtin("store-query", "sq", "database", false, "Save a query"),
+  builtin("update-query", "uq", "resource", false, "Change a saved query"),
+  builtin("delete-query", "dq", "resource", false, "Delete a saved query"),
+  builtin("set-column-type", "sct", "resource", false, "Set the type of a column"),
+]);
+
+/**
+ * Every built-in action (API-DETAILS §15 and the 1.0a37 additions): core's and the write API's.
+ * Their abbreviations are stable, so tokens name them the same way before and after start-up.
+ */
+export const BUILTIN_PERMISSIONS: readonly Permission[] = Object.freeze([
+  ...CORE_PERMISSIONS,
+  ...WRITE_PERMISSIONS,
+]);
+
+/** Permissions by name, with lookup by abbreviation too. Names and abbreviations are unique. */
+export class PermissionRegistry implements Iterable<Permission> {
+  readonly #byName = new Map<string, Permission>();
+  readonly #byAbbr = new Map<string, Permission>();
+
+  /** @param permissions initial permissions, e.g. {@link BUILTIN_PERMISSIONS} */
+  constructor(permissions: Iterable<Permission> = []) {
+    for (const permission of permissions) this.register(permission);
+  }
+
+  /**
+   * Add a permission.
+   *
+   * @throws {Error} when the name or abbreviation is already taken
+   */
+  register(permission: Permission): void {
+    if (!(permission instanceof Permission)) {
+      throw new TypeError("register_permissions must return Permission objects");
+    }
+    if (this.#byName.has(permission.name)) {
+      throw new Error(`Duplicate permission name: "${permission.name}"`);
+    }
+    if (permission.abbr !== null && this.#byAbbr.has(permission.abbr)) {
+      throw new Error(
+        `Duplicate permission abbreviation: "${permission.abbr}" (for "${permission.name}")`,
+      );
+    }
+    this.#byName.set(permission.name, permission);
+    if (permission.abbr !== null) this.#byAbbr.set(permission.abbr, permission);
+  }
+
+  /** The permission named or abbreviated `nameOrAbbr`, or undefined. */
+  find(nameOrAbbr: string): Permission | undefined {
+    return this.#byName.get(nameOrAbbr) ?? this.#byAbbr.get(nameOrAbbr);
+  }
+
+  /**
+   * The permission named or abbreviated `nameOrAbbr` (`svc.get_permission`).
+   *
+   * @throws {Error} a KeyError when unknown
+   */
+  get(nameOrAbbr: string): Permission {
+    const permission = this.find(nameOrAbbr);
+    if (!permission) throw keyError(`No permission found with name or abbreviation ${nameOrAbbr}`);
+    return permission;
+  }
+
+  /** Whether a permission has this name or abbreviation. */
+  has(nameOrAbbr: string): boolean {
+    return this.find(nameOrAbbr) !== undefined;
+  }
+
+  /** Permissions in registration order. */
+  [Symbol.iterator](): Iterator<Permission> {
+    return this.#byName.values();
+  }
+
+  /** Name → Permission, the shape of `svc.permissions`. */
+  toObject(): Record<string, Permission> {
+    return Object.fromEntries(this.#byName);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The canned queries of a database: `databases.<db>.queries` from metadata, then whatever the
+ * `canned_queries` hooks add (later answers override earlier names). A query given as a bare
+ * string is shorthand for `{sql: "..."}`; every definition gets its `name`.
+ */
+import type { HookCaller } from "../plugins/hooks.ts";
+import type { Metadata } from "./metadata.ts";
+import type { Actor } from "../http/actor.ts";
+import { awaitMeMaybe } from "../util/await_me_maybe.ts";
+
+/** What collecting canned queries needs from the service. */
+export interface CannedQueryHost {
+  readonly hooks: HookCaller;
+  metadata(): Metadata;
+}
+
+/** A canned query definition (metadata shape) plus its name. */
+export type CannedQueryDefinition = Record<string, unknown> & { name: string; sql: string };
+
+/** Every canned query of `database` for `actor`, by name, in definition order. */
+export async function cannedQueries(
+  svc: CannedQueryHost,
+  database: string,
+  actor: Actor | null,
+): Promise<Map<string, CannedQueryDefinition>> {
+  const queries = new Map<string, CannedQueryDefinition>();
+  const configured = svc.metadata().database(database)?.queries;
+  addAll(queries, configured);
+  for (const answer of await svc.hooks.call("canned_queries", { database, actor })) {
+    addAll(queries, await awaitMeMaybe(answer));
+  }
+  return queries;
+}
+
+/** The canned query `name` of `database` visible to `actor`, or null. */
+export async function cannedQueryFor(
+  svc: CannedQueryHost,
+  database: string,
+  name: string,
+  actor: Record<string, unknown> | null,
+): Promise<CannedQueryDefinition | null> {
+  return (await cannedQueries(svc, database, actor)).get(name) ?? null;
+}
+
+function addAll(into: Map<string, CannedQueryDefinition>, source: unknown): void {
+  if (!source || typeof source !== "object") return;
+  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+    // A copy, so adding `name` never mutates the metadata object or a plugin's constant.
+    const definition = typeof value === "string"
+      ? { sql: value }
+      : { ...(value as Record<string, unknown>) };
+    into.set(name, { ...definition, name } as CannedQueryDefinition);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `svc.hooks`: the one way Vitrine calls plugin hooks.
+ *
+ * ```ts
+ * const menus = await svc.hooks.call("table_actions", { actor, database, table, request });
+ * const actor = await svc.hooks.first("actor_from_request", { request });
+ * const pieces = svc.hooks.callSync("get_metadata", { actor: null, key: null, ... });
+ * ```
+ *
+ * Arguments and results are typed from `hookspecs.ts`, and `svc` is supplied here, so call sites
+ * neither pass it nor cast what comes back. Which method a hook is called with is part of its
+ * contract: first-result hooks (`forbidden`, `render_cell`, ...) only through `first`,
+ * synchronous hooks (`prepare_connection`, `get_metadata`) only through `callSync`, every other
+ * hook through `call`. The compiler enforces that for literal names, and each method checks it at
+ * run time too.
+ *
+ * @module
+ */
+
+import { FIRST_RESULT, type HookArgs, type HookName, type Hooks, SYNC_ONLY } from "./hookspecs.ts";
+import type { Service } from "./hookspecs.ts";
+import type { CallOptions, PluginRegistry } from "./registry.ts";
+
+/** Hooks whose first non-null answer is the result. */
+export type FirstResultHook =
+  | "actors_from_ids"
+  | "render_cell"
+  | "actor_from_request"
+  | "forbidden"
+  | "handle_exception";
+
+/** Hooks that must answer synchronously. */
+export type SyncHook = "prepare_connection" | "get_metadata";
+
+/** Hooks whose every non-null answer is collected. */
+export type CollectingHook = Exclude<HookName, FirstResultHook | SyncHook>;
+
+/** What one implementation of hook `N` answers, once its promise or function is resolved. */
+export type HookResult<N extends HookName> = NonNullable<Unwrapped<ReturnType<Hooks[N]>>>;
+
+type Unwrapped<T> = T extends () => infer R ? Awaited<R> : Awaited<T>;
+
+/** A hook's arguments without `svc`, which the caller supplies. */
+export type HookCallArgs<N extends HookName> = Omit<HookArgs<N>, "svc">;
+
+/** Calls hooks on a registry on behalf of one service. */
+export class HookCaller {
+  readonly #registry: PluginRegistry;
+  readonly #svc: () => Service | null;
+
+  /** `svc` is a function so the caller can be built inside the service's constructor. */
+  constructor(registry: PluginRegistry, svc: () => Service | null) {
+    this.#registry = registry;
+    this.#svc = svc;
+  }
+
+  /** Calls every implementation in order; returns their non-null answers. */
+  async call<N extends CollectingHook>(
+    name: N,
+    args: HookCallArgs<N>,
+    options: CallOptions = {},
+  ): Promise<HookResult<N>[]> {
+    expectKind(name, "call");
+    const answers = await this.#registry.call(name, this.#withSvc(name, args), options);
+    return answers as HookResult<N>[];
+  }
+
+  /** Calls implementations until one answers non-null; returns that answer or null. */
+  async first<N extends FirstResultHook>(
+    name: N,
+    args: HookCallArgs<N>,
+    options: CallOptions = {},
+  ): Promise<HookResult<N> | null> {
+    expectKind(name, "first");
+    const answer = await this.#registry.callFirst(name, this.#withSvc(name, args), options);
+    return (answer ?? null) as HookResult<N> | null;
+  }
+
+  /** Calls a synchronous hook; returns the non-null answers. */
+  callSync<N extends SyncHook>(name: N, args: HookCallArgs<N>): HookResult<N>[] {
+    expectKind(name, "callSync");
+    return this.#registry.callSync(name, this.#withSvc(name, args)) as HookResult<N>[];
+  }
+
+  /** True when at least one plugin (built-in defaults included) implements `name`. */
+  has(name: HookName): boolean {
+    return this.#registry.hasImpl(name);
+  }
+
+  #withSvc<N extends HookName>(_name: N, args: HookCallArgs<N>): HookArgs<N> {
+    return { ...args, svc: this.#svc() } as HookArgs<N>;
+  }
+}
+
+function expectKind(name: HookName, method: "call" | "first" | "callSync"): void {
+  const kind = FIRST_RESULT.has(name) ? "first" : SYNC_ONLY.has(name) ? "callSync" : "call";
+  if (kind !== method) {
+    throw new TypeError(`Hook "${name}" is called with hooks.${kind}(), not hooks.${method}()`);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * `RowsPage`: what table, row, custom SQL and canned query pages hand to `respondWithRows`
+ * (`output_format.ts`) — a page of rows and everything the output formats need — and the
+ * `_extra=` resolution every format shares.
+ *
+ * ```ts
+ * interface RowsPage {
+ *   view_name: string;            // "table" | "row" | "query" | "database" (renderer argument)
+ *   database: string;             // database name
+ *   table: string | null;         // table or view; null for queries
+ *   query_name: string | null;    // canned query name, else null
+ *   columns: string[];
+ *   rows: SqlValue[][];           // this page's rows, in column order
+ *   sql: string | null; params: Record<string, unknown>;
+ *   truncated: boolean;           // more rows than max_returned_rows (queries)
+ *   error: string | null;         // JSON then ignores _shape: {...defaultKeys, rows, error, truncated}
+ *   next: string | null;          // _next token of the following page
+ *   next_url: string | null;      // its absolute URL: sent as `link: <…>; rel="next"` on JSON
+ *   primary_keys?: string[] | null; // for _shape=object; null/absent = not a table (400)
+ *   defaultKeys: Record<string, unknown>; // JSON keys before rows, e.g. {ok: true, next}
+ *   extras: Record<string, () => unknown>; // `_extra=` providers; unknown names → 400
+ *   // optional:
+ *   autoExtras?: string[];        // extras included without being asked (facet_results, …)
+ *   ignoreExtraArg?: boolean;     // `_extra=` is ignored (row pages of the spec's era)
+ *   status?: number;              // default 200 (a query error page sends 400)
+ *   cache?: boolean;              // Cache-Control max-age=<default_cache_ttl or _ttl>; default off
+ *   column_types?: ColumnTypes;   // declared types: REAL 12 prints 12.0 in CSV and _nl lines
+ *   labels?: RowLabels;           // foreign-key labels: {value,label} cells, <col>_label CSV columns
+ *   blobUrl?: (row, column) => string | null;   // path of a BLOB cell's .blob download
+ *   blobUrls?: (rows) => Promise<blobUrl>;      // the same, resolved per page (query pages)
+ *   fetchNext?: (next) => Promise<{rows, next}>;  // following pages, for `_stream=on`
+ *   filename?: string;            // `_dl=on` file name stem (defaults to table or database)
+ * }
+ * ```
+ *
+ * @module
+ */
+
+import type { Request } from "../http/request.ts";
+import { BadRequest } from "../http/errors.ts";
+import type { SqlValue } from "../db/values.ts";
+import type { ColumnTypes } from "./json.ts";
+
+/** Foreign-key labels: which columns are expanded, and a lookup for a chunk of rows. */
+export interface RowLabels {
+  columns: string[];
+  lookup(rows: SqlValue[][]): Promise<Map<string, Map<unknown, unknown>>>;
+}
+
+/** A page of rows and everything the output formats need (see the module comment). */
+export interface RowsPage {
+  view_name: string;
+  database: string;
+  table: string | null;
+  query_name: string | null;
+  columns: string[];
+  rows: SqlValue[][];
+  sql: string | null;
+  params: Record<string, unknown>;
+  truncated: boolean;
+  error: string | null;
+  next: string | null;
+  next_url: string | null;
+  primary_keys?: string[] | null;
+  defaultKeys: Record<string, unknown>;
+  extras: Record<string, () => unknown | Promise<unknown>>;
+  autoExtras?: string[];
+  /** Rows pages of the spec's era ignore `_extra=` (they read `_extras`, see row.ts). */
+  ignoreExtraArg?: boolean;
+  status?: number;
+  cache?: boolean;
+  column_types?: ColumnTypes;
+  labels?: RowLabels;
+  blobUrl?: (row: SqlValue[], column: string) => string | null;
+  /** Per-page form of `blobUrl`, for pages that must look rows up to address them. */
+  blobUrls?: (rows: SqlValue[][]) => Promise<(row: SqlValue[], column: string) => string | null>;
+  fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
+  filename?: string;
+}
+
+/** The `_extra=` names asked for (repeatable, comma-separated), plus the page's automatic ones. */
+function requestedExtras(
+  request: Request,
+  page: Pick<RowsPage, "autoExtras" | "ignoreExtraArg">,
+): string[] {
+  const names = page.ignoreExtraArg
+    ? []
+    : request.args.getlist("_extra").flatMap((v) => v.split(","))
+      .map((v) => v.trim()).filter(Boolean);
+  return [...new Set([...(page.autoExtras ?? []), ...names])];
+}
+
+/** Resolves the requested extras in order; an unknown name is a 400. */
+export async function resolveExtras(
+  request: Request,
+  page: Pick<RowsPage, "extras" | "autoExtras" | "ignoreExtraArg">,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const name of requestedExtras(request, page)) {
+    const provider = page.extras[name];
+    if (!provider) throw new BadRequest(`Unknown _extra: ${name}`);
+    out[name] = await provider();
+  }
+  // The reference drops `columns` unless `_extra=columns` is given on its own (#2136), so a
+  // comma-joined list that names it leaves it out; examples/09 shows this.
+  if ("columns" in out && !request.args.getlist("_extra").includes("columns")) {
+    delete out.columns;
+  }
+  return out;
+}

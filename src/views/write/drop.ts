@@ -1,0 +1,38 @@
+/**
+ * `POST /<db>/<table>/-/drop`. Without `{"confirm": true}` nothing is dropped: the answer says
+ * how many rows the table holds and how to confirm. With it, the table goes.
+ *
+ * @module
+ */
+
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import { Response } from "../../http/response.ts";
+import { dropTable } from "../../db/table_writes.ts";
+import { quoteSqlIdentifier } from "../../util/sql.ts";
+import { isObject, optionalJsonBody } from "./body.ts";
+import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
+import { flash, runWrite } from "./run_write.ts";
+
+/** `/-/drop`: 200 with the row count and a message, or 200 `{"ok": true}` once confirmed. */
+export async function dropTableView(svc: ViewHost, request: Request): Promise<Response> {
+  const { db, table } = await targetTable(svc, request);
+  await requireVisible(svc, request.actor, db.name, table);
+  await requireActions(svc, request, ["drop-table"], db.name, table);
+  requireMutable(db);
+  const data = await optionalJsonBody(request);
+  if (!isObject(data) || data.confirm !== true) {
+    const count = await db.execute(`select count(*) from ${quoteSqlIdentifier(table)}`);
+    return Response.json({
+      ok: true,
+      database: db.name,
+      table,
+      row_count: count.single_value(),
+      message: 'Pass "confirm": true to confirm',
+    });
+  }
+  await runWrite(db, (conn) => dropTable(conn, table));
+  await svc.refresh_catalog();
+  flash(svc, request, `Table ${table} dropped`);
+  return Response.json({ ok: true });
+}

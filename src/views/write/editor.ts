@@ -1,0 +1,187 @@
+/**
+ * What the table and row pages need to let an actor edit rows in the browser: which write
+ * actions the actor holds there, the endpoints, and each column's name, type and (on row pages)
+ * current value. Pages get it as `write_ui` through `extra_template_vars`; the forms it drives
+ * (templates/_write_table.html, _write_row.html, static/write.js) call the JSON write API.
+ *
+ * @module
+ */
+
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import type { Actor } from "../../auth/allow.ts";
+import { pathFromRowPks } from "../../util/tilde.ts";
+import { realText } from "../../util/exact_json.ts";
+import { allowed } from "./target.ts";
+
+/** A menu entry of `table_actions` / `database_actions` / `row_actions`. */
+export interface MenuLink {
+  href: string;
+  label: string;
+  description?: string;
+}
+
+/** One column as the forms show it. */
+export interface EditorColumn {
+  name: string;
+  /** Declared type, as written in the schema ("" when none). */
+  type: string;
+  /** SQLite's type affinity: INTEGER, REAL, NUMERIC, TEXT or BLOB (no declared type). */
+  affinity: string;
+  notnull: boolean;
+  has_default: boolean;
+  is_pk: boolean;
+  /** An INTEGER PRIMARY KEY: SQLite numbers new rows itself when the field is left blank. */
+  auto_pk: boolean;
+  /** Row pages: the current value as text ("" for NULL and BLOBs). */
+  value?: string;
+  /** Row pages: `null`, `integer`, `real`, `text` or `blob` (BLOBs cannot be edited here). */
+  kind?: string;
+}
+
+/**
+ * SQLite's affinity rules (datatype3.html §3.1): INT → INTEGER; CHAR, CLOB, TEXT → TEXT; BLOB or
+ * no type → BLOB; REAL, FLOA, DOUB → REAL; anything else NUMERIC.
+ */
+export function affinity(declared: string): string {
+  const type = declared.toUpperCase();
+  if (type.includes("INT")) return "INTEGER";
+  if (/CHAR|CLOB|TEXT/.test(type)) return "TEXT";
+  if (type === "" || type.includes("BLOB")) return "BLOB";
+  if (/REAL|FLOA|DOUB/.test(type)) return "REAL";
+  return "NUMERIC";
+}
+
+/** True when `table` is a table (not a view) of a database that accepts writes. */
+async function writableTable(svc: ViewHost, database: string, table: string): Promise<boolean> {
+  const db = svc.databases.get(database);
+  return Boolean(db?.is_mutable) && await db!.table_exists(table);
+}
+
+/** The write actions of a table page's menu that `actor` may use. */
+export async function tableActions(
+  svc: ViewHost,
+  actor: Actor | null,
+  database: string,
+  table: string,
+): Promise<MenuLink[]> {
+  if (!(await writableTable(svc, database, table))) return [];
+  const links: MenuLink[] = [];
+  if (await allowed(svc, actor, "insert-row", database, table)) {
+    links.push({ href: "#insert-row", label: "Insert row" });
+  }
+  if (await allowed(svc, actor, "drop-table", database, table)) {
+    links.push({ href: "#drop-table", label: "Drop table" });
+  }
+  return links;
+}
+
+/** The write actions of a database page's menu that `actor` may use. */
+export async function databaseActions(
+  svc: ViewHost,
+  actor: Actor | null,
+  database: string,
+): Promise<MenuLink[]> {
+  const db = svc.databases.get(database);
+  if (!db?.is_mutable || !(await allowed(svc, actor, "create-table", database, null))) return [];
+  const href = `${svc.urls.path("/-/create-table")}?database=${encodeURIComponent(database)}`;
+  return [{ href, label: "Create table" }];
+}
+
+/** Table and row pages: `write_ui` (and `row_actions`) when the actor may write there. */
+export async function editorVars(
+  svc: ViewHost,
+  request: Request | null,
+  view_name: string,
+  database: string | null,
+  table: string | null,
+): Promise<Record<string, unknown> | null> {
+  if (!request || !database || !table || (view_name !== "table" && view_name !== "row")) {
+    return null;
+  }
+  if (!(await writableTable(svc, database, table))) return null;
+  const actor = request.actor;
+  const may = (action: string) => allowed(svc, actor, action, database, table);
+  const tableUrl = String(svc.urls.table(database, table));
+  const db = svc.databases.get(database)!;
+  const pks = await db.primary_keys(table);
+  if (view_name === "table") {
+    const [insert, drop] = [await may("insert-row"), await may("drop-table")];
+    if (!insert && !drop) return null;
+    return {
+      write_ui: {
+        table_url: tableUrl,
+        database_url: String(svc.urls.database(database)),
+        insert_url: insert ? `${tableUrl}/-/insert` : null,
+        drop_url: drop ? `${tableUrl}/-/drop` : null,
+        primary_keys: pks,
+        columns: await editorColumns(svc, database, table, pks),
+      },
+    };
+  }
+  const [update, remove] = [await may("update-row"), await may("delete-row")];
+  if (!update && !remove) return null;
+  let row: Record<string, unknown>;
+  try {
+    row = (await svc.resolve_row(request)).row as unknown as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const rowUrl = `${tableUrl}/${pathFromRowPks(row, pks, pks.length === 0)}`;
+  const columns = (await editorColumns(svc, database, table, pks)).map((column) => ({
+    ...column,
+    ...currentValue(row[column.name], column.affinity),
+  }));
+  const row_actions: MenuLink[] = [];
+  if (update) row_actions.push({ href: "#edit-row", label: "Edit row" });
+  if (remove) row_actions.push({ href: "#delete-row", label: "Delete row" });
+  return {
+    row_actions,
+    write_ui: {
+      table_url: tableUrl,
+      row_url: rowUrl,
+      update_url: update ? `${rowUrl}/-/update` : null,
+      delete_url: remove ? `${rowUrl}/-/delete` : null,
+      primary_keys: pks,
+      columns,
+    },
+  };
+}
+
+async function editorColumns(
+  svc: ViewHost,
+  database: string,
+  table: string,
+  pks: string[],
+): Promise<EditorColumn[]> {
+  const details = await svc.databases.get(database)!.table_column_details(table);
+  return details
+    .filter((column) => !column.hidden)
+    .map((column) => {
+      const type = String(column.type ?? "");
+      const is_pk = pks.includes(String(column.name));
+      return {
+        name: String(column.name),
+        type,
+        affinity: affinity(type),
+        notnull: Boolean(column.notnull),
+        has_default: column.default_value !== null && column.default_value !== undefined,
+        is_pk,
+        auto_pk: is_pk && pks.length === 1 && type.toUpperCase() === "INTEGER",
+      };
+    });
+}
+
+function currentValue(value: unknown, columnAffinity: string): { value: string; kind: string } {
+  if (value === null || value === undefined) return { value: "", kind: "null" };
+  if (value instanceof Uint8Array) return { value: "", kind: "blob" };
+  if (typeof value === "bigint") return { value: value.toString(), kind: "integer" };
+  if (typeof value === "number") {
+    // SQLite hands back whole REALs as JS integers; a REAL column shows them as 12.0.
+    if (Number.isInteger(value) && columnAffinity !== "REAL") {
+      return { value: String(value), kind: "integer" };
+    }
+    return { value: realText(value), kind: "real" };
+  }
+  return { value: String(value), kind: "text" };
+}

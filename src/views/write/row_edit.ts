@@ -1,0 +1,52 @@
+/**
+ * `POST /<db>/<table>/<pks>/-/update` (`{"update": {...}, "return"?, "alter"?}`) and
+ * `POST /<db>/<table>/<pks>/-/delete`. `<pks>` is the row's tilde-encoded key, comma-separated
+ * for compound keys, as in row URLs.
+ *
+ * @module
+ */
+
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import { Response } from "../../http/response.ts";
+import { BadRequest, Forbidden } from "../../http/errors.ts";
+import { deleteRow, updateRow } from "../../db/row_writes.ts";
+import { isObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
+import { allowed, requireActions, requireMutable, requireVisible, targetRow } from "./target.ts";
+import { flash, runWrite } from "./run_write.ts";
+
+/** `/-/update`: 200 `{"ok": true}`, plus `"row"` (the row afterwards) with `"return": true`. */
+export async function updateView(svc: ViewHost, request: Request): Promise<Response> {
+  const { db, table, pks, keyValues } = await targetRow(svc, request);
+  await requireVisible(svc, request.actor, db.name, table);
+  await requireActions(svc, request, ["update-row"], db.name, table);
+  requireMutable(db);
+
+  const data = await jsonObjectBody(request);
+  if (!isObject(data.update)) throw new BadRequest("JSON must contain an update dictionary");
+  rejectUnknownKeys(data, ["update", "return", "alter"]);
+  const alter = Boolean(data.alter);
+  if (alter && !(await allowed(svc, request.actor, "alter-table", db.name, table))) {
+    throw new Forbidden("Permission denied for alter-table");
+  }
+  const update = data.update;
+  const row = await runWrite(db, (conn) =>
+    updateRow(conn, { table, pks }, keyValues, update, {
+      alter,
+      returning: Boolean(data.return),
+    }));
+  if (alter) await svc.refresh_catalog();
+  flash(svc, request, "Row updated");
+  return Response.json(data.return ? { ok: true, row } : { ok: true });
+}
+
+/** `/-/delete`: 200 `{"ok": true}`. */
+export async function deleteView(svc: ViewHost, request: Request): Promise<Response> {
+  const { db, table, pks, keyValues } = await targetRow(svc, request);
+  await requireVisible(svc, request.actor, db.name, table);
+  await requireActions(svc, request, ["delete-row"], db.name, table);
+  requireMutable(db);
+  await runWrite(db, (conn) => deleteRow(conn, { table, pks }, keyValues));
+  flash(svc, request, `Row ${keyValues.join(", ")} deleted`);
+  return Response.json({ ok: true });
+}
