@@ -18,7 +18,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { EMBEDDED_ASSETS } from "./embedded_assets.ts";
+import { embeddedAssets } from "./embedded_assets.ts";
 
 /** The two folders of Vitrine's own files. */
 export type AssetFolder = "templates" | "static";
@@ -34,7 +34,7 @@ let workerEntry: string | null = null;
  * bundle) or the code was not loaded from a `file:` URL.
  */
 export function assetDir(folder: AssetFolder): string | null {
-  if (EMBEDDED_ASSETS || ROOT.protocol !== "file:") return null;
+  if (embeddedAssets() || ROOT.protocol !== "file:") return null;
   return fileURLToPath(new URL(`${folder}/`, ROOT));
 }
 
@@ -43,23 +43,24 @@ export function assetDir(folder: AssetFolder): string | null {
  * runs from a bundle or was not loaded from a `file:` URL.
  */
 export function sourceRoot(): string | null {
-  if (EMBEDDED_ASSETS || ROOT.protocol !== "file:") return null;
+  if (embeddedAssets() || ROOT.protocol !== "file:") return null;
   return fileURLToPath(ROOT);
 }
 
 /** True when Vitrine's files come from the embedded copy rather than from disk. */
 export function assetsEmbedded(): boolean {
-  return EMBEDDED_ASSETS !== null;
+  return embeddedAssets() !== null;
 }
 
 /** The bytes of `folder/relative`, or null when there is no such file (or the path escapes). */
 export function readAsset(folder: AssetFolder, relative: string): Uint8Array | null {
   if (!isSafeRelative(relative)) return null;
   const key = `${folder}/${relative}`;
-  if (EMBEDDED_ASSETS) {
-    const text = EMBEDDED_ASSETS.text[key];
+  const embedded = embeddedAssets();
+  if (embedded) {
+    const text = embedded.text[key];
     if (text !== undefined) return new TextEncoder().encode(text);
-    const binary = EMBEDDED_ASSETS.binary[key];
+    const binary = embedded.binary[key];
     return binary === undefined ? null : Uint8Array.from(atob(binary), (c) => c.charCodeAt(0));
   }
   const dir = assetDir(folder);
@@ -73,9 +74,10 @@ export function readAsset(folder: AssetFolder, relative: string): Uint8Array | n
 
 /** The relative paths of every file under `folder`, sorted (`vendor/map.js`, ...). */
 export function listAssets(folder: AssetFolder): string[] {
-  if (EMBEDDED_ASSETS) {
+  const embedded = embeddedAssets();
+  if (embedded) {
     const prefix = `${folder}/`;
-    return [...Object.keys(EMBEDDED_ASSETS.text), ...Object.keys(EMBEDDED_ASSETS.binary)]
+    return [...Object.keys(embedded.text), ...Object.keys(embedded.binary)]
       .filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort();
   }
   const dir = assetDir(folder);
@@ -85,7 +87,7 @@ export function listAssets(folder: AssetFolder): string[] {
 /** The text of `folder/relative` (UTF-8), or null when there is no such file. */
 export function readAssetText(folder: AssetFolder, relative: string): string | null {
   if (!isSafeRelative(relative)) return null;
-  const embedded = EMBEDDED_ASSETS?.text[`${folder}/${relative}`];
+  const embedded = embeddedAssets()?.text[`${folder}/${relative}`];
   if (embedded !== undefined) return embedded;
   const bytes = readAsset(folder, relative);
   return bytes === null ? null : new TextDecoder().decode(bytes);

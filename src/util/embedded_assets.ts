@@ -14,5 +14,10 @@ export interface EmbeddedAssets {
   binary: Record<string, string>;
 }
 
-/** Null here; the generated copy holds every file of `templates/` and `static/`. */
-export const EMBEDDED_ASSETS: EmbeddedAssets | null = null;
+/**
+ * Null here; the generated copy returns every file of `templates/` and `static/`, building the
+ * table on the first call only (read workers, which load the bundle too, never call it).
+ */
+export function embeddedAssets(): EmbeddedAssets | null {
+  return null;
+}

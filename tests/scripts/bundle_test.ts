@@ -52,6 +52,21 @@ Deno.test("the bundle serves a database from a directory outside the repository"
     assert.match(css.headers.get("content-type") ?? "", /text\/css/);
     assert.ok((await css.text()).length > 1000);
 
+    // Every file of static/ is embedded: vendored JavaScript, binary images, the favicon.
+    const image = [...Deno.readDirSync(new URL("../../static/vendor/images/", import.meta.url))]
+      .find((entry) => entry.name.endsWith(".png"))!.name;
+    const png = await fetch(`${server.url}-/static/vendor/images/${image}`);
+    assert.equal(png.headers.get("content-type"), "image/png");
+    assert.deepEqual(
+      new Uint8Array(await png.arrayBuffer()),
+      Deno.readFileSync(new URL(`../../static/vendor/images/${image}`, import.meta.url)),
+    );
+    const favicon = await fetch(`${server.url}favicon.ico`);
+    assert.match(await favicon.text(), /<svg/);
+    const missing = await fetch(`${server.url}-/static/..%2ftemplates%2fbase.html`);
+    assert.equal(missing.status, 404);
+    await missing.body?.cancel();
+
     const json = await fetch(`${server.url}shop/categories.json?_shape=array`);
     assert.deepEqual((await json.json()).map((row: { name: string }) => row.name), [
       "Kitchen",
