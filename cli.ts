@@ -15,9 +15,11 @@ if (import.meta.main) {
     // The pool posts its first messages at once; until the worker module has loaded there is no
     // handler, and a message event without one is lost. Hold them, then hand them over.
     const early: unknown[] = [];
-    self.onmessage = (event: MessageEvent) => early.push(event.data);
+    const hold = (event: Event) => early.push((event as MessageEvent).data);
+    globalThis.addEventListener("message", hold);
     await import("./src/app/read_worker.ts");
-    for (const data of early) self.dispatchEvent(new MessageEvent("message", { data }));
+    globalThis.removeEventListener("message", hold);
+    for (const data of early) globalThis.dispatchEvent(new MessageEvent("message", { data }));
   } else {
     setReadWorkerEntry(import.meta.url);
     const { main } = await import("./src/cli/main.ts");
