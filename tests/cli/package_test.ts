@@ -172,3 +172,25 @@ Deno.test("package with no container engine says so and suggests --dir", async (
   assert.match(result.stderr, /vitrine package needs a container engine \("docker" or "podman"\)/);
   assert.match(result.stderr, /--dir/);
 });
+
+Deno.test("package --branch builds the image's Vitrine from a git ref of the checkout", async () => {
+  const db = buildShopDb();
+  const context = `${Deno.makeTempDirSync()}/context`;
+  const built = await vitrine(["package", db, "--dir", context, "--branch", "HEAD"], {
+    NO_COLOR: "1",
+  });
+  assert.equal(built.code, 0, built.stderr);
+  assert.match(built.stdout, /vitrine\.js: Vitrine bundled from branch HEAD/);
+  const version = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-lock", `${context}/vitrine.js`, "--version"],
+    stdout: "piped",
+  }).output();
+  assert.match(new TextDecoder().decode(version.stdout), /^\d+\.\d+\.\d+/);
+
+  const missing = await vitrine(
+    ["package", db, "--dir", `${context}-2`, "--branch", "no-such-branch-xyz"],
+    { NO_COLOR: "1" },
+  );
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /git archive failed: .*no-such-branch-xyz/);
+});

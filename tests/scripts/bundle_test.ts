@@ -96,4 +96,15 @@ Deno.test("the bundle serves a database from a directory outside the repository"
   }
   const text = Deno.readTextFileSync(bundle);
   assert.ok(text.startsWith("#!/usr/bin/env -S deno run -A\n"));
+
+  // `package` run from the bundle puts a copy of the bundle itself into the image.
+  const packaged = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-lock", "vitrine.js", "package", "shop.db", "--dir", "context"],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(packaged.code, 0, new TextDecoder().decode(packaged.stderr));
+  assert.match(new TextDecoder().decode(packaged.stdout), /a copy of the running Vitrine bundle/);
+  assert.deepEqual(Deno.readFileSync(`${dir}/context/vitrine.js`), Deno.readFileSync(bundle));
 });

@@ -51,7 +51,7 @@ async function bundleFromBranch(root: string, branch: string, target: string): P
   const checkout = await Deno.makeTempDir({ prefix: "vitrine-branch-" });
   try {
     const archive = join(checkout, "source.tar");
-    await run("git", ["-C", root, "archive", "--format=tar", `--output=${archive}`, branch], root);
+    await run("git", ["archive", "--format=tar", `--output=${archive}`, branch], root);
     await run("tar", ["-xf", archive, "-C", checkout], root);
     if (!await exists(join(checkout, "scripts", "bundle.ts"))) {
       throw new Error(`Branch ${branch} has no scripts/bundle.ts to build Vitrine with`);
