@@ -266,11 +266,14 @@ export class Database extends DatabaseIntrospection {
         conn.rollback();
         throw new WriteLockError();
       }
+      const version = schemaVersion(conn);
       try {
         return await task(conn);
       } finally {
-        // Any write may have changed the schema (CREATE, ALTER, DROP…).
-        this.schemaChanged();
+        // Only writes that changed the schema (CREATE, ALTER, DROP…) move schema_version; rows
+        // written leave the memoised introspection valid, which spares the next request its
+        // worker round trips.
+        if (version === null || schemaVersion(conn) !== version) this.schemaChanged();
       }
     };
     if (!block) return Promise.resolve(this.#queue.enqueue(run));
@@ -420,5 +423,14 @@ export class Database extends DatabaseIntrospection {
   /** Tasks waiting on the write queue (for `/-/threads`-style reports). */
   get pending_writes(): number {
     return this.#queue.pending;
+  }
+}
+
+/** `PRAGMA schema_version` on `conn`, or null when it cannot be read. */
+function schemaVersion(conn: Connection): unknown {
+  try {
+    return conn.isOpen ? conn.query("pragma schema_version").rows[0]?.[0] ?? null : null;
+  } catch {
+    return null;
   }
 }
