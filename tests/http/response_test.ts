@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type AsgiMessage, Response } from "../../src/http/response.ts";
+import { Response } from "../../src/http/response.ts";
+import type { AsgiMessage } from "../../src/plugins/hookspecs.ts";
 
 Deno.test("constructor defaults: 200 text/plain", async () => {
   const web = new Response("hello").toWebResponse();
