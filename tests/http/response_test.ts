@@ -93,7 +93,11 @@ Deno.test("asgi_send streams chunks with more_body", async () => {
   const sent: AsgiMessage[] = [];
   await new Response(ReadableStream.from(chunks)).asgi_send((m) => void sent.push(m));
   const bodies = sent.slice(1).map((m) => m.type === "http.response.body" ? m : null);
-  assert.deepEqual(bodies.map((m) => new TextDecoder().decode(m!.body as Uint8Array)), ["a", "b", ""]);
+  assert.deepEqual(bodies.map((m) => new TextDecoder().decode(m!.body as Uint8Array)), [
+    "a",
+    "b",
+    "",
+  ]);
   assert.deepEqual(bodies.map((m) => m!.more_body ?? false), [true, true, false]);
 });
 
