@@ -7,14 +7,13 @@ function as(svc: Service, id: string | null) {
   return id ? { cookies: { ds_actor: encodeActorCookie(svc.signer, { id }) } } : {};
 }
 
-const WRITE_ENTRIES = ["Insert row", "Drop table", "Create table", "Edit row", "Delete row"];
-
-/** The `href → label` pairs of the write API's entries in the page's actions menu. */
+/** The `href → label` pairs of the page's actions menu (the built-in chart and map aside). */
 function menu(html: string): Record<string, string> {
   const block = /<details class="actions-menu">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";
   const links: Record<string, string> = {};
   for (const [, href, label] of block.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) {
-    if (WRITE_ENTRIES.includes(label)) links[href.replaceAll("&amp;", "&")] = label;
+    if (href === "#chart" || href === "#map") continue;
+    links[href.replaceAll("&amp;", "&")] = label;
   }
   return links;
 }
