@@ -36,10 +36,15 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
       write(line(response.status, 0));
       return response;
     }
-    // A body of known length (held in memory) is not counted through a stream.
+    // A body of known length (held in memory) is not counted through a stream: its line is
+    // written when Deno reports the response sent (or the client gone).
     const length = response.headers.get("content-length");
-    if (length !== null && request.method !== "HEAD") {
-      write(line(response.status, Number(length)));
+    const completed = (info as { completed?: Promise<void> }).completed;
+    if (length !== null && request.method !== "HEAD" && completed) {
+      completed.then(
+        () => write(line(response.status, Number(length))),
+        () => write(line(response.status, 0, " (aborted)")),
+      );
       return response;
     }
     return new Response(

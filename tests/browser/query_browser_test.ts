@@ -76,3 +76,23 @@ browserTest("canned query: the products_by_category form runs the query", async 
   assert.equal(await page.locator(".sql-display").count(), 0);
   assert.deepEqual(await columnValues(page, "name"), ["Trowel", "Watering can", "Garden hose"]);
 }, () => shopService());
+
+browserTest("NULL and the empty string look different; no request fails", async (page, base) => {
+  const failed: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  const sql = "select null as a, '' as b, 'x' as c";
+  await page.goto(`${base}/shop?sql=${encodeURIComponent(sql)}`);
+  const marker = (column: string) =>
+    page.evaluate<string>(
+      `getComputedStyle(document.querySelector('td.col-${column}'), '::after').content`,
+    );
+  assert.equal(await marker("a"), '"null"');
+  assert.equal(await marker("b"), "none");
+  // The marker is not part of the value: copying the cell copies nothing for NULL.
+  assert.equal((await columnValues(page, "a"))[0], "");
+  // Not even the favicon is missing (browsers ask /favicon.ico of JSON pages too).
+  await page.goto(`${base}/shop.json`);
+  assert.deepEqual(failed, []);
+}, () => shopService());

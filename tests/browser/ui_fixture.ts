@@ -57,8 +57,11 @@ function databases(): string {
   return dir;
 }
 
-/** The demo (with its metadata) and slow.db, maps drawn without tiles (no network in tests). */
-export function uiService(): Service {
+/**
+ * The demo (with its metadata) and slow.db, maps drawn without tiles (no network in tests), plus
+ * any other `settings`.
+ */
+export function uiService(settings: Record<string, unknown> = {}): Service {
   const dir = databases();
   const metadata = parse_metadata(
     Deno.readTextFileSync(new URL("../../demo/metadata.yaml", import.meta.url)),
@@ -66,7 +69,7 @@ export function uiService(): Service {
   return new Service({
     files: [`${dir}/demo.db`, `${dir}/slow.db`],
     metadata,
-    settings: { map_tile_url: "" },
+    settings: { map_tile_url: "", ...settings },
   });
 }
 
