@@ -25,6 +25,7 @@ import { DatabaseIntrospection } from "./database_introspection.ts";
 import { type ReadRequest, type RowsJsonRequest, runRead, wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
+import type { PoolCursor } from "./pool.ts";
 import { QueryCache } from "./query_cache.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
@@ -250,6 +251,40 @@ export class Database extends DatabaseIntrospection {
     } finally {
       traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
     }
+  }
+
+  /**
+   * An export's query read `rows` at a time as CSV/TSV/NDJSON lines in a read worker, in one
+   * statement (`ReadPool.cursor`); each chunk has the time limit of one query. Null when there
+   * are no workers (`num_sql_threads` 0, private memory databases): page through it instead.
+   */
+  exportCursor(
+    sql: string,
+    params: BindParams | null,
+    options: { text: TextRowsOptions; rows: number; custom_time_limit?: number | null },
+  ): PoolCursor | null {
+    const pool = this.#host.readPool();
+    if (pool.size === 0 || this.#isPrivateMemory()) return null;
+    const maxBytes = this.#setting("max_returned_bytes");
+    const request: ReadRequest = {
+      sql,
+      params,
+      maxRows: null,
+      timeLimitMs: this.#timeLimit(options.custom_time_limit),
+      deadline: null,
+      maxBytes: maxBytes > 0 ? maxBytes : null,
+    };
+    const cursor = pool.cursor(this.#readTarget(), request, options.text, options.rows);
+    return {
+      next: () =>
+        cursor.next().catch((error) => {
+          if (isInterruptError(error)) {
+            throw new QueryInterrupted(sql, params, undefined, { cause: error });
+          }
+          throw asDatabaseError(error, sql, params);
+        }),
+      close: () => cursor.close(),
+    };
   }
 
   /** The query cache, for immutable files only: their answers never change while served. */

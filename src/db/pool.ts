@@ -30,6 +30,7 @@ import {
 import type { ReadTarget } from "./read_target.ts";
 import { decodeRows } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 import { READ_WORKER_NAME, readWorkerEntry } from "../util/assets.ts";
 
 /** How to build a pool. */
@@ -78,6 +79,8 @@ interface Job {
   long: boolean;
   /** Fails the job as interrupted when its deadline passes in the queue. */
   timer: ReturnType<typeof setTimeout> | null;
+  /** Told which worker the job went to (a cursor stays on the worker that opened it). */
+  onSend?: (worker: PoolWorker) => void;
   resolve(value: FromWorker): void;
   reject(error: Error): void;
 }
@@ -94,6 +97,25 @@ interface PoolWorker {
   /** The connection the current query runs on, for `sqlite3_interrupt`. */
   pointer: bigint | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
+  /** Export cursors open on this worker: it is not stopped while it holds one. */
+  cursors: number;
+}
+
+/** One chunk of an export cursor (see {@link ReadPool.cursor}). */
+export interface CursorChunk {
+  columns: string[];
+  /** The rows as export lines, or null when a cell was a BLOB (then `rows()` has them). */
+  lines: Uint8Array | null;
+  rows(): SqlValue[][];
+  done: boolean;
+}
+
+/** An export's query read chunk by chunk on one worker. */
+export interface PoolCursor {
+  /** The next chunk (the first one opens the cursor). */
+  next(): Promise<CursorChunk>;
+  /** Finalizes the statement early (a client that went away). */
+  close(): Promise<void>;
 }
 
 /** Rebuilds a worker's error on this thread (SQLite errors stay `SqliteError`). */
@@ -173,6 +195,91 @@ export class ReadPool {
     };
   }
 
+  /**
+   * Reads `request`'s rows `rows` at a time as export lines (`text`), on one worker: the first
+   * chunk waits in the queue like any query, the following ones go to the same worker as soon as
+   * it is free. Each chunk has `request.timeLimitMs` of its own.
+   */
+  cursor(
+    target: ReadTarget,
+    request: ReadRequest,
+    text: TextRowsOptions,
+    rows: number,
+  ): PoolCursor {
+    if (this.size === 0) throw new Error("This pool has no workers (num_sql_threads is 0)");
+    const cursorId = this.#nextId++;
+    let owner: PoolWorker | null = null;
+    let finished = false;
+    const message = (): ToWorker => ({
+      type: "cursor",
+      id: this.#nextId++,
+      cursor: cursorId,
+      target,
+      request,
+      text,
+      rows,
+    });
+    const settle = (reply: FromWorker): CursorChunk => {
+      if (reply.type === "error") throw reviveError(reply.error);
+      if (reply.type !== "chunk") throw new Error("Unexpected answer from a read worker");
+      if (reply.done && !finished) {
+        finished = true;
+        if (owner) owner.cursors--;
+      }
+      let values: SqlValue[][] | null = null;
+      return {
+        columns: reply.columns,
+        lines: reply.lines,
+        rows: () => {
+          if (reply.rows === null) throw new Error("This chunk was sent as lines only");
+          return values ??= decodeRows(reply.rows.json, reply.rows.tagged);
+        },
+        done: reply.done,
+      };
+    };
+    const failed = (error: unknown): never => {
+      if (!finished) {
+        finished = true;
+        if (owner) owner.cursors--;
+      }
+      throw error;
+    };
+    return {
+      next: () => {
+        if (finished) return Promise.reject(new Error("The cursor is closed"));
+        if (!owner) {
+          return this.#enqueue(message(), request, undefined, (worker) => {
+            owner = worker;
+            worker.cursors++;
+          }).then(settle, failed);
+        }
+        return this.#onWorker(owner, message()).then(settle, failed);
+      },
+      close: async () => {
+        if (finished || !owner) {
+          finished = true;
+          return;
+        }
+        finished = true;
+        owner.cursors--;
+        await this.#onWorker(owner, { type: "cursor-close", id: this.#nextId++, cursor: cursorId })
+          .catch(() => {});
+      },
+    };
+  }
+
+  /** Sends `message` to `worker` once it is free (before anything from the queue). */
+  #onWorker(worker: PoolWorker, message: ToWorker): Promise<FromWorker> {
+    if (!this.#workers.includes(worker)) {
+      return Promise.reject(new Error("The read worker holding this cursor is gone"));
+    }
+    return new Promise<FromWorker>((resolve, reject) => {
+      const id = (message as { id: number }).id;
+      worker.control.push({ id, message, sql: null, long: false, timer: null, resolve, reject });
+      this.#next(worker);
+    });
+  }
+
   /** Closes every worker connection that opens or attaches the database `name`. */
   async forget(name: string): Promise<void> {
     await Promise.all(this.#workers.map((worker) =>
@@ -196,7 +303,12 @@ export class ReadPool {
     for (const worker of [...this.#workers]) this.#drop(worker, error());
   }
 
-  #enqueue(message: ToWorker, request: ReadRequest, signal?: AbortSignal): Promise<FromWorker> {
+  #enqueue(
+    message: ToWorker,
+    request: ReadRequest,
+    signal?: AbortSignal,
+    onSend?: (worker: PoolWorker) => void,
+  ): Promise<FromWorker> {
     return new Promise<FromWorker>((resolve, reject) => {
       const job: Job = {
         id: (message as { id: number }).id,
@@ -204,6 +316,7 @@ export class ReadPool {
         sql: request.sql,
         long: this.costs.isLong(request.sql),
         timer: null,
+        onSend,
         resolve,
         reject,
       };
@@ -300,6 +413,7 @@ export class ReadPool {
       control: [],
       pointer: null,
       idleTimer: null,
+      cursors: 0,
     };
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.#onMessage(entry, event.data);
     worker.onerror = (event) => {
@@ -320,7 +434,10 @@ export class ReadPool {
     worker.idleTimer = null;
     worker.current = job;
     worker.since = performance.now();
-    if (job.message.type === "query") job.message.sentAt = wallClock();
+    if (job.message.type === "query" || job.message.type === "cursor") {
+      job.message.sentAt = wallClock();
+    }
+    job.onSend?.(worker);
     worker.worker.postMessage(job.message);
   }
 
@@ -331,7 +448,10 @@ export class ReadPool {
     this.#pump();
     if (!worker.current && worker.spare && worker.idleTimer === null) {
       worker.idleTimer = setTimeout(() => {
-        if (!worker.current && !worker.control.length) this.#drop(worker, null);
+        worker.idleTimer = null;
+        if (!worker.current && !worker.control.length && !worker.cursors) {
+          this.#drop(worker, null);
+        }
       }, SPARE_IDLE_MS);
     }
   }

@@ -81,7 +81,7 @@ export function runRead(conn: Connection, request: ReadRequest): ReadResult {
   if (remaining <= 0) throw interruptedError();
   const limited = remaining !== Infinity;
   const maxBytes = request.maxBytes ? request.maxBytes : Infinity;
-  const limits = { ...VISITOR_LIMITS, length: Math.min(maxBytes, SQLITE_MAX_LENGTH) };
+  const limits = visitorLimits(maxBytes);
   if (limited) conn.setDeadline(remaining);
   try {
     const options = { maxRows: request.maxRows ?? Infinity, maxBytes };
@@ -92,6 +92,11 @@ export function runRead(conn: Connection, request: ReadRequest): ReadResult {
   } finally {
     if (limited) conn.setDeadline(null);
   }
+}
+
+/** SQLite's limits for visitor SQL, with the byte cap as the longest value. */
+export function visitorLimits(maxBytes: number) {
+  return { ...VISITOR_LIMITS, length: Math.min(maxBytes, SQLITE_MAX_LENGTH) };
 }
 
 /** {@link ReadRequest.json}'s bytes for a result, or null when none were asked for. */

@@ -11,6 +11,7 @@ import type { Connection } from "../sqlite/connection.ts";
 import { encodePage, runRead, serializeError, wallClock } from "./read_query.ts";
 import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
 import { encodeRows } from "./wire.ts";
+import { closeCursor, closeCursorsOf, readChunk } from "./worker_cursors.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 /** Runs the plugins' `prepare_connection` hooks on a connection this worker opened. */
@@ -66,6 +67,7 @@ function connectionFor(target: ReadTarget): Connection {
 function forget(name: string): void {
   for (const [key, { conn, target }] of connections) {
     if (target.name === name || target.attach.some((source) => source.name === name)) {
+      closeCursorsOf(conn);
       conn.close();
       connections.delete(key);
     }
@@ -89,6 +91,11 @@ async function handle(message: ToWorker): Promise<void> {
       post({ type: "done", id: message.id });
       return;
     }
+    if (message.type === "cursor-close") {
+      closeCursor(message.cursor);
+      post({ type: "done", id: message.id });
+      return;
+    }
     const { request } = message;
     // Time spent waiting for this worker to start (module loading, plugins) is not the query's.
     const boot = readyAt - (message.sentAt ?? readyAt);
@@ -100,6 +107,21 @@ async function handle(message: ToWorker): Promise<void> {
       post({ type: "connection", id: message.id, pointer });
     }
     started = performance.now();
+    if (message.type === "cursor") {
+      const chunk = readChunk(conn, message.cursor, request, message.text, message.rows);
+      const lines = chunk.lines === null ? null : new TextEncoder().encode(chunk.lines);
+      const reply: FromWorker = {
+        type: "chunk",
+        id: message.id,
+        columns: chunk.columns,
+        lines,
+        rows: chunk.rows && encodeRows(chunk.rows),
+        done: chunk.done,
+        ms: performance.now() - started,
+      };
+      scope.postMessage(reply, lines ? [lines.buffer as ArrayBuffer] : []);
+      return;
+    }
     const result = runRead(conn, request);
     const ms = performance.now() - started;
     const page = encodePage(request, result);

@@ -8,6 +8,7 @@
 
 import type { ReadRequest, SerializedError } from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 
 /** Rows as JSON text (see `wire.ts`); parsed on the main thread only if someone reads them. */
 export interface WireRows {
@@ -20,7 +21,22 @@ export type ToWorker =
   | { type: "init"; pluginModules: string[]; cacheSizeKb: number }
   /** `sentAt` (wall clock): a query sent before the worker finished booting is not charged for the boot. */
   | { type: "query"; id: number; target: ReadTarget; request: ReadRequest; sentAt?: number }
-  | { type: "forget"; id: number; name: string };
+  | { type: "forget"; id: number; name: string }
+  /**
+   * The next `rows` rows of an export's cursor: opened by the first message (which carries the
+   * query), then read chunk by chunk on this worker until done or closed.
+   */
+  | {
+    type: "cursor";
+    id: number;
+    cursor: number;
+    target: ReadTarget;
+    request: ReadRequest;
+    text: TextRowsOptions;
+    rows: number;
+    sentAt?: number;
+  }
+  | { type: "cursor-close"; id: number; cursor: number };
 
 /** Worker → main thread. */
 export type FromWorker =
@@ -40,6 +56,16 @@ export type FromWorker =
     ms: number;
   }
   | { type: "error"; id: number; error: SerializedError; ms: number }
+  /** A chunk of a cursor: its lines, or (with a BLOB cell) its rows; `done` when it was the last. */
+  | {
+    type: "chunk";
+    id: number;
+    columns: string[];
+    lines: Uint8Array | null;
+    rows: WireRows | null;
+    done: boolean;
+    ms: number;
+  }
   | { type: "done"; id: number }
   /** The worker is about to close itself (`self.close()` or `Deno.exit()` in plugin code). */
   | { type: "exit"; reason: string };

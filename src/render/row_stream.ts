@@ -98,11 +98,17 @@ async function* pages(
   };
   let current: StreamPage & { next: string | null } = page;
   let ahead = follow && page.next ? fetch(page.next) : null;
-  while (true) {
-    yield current;
-    if (!ahead) return;
-    current = await ahead;
-    ahead = current.next ? fetch(current.next) : null;
+  try {
+    while (true) {
+      yield current;
+      if (!ahead) return;
+      current = await ahead;
+      ahead = current.next ? fetch(current.next) : null;
+    }
+  } finally {
+    // Finished, failed or abandoned by the client: the export's cursor is released.
+    if (ahead) await ahead.catch(() => {});
+    page.closeStream?.();
   }
 }
 

@@ -86,6 +86,8 @@ export interface RowsPage {
     text?: TextRowsOptions | null,
   ) => Promise<{ rows: SqlValue[][]; next: string | null; lines?: Uint8Array | null }>;
   filename?: string;
+  /** Called once a `_stream=on` export ends, finished or abandoned (frees its cursor). */
+  closeStream?: () => void;
   /** The rows as JSON, written by the read worker with these options (`jsonRowsRequest`). */
   encoded?: { bytes: Uint8Array; options: RowsJsonRequest } | null;
 }

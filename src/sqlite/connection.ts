@@ -188,6 +188,25 @@ export class Connection {
     }
   }
 
+  /**
+   * Compiles one statement (read-only while `restricted`) and binds `params`, for reading its
+   * rows a chunk at a time with `Statement.all(n)` (an export's cursor). Finalize it when done.
+   */
+  openCursor(sql: string, params?: BindParams): Statement {
+    const statement = this.prepare(sql);
+    try {
+      this.#assertSingleStatement(statement);
+      if (this.#restricted && !statement.readonly) {
+        throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
+      }
+      statement.bind(params);
+      return statement;
+    } catch (error) {
+      statement.finalize();
+      throw error;
+    }
+  }
+
   #keep(key: string, statement: Statement): void {
     statement.reset();
     if (!this.#state.open) return statement.finalize();

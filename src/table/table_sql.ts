@@ -98,6 +98,8 @@ export interface TableQuery {
   filtered: boolean;
   /** Params of {@link count_sql} and {@link sql_no_order_no_limit}. */
   from_params: Record<string, unknown>;
+  /** {@link sql} without its page limit: every row from this page on (a `_stream=on` export). */
+  export_sql: string;
   /** Output columns of {@link sql}, with `rowid` first for rowid tables. */
   columns: string[];
   /** Primary keys for display and `_shape=object` (`["rowid"]` for rowid tables). */
@@ -158,11 +160,10 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
   }
   const pkTerms = table.is_view ? [] : keyColumns.map(escapeSqlIdentifier);
   const order_by = orderByTerms(sort.items, pkTerms).join(", ");
-  const sql = `select ${columns.map(escapeSqlIdentifier).join(", ")} ${from}${
+  const unlimited = `select ${columns.map(escapeSqlIdentifier).join(", ")} ${from}${
     whereSql(pageClauses)
-  }${order_by ? ` order by ${order_by}` : ""} limit ${pageSize + 1}${
-    offset ? ` offset ${offset}` : ""
-  }`;
+  }${order_by ? ` order by ${order_by}` : ""}`;
+  const sql = `${unlimited} limit ${pageSize + 1}${offset ? ` offset ${offset}` : ""}`;
   const description = [
     filters.human_description_en(hooks.human_descriptions),
     sortDescription(sort),
@@ -170,6 +171,7 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
 
   return {
     sql,
+    export_sql: `${unlimited}${offset ? ` limit -1 offset ${offset}` : ""}`,
     params,
     count_sql: `select count(*) ${from}${whereSql(whereClauses)}`,
     count_from: `${from}${whereSql(whereClauses)}`,

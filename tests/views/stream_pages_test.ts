@@ -18,7 +18,8 @@ function buildDb(rows: number): string {
       case when i % 3 = 0 then i else i / 8.0 end,
       case when i % 5 = 0 then '' else 'n' || i end,
       case when i % 7 = 0 then 9007199254740993 else i end
-    from n;`);
+    from n;
+    create view evens as select * from t where id % 2 = 0;`);
   conn.close();
   return path;
 }
@@ -33,6 +34,19 @@ for (const rows of [1500, 1499, 1501]) {
       settings: { ...settings, num_sql_threads: 0 },
     });
     for (const format of ["csv", "tsv", "ndjson"]) {
+      // A view and custom SQL (no key to page by) are read through one cursor too.
+      for (
+        const other of [
+          `/data/evens.${format}?_stream=on`,
+          `/data/-/query.${format}?sql=${
+            encodeURIComponent("select * from t order by id")
+          }&_stream=on`,
+        ]
+      ) {
+        const a = (await workers.client.get(other)).text;
+        assert.equal(a, (await main.client.get(other)).text, other);
+        assert.ok(a.length > 1000, other);
+      }
       const url = `/data/t.${format}?_stream=on`;
       const fromWorkers = (await workers.client.get(url)).text;
       const fromMain = (await main.client.get(url)).text;

@@ -26,7 +26,8 @@ export interface QueryOutcome {
   error: string | null;
   /** With `_stream=on` on a text export: the next page's offset and how to fetch it. */
   next?: string | null;
-  fetchNext?: (next: string) => Promise<{ rows: SqlValue[][]; next: string | null }>;
+  fetchNext?: RowsPage["fetchNext"];
+  closeStream?: () => void;
 }
 
 /**
@@ -97,6 +98,7 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
     next: outcome.next ?? null,
     next_url: null,
     fetchNext: outcome.fetchNext,
+    closeStream: outcome.closeStream,
     primary_keys: null,
     defaultKeys: { ok: !failed },
     extras: {

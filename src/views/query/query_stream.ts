@@ -12,19 +12,28 @@
 import type { Database } from "../../db/database.ts";
 import { QueryError } from "../../db/errors.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
+import type { PoolCursor } from "../../db/pool.ts";
+import type { TextRowsOptions } from "../../util/text_rows.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */
 export interface StreamPage {
-  rows: SqlValue[][];
+  readonly rows: SqlValue[][];
   next: string | null;
+  /** The page as export lines, written by the read worker (then `rows` is read only if needed). */
+  lines?: Uint8Array | null;
 }
 
 /** The first page plus what the stream needs to continue. */
 export interface StreamedQuery extends StreamPage {
   columns: string[];
   truncated: boolean;
-  fetchNext(next: string): Promise<StreamPage>;
+  fetchNext(next: string, text?: TextRowsOptions | null): Promise<StreamPage>;
+  /** Releases the export's cursor (see `fetchNext`). */
+  closeStream(): void;
 }
+
+/** Rows per chunk of an export cursor: only bytes cross threads, so chunks can be large. */
+const EXPORT_CHUNK_ROWS = 5000;
 
 const LEADING_COMMENTS = /^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/;
 
@@ -74,12 +83,39 @@ export async function streamQuery(
     // `select *` renames duplicate columns (`a`, `a:1`); the header keeps the query's names.
     columns = (await db.execute(sql, params as BindParams, { page_size: 1 })).columns;
   }
+  // After the first page, when the read worker writes the lines, every other row comes from one
+  // cursor over `... limit -1 offset <first page>`: the query runs once, not once per page with
+  // an ever larger OFFSET. Otherwise (BLOB-free or not, without workers) page by page.
+  let cursor: PoolCursor | null = null;
+  let tried = false;
   return {
     ...first,
     columns,
-    async fetchNext(next: string) {
+    async fetchNext(next: string, text: TextRowsOptions | null = null) {
+      if (text && !tried) {
+        tried = true;
+        const paged = pagedQuerySql(sql, Number(next));
+        cursor = paged === null ? null : db.exportCursor(paged, params as BindParams, {
+          text,
+          rows: Math.max(EXPORT_CHUNK_ROWS, text.limit),
+          custom_time_limit,
+        });
+      }
+      if (cursor) {
+        const chunk = await cursor.next();
+        return {
+          get rows() {
+            return chunk.rows();
+          },
+          next: chunk.done ? null : "cursor",
+          lines: chunk.lines,
+        };
+      }
       const following = await page(Number(next));
       return { rows: following?.rows ?? [], next: following?.next ?? null };
+    },
+    closeStream() {
+      cursor?.close();
     },
   };
 }

@@ -16,7 +16,7 @@ import { tilde_encode } from "../../util/tilde.ts";
 import { respondWithRows, wantsFullExport } from "../../render/output_format.ts";
 import { jsonRowsRequest } from "../../render/json_response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
-import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
+import { exportPages, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
 import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
 import { tableHtml } from "./table_html.ts";
 import { filterFormRedirect } from "./table_form.ts";
@@ -68,7 +68,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     column_types,
     labels,
     blobUrl: (row, column) => blobPath(ctx, row, column),
-    fetchNext: (next, text) => fetchAfter(ctx, next, text),
+    ...exportPages(ctx),
   };
   addPageExtras(extras, ctx, rowsPage);
   return await respondWithRows(
