@@ -109,6 +109,11 @@ export interface WriteOptions {
  */
 const INLINE_LIMIT_MS = 25;
 
+/** What `openReadConnection` gives readers of mutable files (restored after a tiny query). */
+const READER_BUSY_TIMEOUT_MS = 1000;
+/** SQLite's "database is locked". */
+const SQLITE_BUSY = 5;
+
 /** A database served by Vitrine. */
 export class Database extends DatabaseIntrospection {
   /** Name (the key in `svc.databases`). */
@@ -339,9 +344,14 @@ export class Database extends DatabaseIntrospection {
     signal?.throwIfAborted();
     const own = request.timeLimitMs ?? Infinity;
     const capped = { ...request, timeLimitMs: Math.min(own, INLINE_LIMIT_MS) };
+    const conn = this.#mainConnection();
+    // A file another process writes to may be locked for a moment: this thread must not wait
+    // for it (the busy timeout sleeps), a worker will.
+    const waits = this.is_mutable;
+    if (waits) conn.exec("PRAGMA busy_timeout = 0");
     const started = performance.now();
     try {
-      const result = runRead(this.#mainConnection(), capped);
+      const result = runRead(conn, capped);
       this.#host.readPool().costs.record(request.sql, performance.now() - started);
       return new Results(result.rows, result.columns, result.truncated);
     } catch (error) {
@@ -350,7 +360,10 @@ export class Database extends DatabaseIntrospection {
       const outOfTime = own <= INLINE_LIMIT_MS ||
         (request.deadline !== null && request.deadline <= wallClock());
       if (isInterruptError(error) && !outOfTime) return null;
+      if ((error as { code?: number }).code === SQLITE_BUSY) return null;
       throw error;
+    } finally {
+      if (waits) conn.exec(`PRAGMA busy_timeout = ${READER_BUSY_TIMEOUT_MS}`);
     }
   }
 
