@@ -374,8 +374,14 @@ export class Service implements DatabaseHost, AppHost {
     requestState(request).messagesToSet.push([message, type]);
   }
 
-  /** Absolute URL for a path, using the request's scheme and host. */
+  /**
+   * Absolute URL for a path: the `public_url` setting's origin, else the request's scheme and
+   * host (from a trusted proxy, or the validated Host header — then the response is marked
+   * uncacheable by shared caches; see src/app/origin.ts).
+   */
   absolute_url(request: Request, path: string): string {
+    const state = requestState(request);
+    if (state.hostFromHeader) state.embedsHost = true;
     const scheme = this.setting("force_https_urls") ? "https" : request.scheme;
     return `${scheme}://${request.host}${path}`;
   }

@@ -196,7 +196,7 @@ export class Database extends DatabaseIntrospection {
       if (cancelled || isInterruptError(error)) {
         throw new QueryInterrupted(sql, params, undefined, { cause: error });
       }
-      const capped = describeCapError(error, maxBytes);
+      const capped = describeCapError(error, sql, params, maxBytes);
       if (capped) throw capped;
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);

@@ -137,11 +137,22 @@ export function isInterruptError(error: unknown): boolean {
  * its SQL is longer than SQLite's visitor limit, or SQLite's heap reached `sqlite_heap_limit_mb`.
  * A 400: the visitor can ask for less.
  */
-export class QueryTooLarge extends SqliteError {
-  /** Builds the error with a message saying which cap was hit. */
-  constructor(message: string, extendedCode: number) {
-    super(message, extendedCode, { status: 400 });
-    this.name = "QueryTooLarge";
+export class QueryTooLarge extends DatabaseError {
+  override name = "QueryTooLarge";
+
+  /** Builds the error for `sql` with a message saying which cap was hit. */
+  constructor(
+    sql: string,
+    params: BindParams | null | undefined,
+    message: string,
+    extendedCode: number,
+    options: ErrorOptions = {},
+  ) {
+    super(sql, params, message, extendedCode, {
+      status: 400,
+      title: "Query too large",
+      cause: options.cause,
+    });
   }
 }
 
@@ -149,31 +160,35 @@ const SQLITE_NOMEM = 7;
 const SQLITE_TOOBIG = 18;
 
 /**
- * The caps' errors in words a visitor can act on; `null` for any other error. `maxBytes` is the
- * `max_returned_bytes` setting in force.
+ * A cap's error (see {@link QueryTooLarge}) in words a visitor can act on; `null` for any other
+ * error. `maxBytes` is the `max_returned_bytes` setting in force.
  */
-export function describeCapError(error: unknown, maxBytes: number): QueryTooLarge | null {
+export function describeCapError(
+  error: unknown,
+  sql: string,
+  params: BindParams | null | undefined,
+  maxBytes: number,
+): QueryTooLarge | null {
   if (!(error instanceof Error)) return null;
   const code = (error as { code?: unknown }).code;
+  const tooLarge = (message: string, code: number) =>
+    new QueryTooLarge(sql, params, message, code, { cause: error });
   if (code === SQLITE_TOOBIG) {
     if (/statement too long/i.test(error.message)) {
-      return new QueryTooLarge(
-        "The SQL is too long: visitor SQL may be at most 100,000 bytes.",
-        SQLITE_TOOBIG,
-      );
+      return tooLarge("The SQL is too long: visitor SQL may be at most 100,000 bytes.", code);
     }
     const limit = maxBytes > 0 ? ` (${maxBytes.toLocaleString("en-US")} bytes)` : "";
-    return new QueryTooLarge(
+    return tooLarge(
       `The query returns more data than this server allows${limit}. The limit is controlled ` +
         "by the max_returned_bytes setting.",
-      SQLITE_TOOBIG,
+      code,
     );
   }
   if (code === SQLITE_NOMEM) {
-    return new QueryTooLarge(
+    return tooLarge(
       "The query needs more memory than this server allows. The limit is controlled by the " +
         "sqlite_heap_limit_mb setting.",
-      SQLITE_NOMEM,
+      code,
     );
   }
   return null;

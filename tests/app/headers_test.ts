@@ -262,7 +262,7 @@ Deno.test("Cache-Control: max-age from default_cache_ttl or _ttl, no-cache for 0
   ];
   for (const [path, status, expected] of cases) {
     const response = await svc.client.get(path);
-    assert.equal(response.status, status, path);
+    assert.equal(response.status, status, path + response.text.slice(0, 2000));
     assert.equal(response.headers.get("cache-control"), expected, path);
   }
 });
