@@ -114,7 +114,9 @@ export type {
   AssetUrl,
   Command,
   Connection,
+  FacetClass,
   FetchHandler,
+  FilterArgumentsLike,
   HookArgs,
   HookName,
   Hooks,
@@ -184,3 +186,69 @@ export { trace } from "./src/util/trace.ts";
 export { trace_child_tasks } from "./src/util/trace.ts";
 /** One recorded trace entry, and the open record `trace(type, kwargs)` returns. */
 export type { TraceEntry, TraceInfo } from "./src/util/trace.ts";
+
+// -- types that appear in the signatures above ------------------------------------------------
+
+/** The introspection half of `Database`: `table_names()`, `table_columns()`, `primary_keys()`... */
+export type { DatabaseIntrospection } from "./src/db/database_introspection.ts";
+/** What `execute_write_script()` and `execute_write_many()` resolve to. */
+export type { WriteResult } from "./src/db/write_ops.ts";
+/** Base of every SQL failure (`QueryInterrupted`, ...): the SQLite error plus `sql` and `params`. */
+export { DatabaseError } from "./src/db/errors.ts";
+/** An error SQLite reported: `code`, `extendedCode`, the message. */
+export { SqliteError } from "./src/sqlite/errors.ts";
+/** Base of errors that carry an HTTP status. */
+export { StatusError } from "./src/util/errors.ts";
+/** Foreign keys, as `foreign_keys_for_table()` and `get_all_foreign_keys()` describe them. */
+export type { ForeignKey, TableForeignKeys } from "./src/db/introspect.ts";
+/** The cursor `execute_write()` and `conn.execute()` return: `rowcount`, `lastrowid`, rows. */
+export type { ColumnDescription, Cursor } from "./src/sqlite/cursor.ts";
+/** Query parameters: a list for `?` placeholders or an object for `:name` ones. */
+export type { BindParams, BindValue } from "./src/sqlite/values.ts";
+/** Functions `prepare_connection` registers: scalar, aggregate class, collation. */
+export type {
+  AggregateClass,
+  AggregateInstance,
+  CollationFunction,
+  ScalarFunction,
+} from "./src/sqlite/functions.ts";
+/** Base of the errors a view throws to answer with a status (`NotFound`, `Forbidden`, ...). */
+export { HttpError } from "./src/http/errors.ts";
+/** A response body, the `send` of an ASGI-style view, and `set_cookie()`'s options. */
+export type { AsgiResponseMessage, AsgiSend, ResponseBody } from "./src/http/response.ts";
+export type { CookieOptions } from "./src/http/cookies.ts";
+/** `svc.client`: requests sent to the service in-process, and what they resolve to. */
+export type { Client, ClientRequestOptions, ClientResponse } from "./src/http/client.ts";
+/** `svc.urls`: the URL builders. */
+export type { FormatOption, PrefixedUrl, Urls } from "./src/http/urls.ts";
+/** `svc.hooks`: calls hooks with `svc` supplied. */
+export type {
+  CollectingHook,
+  FirstResultHook,
+  HookCallArgs,
+  HookCaller,
+  HookResult,
+  SyncHook,
+  Unwrapped,
+} from "./src/plugins/hooks.ts";
+export type { CallOptions } from "./src/plugins/registry.ts";
+/** A registered plugin as the registry knows it (name, version, source, static/template dirs). */
+export type { PluginInfo } from "./src/plugins/plugin_info.ts";
+/** What `hookimpl` marks. */
+export type { AnyFunction } from "./src/plugins/hookimpl.ts";
+/** An `allow` block of metadata, and the fields of `new Permission()`. */
+export type { AllowBlock } from "./src/auth/allow.ts";
+export type { PermissionInit } from "./src/auth/permission_registry.ts";
+/** `svc.metadata()`, a parsed metadata document, and `parse_metadata`'s format argument. */
+export type {
+  CannedQuery,
+  DisplayMetadata,
+  Metadata,
+  MetadataDict,
+  MetadataFormat,
+} from "./src/config/metadata.ts";
+/** What a Facet subclass works with. */
+export type { FacetCounter, FacetDatabase, LabelLookup } from "./src/table/facet_base.ts";
+export type { FacetConfig, FacetSource, FacetValue } from "./src/table/facet_configs.ts";
+export type { ArgsLike, SettingsLike, TableSettings } from "./src/table/args.ts";
+export type { ArgPair } from "./src/table/url_args.ts";

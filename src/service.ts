@@ -12,7 +12,7 @@
 import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { Database } from "./db/database.ts";
-import type { DatabaseHost } from "./db/host.ts";
+import { fileSize, fileStem } from "./db/file_facts.ts";
 import { ReadPool } from "./db/pool.ts";
 import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
 import { checkDatabaseFile } from "./db/file_check.ts";
@@ -37,7 +37,6 @@ import { requestState } from "./http/request_state.ts";
 import { createHandler, type FetchHandler } from "./app/handler.ts";
 import { keyError } from "./util/key_error.ts";
 import { boot, type BootState, registeredFrom } from "./app/boot.ts";
-import type { AppHost } from "./app/host.ts";
 import type { Registered, ResolvedRow, ResolvedTable } from "./views/host.ts";
 import { cannedQueryFor } from "./config/canned_query_catalog.ts";
 import type { ServiceOptions } from "./config/service_options.ts";
@@ -45,32 +44,46 @@ import type { ServiceOptions } from "./config/service_options.ts";
 export type { Actor, ResolvedRow, ResolvedTable, ServiceOptions };
 
 /** The service instance that views, hooks and plugins receive as `svc`. */
-export class Service implements DatabaseHost, AppHost {
-  /** Flash message types. */
-  readonly INFO = INFO;
-  readonly WARNING = WARNING;
-  readonly ERROR = ERROR;
+// It is the `DatabaseHost` of its databases and the `AppHost` of its pipeline; both are checked
+// where it passes itself (`new Database(this, ...)`, `createHandler(this)`), not with an
+// `implements` clause, which would put those internal interfaces into the public API.
+export class Service {
+  /** Flash message type for `add_message`: information. */
+  readonly INFO: number = INFO;
+  /** Flash message type for `add_message`: a warning. */
+  readonly WARNING: number = WARNING;
+  /** Flash message type for `add_message`: an error. */
+  readonly ERROR: number = ERROR;
 
+  /** The options the service was constructed with. */
   readonly options: ServiceOptions;
+  /** The configuration directory it was started from (`vitrine serve DIR/`), or null. */
   readonly config_dir: string | null;
+  /** @internal The settings table; read one with `setting(key)`. */
   readonly settings: Settings;
-  /** The plugin registry (which modules implement which hooks); call hooks through `hooks`. */
+  /** @internal The plugin registry (which modules implement which hooks); call hooks through `hooks`. */
   readonly pm: PluginRegistry = new PluginRegistry();
   /** Calls plugin hooks, typed, with `svc` supplied: `svc.hooks.call("startup", {})`. */
   readonly hooks: HookCaller = new HookCaller(this.pm, () => this);
+  /** URL builders: `svc.urls.table(database, table, { format })`, `row`, `query`, `path`... */
   readonly urls: Urls;
+  /** Calls the service in-process: `await svc.client.get("/db/table.json")`. */
   readonly client: Client;
+  /** @internal The template environment (loader, filters); render with `render_template`. */
   readonly templates: TemplateEnvironment;
+  /** @internal Signs and checks cookies and tokens; use `sign()` / `unsign()`. */
   readonly signer: Signer;
+  /** @internal Registered permissions. */
   readonly permissionRegistry: PermissionRegistry = new PermissionRegistry();
+  /** @internal Answers permission checks; use `permission_allowed()`. */
   readonly permissionChecker: PermissionChecker;
-  /** The one-time `--root` login token, when started with `--root`. */
+  /** @internal The one-time `--root` login token, when started with `--root`. */
   readonly rootToken: RootToken | null;
   /** Ordered mapping of database name to Database, regardless of permissions. */
   readonly databases: Map<string, Database> = new Map();
-  /** State filled in by the boot sequence (plugins, routes, renderers...); read by `app/`. */
+  /** @internal State filled in by the boot sequence (plugins, routes, renderers...). */
   readonly state: BootState;
-  /** What plugins registered at start-up, as views read it. */
+  /** @internal What plugins registered at start-up, as views read it. */
   readonly registered: Registered;
   #localMetadata: Metadata;
   #pool: ReadPool | null = null;
@@ -80,6 +93,7 @@ export class Service implements DatabaseHost, AppHost {
   #internalSchema: Promise<void> = Promise.resolve();
   #handler: FetchHandler | null = null;
 
+  /** A service over `options.files` and the rest of {@link ServiceOptions}; nothing is read until the first request or `invoke_startup()`. */
   constructor(options: ServiceOptions = {}) {
     this.options = options;
     this.config_dir = options.config_dir ?? null;
@@ -126,7 +140,10 @@ export class Service implements DatabaseHost, AppHost {
       this.add_database(new Database(this, { path, is_mutable: true, nolock: options.nolock }));
     }
     for (const path of immutables) {
-      this.add_database(new Database(this, { path, is_mutable: false, nolock: options.nolock }));
+      const hash = inspectedHash(options.inspect_data, path);
+      this.add_database(
+        new Database(this, { path, is_mutable: false, nolock: options.nolock, hash }),
+      );
     }
     if (options.memory || options.crossdb || (files.length + immutables.length === 0)) {
       // With --crossdb, /_memory attaches the file databases (up to SQLite's limit of ten).
@@ -214,6 +231,7 @@ export class Service implements DatabaseHost, AppHost {
     return this.settings.get(key);
   }
 
+  /** @internal The read-worker pool every database of this service shares. */
   readPool(): ReadPool {
     this.#pool ??= new ReadPool({
       size: Number(this.setting("num_sql_threads")),
@@ -224,6 +242,7 @@ export class Service implements DatabaseHost, AppHost {
     return this.#pool;
   }
 
+  /** @internal Extensions and `prepare_connection` hooks on a new main-thread connection. */
   prepareConnection(conn: Connection, database: string): void {
     for (const path of this.options.load_extensions ?? []) {
       const [file, entry] = path.split(":");
@@ -232,10 +251,12 @@ export class Service implements DatabaseHost, AppHost {
     this.hooks.callSync("prepare_connection", { conn, database });
   }
 
+  /** @internal A table's metadata (`label_column`, `hidden`, ...), `{}` when there is none. */
   tableConfig(database: string, table: string): Record<string, unknown> {
     return this.metadata().table(database, table) ?? {};
   }
 
+  /** @internal Module URLs of the loaded plugins, which read workers import. */
   pluginModules(): string[] {
     return this.state.pluginModuleUrls ?? [];
   }
@@ -456,4 +477,17 @@ export class Service implements DatabaseHost, AppHost {
 function randomSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The hash `vitrine inspect` recorded for an immutable file, when the file still has the size it
+ * recorded (a cheap check that it is the same file); else null and the file is hashed on demand.
+ */
+function inspectedHash(
+  inspectData: Record<string, unknown> | null | undefined,
+  path: string,
+): string | null {
+  const entry = inspectData?.[fileStem(path)] as { hash?: unknown; size?: unknown } | undefined;
+  if (typeof entry?.hash !== "string" || typeof entry.size !== "number") return null;
+  return entry.size === fileSize(path) ? entry.hash : null;
 }

@@ -97,7 +97,7 @@ function plot(map, panel, config, { rows, primaryKeys, more, table }) {
     typeof rows[0][column] === "string" && column !== config.latitude &&
     column !== config.longitude
   );
-  let plotted = 0;
+  const markers = [];
   for (const row of rows) {
     const lat = Number(row[config.latitude]);
     const lng = Number(row[config.longitude]);
@@ -108,12 +108,17 @@ function plot(map, panel, config, { rows, primaryKeys, more, table }) {
     );
     const marker = L.marker([lat, lng], { icon: dot, title: label, alt: label, keyboard: true });
     marker.bindPopup(() => popup(row, label, table && keys.length ? rowUrl(row, keys) : null));
-    clusters.addLayer(marker);
-    plotted += 1;
+    markers.push(marker);
   }
+  // Bounds from the points themselves: chunked loading fills the cluster group later.
+  const plotted = markers.length;
+  if (plotted) {
+    const bounds = L.latLngBounds(markers.map((marker) => marker.getLatLng()));
+    map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
+  }
+  clusters.addLayers(markers);
   map.addLayer(clusters);
   panel.dataset.points = String(plotted);
-  if (plotted) map.fitBounds(clusters.getBounds(), { padding: [24, 24], maxZoom: 16 });
   const missing = rows.length - plotted;
   const parts = [
     `${plotted.toLocaleString()} row${plotted === 1 ? "" : "s"} on the map`,

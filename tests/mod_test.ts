@@ -30,6 +30,10 @@ const VALUES = [
   "BadMetadataError",
   "trace",
   "trace_child_tasks",
+  "HttpError",
+  "StatusError",
+  "DatabaseError",
+  "SqliteError",
 ];
 
 Deno.test("mod.ts exports the public API as functions and classes", () => {
@@ -44,6 +48,10 @@ Deno.test("the errors keep their hierarchy and fields", () => {
   assert.equal(error.database_name, "shop");
   assert.equal(error.table, "nope");
   assert.ok(new vitrine.DatabaseNotFound("x") instanceof vitrine.NotFound);
+  assert.ok(new vitrine.Forbidden() instanceof vitrine.HttpError);
+  assert.ok(new vitrine.NotFound() instanceof vitrine.StatusError);
+  assert.equal(vitrine.DatabaseError.prototype instanceof vitrine.SqliteError, true);
+  assert.equal(vitrine.QueryInterrupted.prototype instanceof vitrine.DatabaseError, true);
   assert.equal(vitrine.keyError("k").name, "KeyError");
   assert.throws(() => vitrine.parse_metadata("[1, 2]"), vitrine.BadMetadataError);
   assert.equal(vitrine.tilde_decode(vitrine.tilde_encode("a/b.c")), "a/b.c");

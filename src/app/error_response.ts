@@ -139,7 +139,8 @@ async function errorResponse(
     return await renderPage(svc, request, [`${status}.html`, "error.html"], {
       status,
       error: htmlMessage ?? message,
-      title,
+      // The reference titles its 403 page "Forbidden" (the JSON body keeps `title` as given).
+      title: title ?? (status === 403 ? "Forbidden" : null),
       hint: hint ?? null,
     }, {
       view_name: "error",

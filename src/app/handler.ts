@@ -72,7 +72,7 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
   let response: Response;
   try {
     if (inside === null) throw new NotFound("Not found");
-    response = await route(svc, request);
+    response = await routeOrStripSlash(svc, request);
   } catch (error) {
     response = await handleError(svc, request, error);
   }
@@ -103,6 +103,22 @@ function checkRequest(svc: Service, raw: globalThis.Request): RequestOrigin | gl
   const response = earlyErrorResponse(raw, error);
   addSecurityHeaders(null, response.headers, securitySettings(svc));
   return response;
+}
+
+/**
+ * As the reference does, a GET for `/db/` or `/db/table/` that would 404 redirects (302) to the
+ * path without its trailing slashes, query string kept: clients and habits built on it work.
+ */
+async function routeOrStripSlash(svc: Service, request: Request): Promise<Response> {
+  try {
+    return await route(svc, request);
+  } catch (error) {
+    const readable = request.method === "GET" || request.method === "HEAD";
+    const path = request.path;
+    if (!(error instanceof NotFound) || !readable || !/[^/]\/+$/.test(path)) throw error;
+    const target = path.replace(/\/+$/, "");
+    return Response.redirect(request.query_string ? `${target}?${request.query_string}` : target);
+  }
 }
 
 async function route(svc: Service, request: Request): Promise<Response> {

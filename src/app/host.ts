@@ -8,12 +8,9 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import type { ViewHost } from "../views/host.ts";
 import type { Request } from "../http/request.ts";
 import type { BootState } from "./boot.ts";
+import type { FetchHandler } from "../http/client.ts";
 
-/** A fetch-style handler: what `Deno.serve` and `svc.client` call. */
-export type FetchHandler = (
-  request: globalThis.Request,
-  info?: Deno.ServeHandlerInfo,
-) => Promise<globalThis.Response>;
+export type { FetchHandler } from "../http/client.ts";
 
 /** The slice of `svc` the pipeline uses. */
 export interface AppHost extends ViewHost {

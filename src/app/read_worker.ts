@@ -1,4 +1,3 @@
-/// <reference lib="deno.worker" />
 /**
  * Entry of the service's read workers: the data layer's worker loop, with plugin modules loaded
  * through the same registry as the main thread, so `hookimpl` options (`specname`, `tryfirst`,

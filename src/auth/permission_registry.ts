@@ -9,11 +9,17 @@ import { keyError } from "../util/key_error.ts";
 
 /** Constructor fields of {@link Permission}; the spec's names. */
 export interface PermissionInit {
+  /** The action's name, e.g. `view-table`. */
   name: string;
+  /** A short form for tokens, e.g. `vt`; null when it has none. */
   abbr?: string | null;
+  /** What it allows, for `/-/permissions`. */
   description?: string | null;
+  /** True when checks name a database. */
   takes_database: boolean;
+  /** True when checks name a resource (a table or query) inside a database. */
   takes_resource: boolean;
+  /** The answer when no rule or hook decides. */
   default: boolean;
   /** Granting this action implies the actor may see the instance/database (token restrictions). */
   implies_can_view?: boolean;
@@ -37,6 +43,8 @@ export class Permission {
   readonly implies_can_view: boolean;
 
   /**
+   * A permission from its fields (see {@link PermissionInit}).
+   *
    * @example
    * ```ts
    * new Permission({ name: "edit-notes", abbr: "en", description: "Edit notes",

@@ -10,6 +10,7 @@ const MULTI_VALUE: Record<string, number> = {
   "--database": 2,
   "-r": 3,
   "--resource": 3,
+  "--plugin-secret": 3,
 };
 
 /** Joins the values of multi-value options with NUL so commander sees one value each. */

@@ -1,6 +1,6 @@
 /** `vitrine inspect FILES…`: hashes, sizes and table counts, for `--inspect-file`. */
 import type { Command } from "commander";
-import { Service } from "../service.ts";
+import { inspectFiles } from "../db/inspect_files.ts";
 
 /** Adds the `inspect` command. */
 export function addInspectCommand(program: Command): void {
@@ -14,25 +14,4 @@ export function addInspectCommand(program: Command): void {
       if (flags.inspectFile) await Deno.writeTextFile(flags.inspectFile, text + "\n");
       else console.log(text);
     });
-}
-
-/** `{name: {hash, size, file, tables: {table: {count}}}}` for immutable copies of `files`. */
-async function inspectFiles(files: string[]): Promise<Record<string, unknown>> {
-  const svc = new Service({ immutables: files, settings: { num_sql_threads: 0 } });
-  try {
-    const out: Record<string, unknown> = {};
-    for (const db of svc.databases.values()) {
-      if (db.is_memory) continue;
-      const tables: Record<string, { count: number }> = {};
-      for (const table of await db.table_names()) {
-        const sql = `select count(*) from [${table.replaceAll("]", "]]")}]`;
-        const count = (await db.execute(sql, [], { custom_time_limit: 60_000 })).single_value();
-        tables[table] = { count: Number(count) };
-      }
-      out[db.name] = { hash: db.hash, size: db.size, file: db.path, tables };
-    }
-    return out;
-  } finally {
-    await svc.close();
-  }
 }

@@ -4,7 +4,9 @@
  *
  * 1. `--plugin SPECIFIER` values anywhere on the command line;
  * 2. `VITRINE_PLUGINS` (comma-separated);
- * 3. the `plugins` list of the `-m/--metadata` file named on the command line.
+ * 3. the `plugins` list of the `-m/--metadata` file named on the command line;
+ * 4. the plugins `vitrine install` recorded (plugins_file.ts). One of these that fails to load
+ *    is reported as a warning here, so `vitrine uninstall` still works; `serve` fails on it.
  *
  * `--plugins-dir` plugins are never installed (SPEC: `register_commands` "works only for plugins
  * installed in the environment, not with `--plugins-dir`"), so they add no commands.
@@ -14,6 +16,8 @@
 import { PluginRegistry } from "../plugins/registry.ts";
 import { loadPlugins, pluginSpecifiersFromMetadata } from "../plugins/loader.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
+import { registerDefaultPlugins } from "../plugins/defaults/mod.ts";
+import { type InstalledPlugin, readInstalledPlugins } from "./plugins_file.ts";
 
 /** What the command line says about installed plugins, read before commander parses it. */
 export interface InstalledPluginArgs {
@@ -59,6 +63,26 @@ export async function installedPluginRegistry(argv: string[] = []): Promise<Plug
     }
   }
   const registry = new PluginRegistry();
+  // The built-in publish providers are default plugins; user plugins registered after them
+  // are called first, so a user's provider of the same name takes its place.
+  registerDefaultPlugins(registry);
   await loadPlugins({ pluginsDir: null, specifiers, metadataPlugins }, registry);
+  for (const plugin of readInstalledPluginsQuietly()) {
+    try {
+      await loadPlugins({ specifiers: [plugin.specifier], env: null }, registry);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`Warning: ${message} (vitrine uninstall ${plugin.name} removes it)`);
+    }
+  }
   return registry;
+}
+
+function readInstalledPluginsQuietly(): InstalledPlugin[] {
+  try {
+    return readInstalledPlugins();
+  } catch (error) {
+    console.error(`Warning: ${error instanceof Error ? error.message : error}`);
+    return [];
+  }
 }

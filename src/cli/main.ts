@@ -11,6 +11,8 @@ import { addInspectCommand } from "./inspect.ts";
 import { addPluginsCommand } from "./plugins_command.ts";
 import { addCreateTokenCommand } from "./create_token.ts";
 import { addPublishCommand } from "./publish.ts";
+import { addPackageCommand } from "./package.ts";
+import { addInstallCommands } from "./install.ts";
 import { installedPluginRegistry } from "./installed_plugins.ts";
 import { VERSION } from "../version.ts";
 import { CliExit } from "./exit.ts";
@@ -33,6 +35,8 @@ export async function main(args: string[]): Promise<number> {
   addInspectCommand(program);
   addPluginsCommand(program);
   addCreateTokenCommand(program);
+  addPackageCommand(program);
+  addInstallCommands(program);
   await addPublishCommand(program, registry);
   const builtIn = new Set(program.commands);
   await registry.call("register_commands", { cli: program });

@@ -12,12 +12,17 @@ function addCommonPublishOptions(command: Command): Command {
     .argument("<files...>", "database files to publish")
     .option("-m, --metadata <file>", "metadata file")
     .option("--extra-options <options>", "extra options passed to `vitrine serve`")
-    .option("--branch <branch>", "install Vitrine from this branch")
+    .option("--branch <branch>", "build the image's Vitrine from this git branch of the checkout")
     .option("--template-dir <dir>", "templates to include")
     .option("--plugins-dir <dir>", "plugins to include")
     .option("--static <mount:dir>", "static directories to include", collect, [])
     .option("--install <plugin>", "plugin specifiers to install", collect, [])
-    .option("--plugin-secret <plugin name value...>", "secrets for plugins", collect, [])
+    .option(
+      "--plugin-secret <plugin name value>",
+      "a secret for a plugin's configuration: PLUGIN NAME VALUE (repeatable)",
+      collect,
+      [],
+    )
     .option("--version-note <note>", "version note for /-/versions")
     .option("--secret <secret>", "secret for signed cookies")
     .option("--title <title>", "title for metadata")
@@ -43,7 +48,8 @@ function hasCommonPublishOptions(command: Command): boolean {
  */
 export async function addPublishCommand(program: Command, registry: PluginRegistry): Promise<void> {
   const publish = program.command("publish")
-    .description("Publish databases to a hosting provider (providers come from plugins)");
+    .description("Publish databases to a hosting provider (providers come from plugins)")
+    .configureHelp({ sortSubcommands: true });
   await registry.call("publish_subcommand", { publish });
   for (const provider of publish.commands) {
     if (!hasCommonPublishOptions(provider)) addCommonPublishOptions(provider);

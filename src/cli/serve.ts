@@ -7,6 +7,7 @@ import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
+import { installedSpecifiers } from "./plugins_file.ts";
 
 /** The options commander parses for `serve`. */
 export interface ServeFlags {
@@ -204,7 +205,7 @@ export async function serviceOptionsFrom(
     metadata: flags.metadata ? await loadMetadataFile(flags.metadata) : options.metadata,
     template_dir: flags.templateDir ?? options.template_dir ?? null,
     plugins_dir: flags.pluginsDir ?? options.plugins_dir ?? null,
-    plugins: [...(options.plugins ?? []), ...flags.plugin],
+    plugins: [...(options.plugins ?? []), ...flags.plugin, ...installedSpecifiers()],
     static_mounts,
     memory: flags.memory,
     crossdb: flags.crossdb,

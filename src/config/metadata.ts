@@ -11,34 +11,59 @@ export type MetadataDict = Record<string, unknown>;
 
 /** A canned query definition, normalised: always has `name` and `sql`. */
 export interface CannedQuery {
+  /** The query's name (its key in `queries`). */
   name: string;
+  /** The SQL, with `:named` parameters. */
   sql: string;
+  /** Shown as the page heading. */
   title?: string;
+  /** Plain-text description. */
   description?: string;
+  /** HTML description (trusted). */
   description_html?: string;
+  /** Parameter names, when they cannot be read from the SQL. */
   params?: string[];
+  /** Hide the SQL on the query page. */
   hide_sql?: boolean;
+  /** URL fragment added to links to the query. */
   fragment?: string;
+  /** A writable query: runs with `execute_write` on POST. */
   write?: boolean;
+  /** Who may run it (an `allow` block). */
   allow?: unknown;
+  /** Message shown after a successful write. */
   on_success_message?: string;
+  /** SQL whose single value is the success message. */
   on_success_message_sql?: string;
+  /** Where to go after a successful write. */
   on_success_redirect?: string;
+  /** Message shown after a failed write. */
   on_error_message?: string;
+  /** Where to go after a failed write. */
   on_error_redirect?: string;
+  /** Any other key, kept as given. */
   [key: string]: unknown;
 }
 
 /** Footer and header fields a page shows, resolved from the most specific level. */
 export interface DisplayMetadata {
+  /** Page title. */
   title?: string;
+  /** Plain-text description. */
   description?: string;
+  /** HTML description (trusted). */
   description_html?: string;
+  /** Licence name. */
   license?: string;
+  /** Licence link. */
   license_url?: string;
+  /** Source name. */
   source?: string;
+  /** Source link. */
   source_url?: string;
+  /** About name. */
   about?: string;
+  /** About link. */
   about_url?: string;
 }
 
@@ -52,12 +77,14 @@ export interface BadMetadataErrorOptions extends ErrorOptions {
 
 /** The metadata text is neither valid JSON nor valid YAML (or not a mapping). */
 export class BadMetadataError extends Error {
+  /** Always `BadMetadataError`. */
   override name = "BadMetadataError";
   /** 1-based line of the syntax error, or null. */
   readonly line: number | null;
   /** 1-based column of the syntax error, or null. */
   readonly column: number | null;
 
+  /** An error for `message`, with the position of the syntax error when known. */
   constructor(message: string, options: BadMetadataErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.line = options.line ?? null;
@@ -203,8 +230,10 @@ const DISPLAY_PAIRS = [
 
 /** Read access to merged metadata. All lookups return `{}` rather than undefined. */
 export class Metadata {
+  /** The metadata document as given. */
   readonly data: MetadataDict;
 
+  /** Metadata over a parsed document. */
   constructor(data: MetadataDict = {}) {
     this.data = data;
   }

@@ -48,6 +48,11 @@ export interface DatabaseOptions {
   /** URL path segment; defaults to the name. */
   route?: string;
   /**
+   * The file's SHA-256 when already known (from `vitrine inspect`), so an immutable database is
+   * not hashed again at start-up. Trusted as given.
+   */
+  hash?: string | null;
+  /**
    * Cross-database queries (`--crossdb`): returns the databases to ATTACH, by name, to this
    * database's read connections (at most ten; private memory databases are skipped). Called per
    * query, so databases added later are picked up.
@@ -71,10 +76,9 @@ export interface ExecuteOptions {
 
 /** `block: false` queues the write and returns a task id instead of waiting. */
 export interface WriteOptions {
+  /** Wait for the write to finish (default true); false returns a task id at once. */
   block?: boolean;
 }
-
-type Blocked<T> = Promise<T>;
 
 /** A database served by Vitrine. */
 export class Database extends DatabaseIntrospection {
@@ -104,6 +108,7 @@ export class Database extends DatabaseIntrospection {
     if (host === undefined) host = this.#ownHost = standaloneHost();
     this.#host = host;
     this.#options = options;
+    if (options.hash && options.is_mutable === false) this.#hash = options.hash;
     this.path = options.path ?? null;
     this.memory_name = options.memory_name ?? null;
     this.is_memory = Boolean(options.is_memory) || this.memory_name !== null || this.path === null;
@@ -139,7 +144,7 @@ export class Database extends DatabaseIntrospection {
     return this.is_memory || this.path === null ? null : fileMtimeNs(this.path);
   }
 
-  /** How worker connections open this database (without ATTACHes). */
+  /** @internal How worker connections open this database (without ATTACHes). */
   readSource(): ReadSource {
     return {
       name: this.name,
@@ -261,11 +266,14 @@ export class Database extends DatabaseIntrospection {
         conn.rollback();
         throw new WriteLockError();
       }
+      const version = schemaVersion(conn);
       try {
         return await task(conn);
       } finally {
-        // Any write may have changed the schema (CREATE, ALTER, DROP…).
-        this.schemaChanged();
+        // Only writes that changed the schema (CREATE, ALTER, DROP…) move schema_version; rows
+        // written leave the memoised introspection valid, which spares the next request its
+        // worker round trips.
+        if (version === null || schemaVersion(conn) !== version) this.schemaChanged();
       }
     };
     if (!block) return Promise.resolve(this.#queue.enqueue(run));
@@ -285,22 +293,24 @@ export class Database extends DatabaseIntrospection {
   }
 
   /** Runs one writing statement in a transaction; returns the cursor (or a task id). */
-  execute_write(sql: string, params?: BindParams | null): Blocked<Cursor>;
+  execute_write(sql: string, params?: BindParams | null): Promise<Cursor>;
+  /** With `block: false`: queues the statement and returns its task id at once. */
   execute_write(
     sql: string,
     params: BindParams | null | undefined,
     options: { block: false },
-  ): Blocked<string>;
+  ): Promise<string>;
+  /** The cursor, or the task id when `options.block` is false. */
   execute_write(
     sql: string,
     params?: BindParams | null,
     options?: WriteOptions,
-  ): Blocked<Cursor | string>;
+  ): Promise<Cursor | string>;
   execute_write(
     sql: string,
     params?: BindParams | null,
     { block = true }: WriteOptions = {},
-  ): Blocked<Cursor | string> {
+  ): Promise<Cursor | string> {
     return this.#write(
       (conn) => this.#traced(sql, params, () => writeOne(conn, sql, params ?? undefined)),
       block,
@@ -308,33 +318,37 @@ export class Database extends DatabaseIntrospection {
   }
 
   /** Runs a script of `;`-separated statements, atomically where possible. */
-  execute_write_script(sql: string): Blocked<WriteResult>;
-  execute_write_script(sql: string, options: { block: false }): Blocked<string>;
-  execute_write_script(sql: string, options?: WriteOptions): Blocked<WriteResult | string>;
+  execute_write_script(sql: string): Promise<WriteResult>;
+  /** With `block: false`: queues the script and returns its task id at once. */
+  execute_write_script(sql: string, options: { block: false }): Promise<string>;
+  /** The result, or the task id when `options.block` is false. */
+  execute_write_script(sql: string, options?: WriteOptions): Promise<WriteResult | string>;
   execute_write_script(
     sql: string,
     { block = true }: WriteOptions = {},
-  ): Blocked<WriteResult | string> {
+  ): Promise<WriteResult | string> {
     return this.#write((conn) => this.#traced(sql, null, () => writeScript(conn, sql)), block);
   }
 
   /** Runs `sql` once per parameter set, in one transaction. */
-  execute_write_many(sql: string, params_seq: Iterable<BindParams>): Blocked<WriteResult>;
+  execute_write_many(sql: string, params_seq: Iterable<BindParams>): Promise<WriteResult>;
+  /** With `block: false`: queues the statements and returns their task id at once. */
   execute_write_many(
     sql: string,
     params_seq: Iterable<BindParams>,
     options: { block: false },
-  ): Blocked<string>;
+  ): Promise<string>;
+  /** The result, or the task id when `options.block` is false. */
   execute_write_many(
     sql: string,
     params_seq: Iterable<BindParams>,
     options?: WriteOptions,
-  ): Blocked<WriteResult | string>;
+  ): Promise<WriteResult | string>;
   execute_write_many(
     sql: string,
     params_seq: Iterable<BindParams>,
     { block = true }: WriteOptions = {},
-  ): Blocked<WriteResult | string> {
+  ): Promise<WriteResult | string> {
     const list = [...params_seq];
     return this.#write(
       (conn) => this.#traced(sql, list, () => writeMany(conn, sql, list)),
@@ -347,16 +361,18 @@ export class Database extends DatabaseIntrospection {
    * If it leaves a transaction open, the next write fails with "database table is locked".
    * An exception from `fn` rolls back and propagates (or is logged with `block: false`).
    */
-  execute_write_fn<T>(fn: (conn: Connection) => T): Blocked<Awaited<T>>;
-  execute_write_fn<T>(fn: (conn: Connection) => T, options: { block: false }): Blocked<string>;
+  execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
+  /** With `block: false`: queues `fn` and returns its task id at once. */
+  execute_write_fn<T>(fn: (conn: Connection) => T, options: { block: false }): Promise<string>;
+  /** `fn`'s result, or the task id when `options.block` is false. */
   execute_write_fn<T>(
     fn: (conn: Connection) => T,
     options?: WriteOptions,
-  ): Blocked<Awaited<T> | string>;
+  ): Promise<Awaited<T> | string>;
   execute_write_fn<T>(
     fn: (conn: Connection) => T,
     { block = true }: WriteOptions = {},
-  ): Blocked<Awaited<T> | string> {
+  ): Promise<Awaited<T> | string> {
     return this.#write(async (conn) => {
       try {
         return await fn(conn);
@@ -390,13 +406,16 @@ export class Database extends DatabaseIntrospection {
 
   // --- Introspection plumbing (the members themselves live in DatabaseIntrospection) ---
 
+  /** @internal Runs introspection SQL through `execute()`. */
   protected introspectionQuery: introspect.SqlRunner = async (sql, params) =>
     (await this.execute(sql, params, { truncate: false })).rows;
 
+  /** @internal This table's metadata (`label_column`, `hidden`, ...). */
   protected tableConfigFor(table: string): Record<string, unknown> {
     return this.#host.tableConfig(this.name, table) ?? {};
   }
 
+  /** @internal True when the schema can never change (immutable files). */
   protected schemaIsFixed(): boolean {
     return !this.is_mutable && !this.is_memory;
   }
@@ -404,5 +423,14 @@ export class Database extends DatabaseIntrospection {
   /** Tasks waiting on the write queue (for `/-/threads`-style reports). */
   get pending_writes(): number {
     return this.#queue.pending;
+  }
+}
+
+/** `PRAGMA schema_version` on `conn`, or null when it cannot be read. */
+function schemaVersion(conn: Connection): unknown {
+  try {
+    return conn.isOpen ? conn.query("pragma schema_version").rows[0]?.[0] ?? null : null;
+  } catch {
+    return null;
   }
 }

@@ -14,14 +14,14 @@ import { SchemaCache } from "./schema_cache.ts";
 export abstract class DatabaseIntrospection {
   #schema: SchemaCache | null = null;
 
-  /** Runs one introspection query and returns all its rows. */
+  /** @internal Runs one introspection query and returns all its rows. */
   protected abstract introspectionQuery: introspect.SqlRunner;
-  /** The table's metadata (`hidden`, `fts_table`, `label_column`…). */
+  /** @internal The table's metadata (`hidden`, `fts_table`, `label_column`…). */
   protected abstract tableConfigFor(table: string): Record<string, unknown>;
-  /** True when the schema can never change (immutable files). */
+  /** @internal True when the schema can never change (immutable files). */
   protected abstract schemaIsFixed(): boolean;
 
-  /** Drops memoised answers; called after writes. */
+  /** @internal Drops memoised answers; called after writes. */
   protected schemaChanged(): void {
     this.#schema?.invalidate();
   }

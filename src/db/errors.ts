@@ -19,6 +19,7 @@ const SQLITE_INTERRUPT = 9;
 
 /** The base of the data layer's SQL failures; catch it to catch them all. */
 export class DatabaseError extends SqliteError {
+  /** Always `DatabaseError`. */
   override name = "DatabaseError";
   /** The SQL that failed. */
   sql: string;
@@ -61,6 +62,7 @@ const INTERRUPTED_MESSAGE =
  * cancelled: 400, title "SQL Interrupted".
  */
 export class QueryInterrupted extends DatabaseError {
+  /** Always `QueryInterrupted`. */
   override name = "QueryInterrupted";
 
   /** Builds the error for `sql` with `params`. */

@@ -14,14 +14,19 @@ export type SqlRunner = (sql: string, params?: BindParams) => Promise<Row[]>;
 
 /** A foreign key seen from one table. */
 export interface ForeignKey {
+  /** The column holding the key. */
   column: string;
+  /** The table it points to. */
   other_table: string;
+  /** The column it points to. */
   other_column: string;
 }
 
 /** Incoming and outgoing foreign keys of one table. */
 export interface TableForeignKeys {
+  /** Keys in other tables pointing at this one. */
   incoming: ForeignKey[];
+  /** Keys of this table pointing elsewhere. */
   outgoing: ForeignKey[];
 }
 

@@ -1,4 +1,3 @@
-/// <reference lib="deno.worker" />
 /**
  * Entry of a read worker that loads no plugin modules (standalone databases, tests). The service's
  * workers start from `app/read_worker.ts` instead, which loads plugins through the registry.

@@ -12,6 +12,7 @@ import type { ReadRequest, ReadResult, SerializedError } from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
 import { decodeResult } from "./wire.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { READ_WORKER_NAME, readWorkerEntry } from "../util/assets.ts";
 
 /** How to build a pool. */
 export interface ReadPoolOptions {
@@ -137,7 +138,9 @@ export class ReadPool {
   }
 
   #startWorker(): PoolWorker {
-    const worker = new Worker(String(this.#options.workerUrl), { type: "module" });
+    // A program may start every read worker from its own entry (cli.ts; see util/assets.ts).
+    const module = readWorkerEntry(this.#options.workerUrl);
+    const worker = new Worker(module, { type: "module", name: READ_WORKER_NAME });
     const entry: PoolWorker = {
       worker,
       index: this.#nextWorker++,

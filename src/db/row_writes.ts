@@ -78,14 +78,24 @@ export function insertWith(
     : "INSERT";
   if (options.alter) addMissingColumns(conn, target.table, rows);
   // A WITHOUT ROWID table has no rowid to find a row by; its key columns are in the row.
-  const withoutRowid = target.pks.length > 0 && isWithoutRowid(conn, target.table);
+  const withoutRowid = options.returning && target.pks.length > 0 &&
+    isWithoutRowid(conn, target.table);
+  const table = quoteName(target.table);
   const inserted: BindValue[][] = [];
+  // Rows of a batch usually share their columns and value kinds: the SQL is built once per shape.
+  let shape = "";
+  let sql = "";
   for (const row of rows) {
     const columns = Object.keys(row);
-    const sql = columns.length
-      ? `${verb} INTO ${quoteName(target.table)} (${columns.map(quoteName).join(", ")}) ` +
-        `VALUES (${columns.map((column) => placeholder(row[column])).join(", ")})`
-      : `${verb} INTO ${quoteName(target.table)} DEFAULT VALUES`;
+    const placeholders = columns.map((column) => placeholder(row[column]));
+    const rowShape = columns.join("\u0000") + "\u0001" + placeholders.join("");
+    if (rowShape !== shape || !sql) {
+      shape = rowShape;
+      sql = columns.length
+        ? `${verb} INTO ${table} (${columns.map(quoteName).join(", ")}) ` +
+          `VALUES (${placeholders.join(", ")})`
+        : `${verb} INTO ${table} DEFAULT VALUES`;
+    }
     const changed = statements.run(sql, columns.map((column) => bindable(row[column])));
     if (!options.returning || changed === 0) continue;
     inserted.push(

@@ -1,4 +1,3 @@
-/// <reference lib="deno.worker" />
 /**
  * A read worker: owns read-only connections (one per target), runs one query at a time under its
  * deadline and answers with JSON text. Plugin modules are imported here too, because SQL functions
@@ -19,6 +18,16 @@ export type PrepareConnection = (conn: Connection, database: string) => void;
 /** Imports plugin modules by URL and answers how to prepare connections with them. */
 export type LoadPlugins = (moduleUrls: string[]) => Promise<PrepareConnection>;
 
+/**
+ * This thread's worker scope, typed here rather than through `/// <reference lib="deno.worker" />`
+ * (a directive that changes globals, which JSR packages may not use).
+ */
+const scope = globalThis as unknown as {
+  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+  close(): void;
+};
+
 const connections = new Map<string, { conn: Connection; target: ReadTarget }>();
 /** The plugins' `prepare_connection` implementations, in the main thread's call order. */
 let prepareConnection: PrepareConnection = () => {};
@@ -28,7 +37,7 @@ let ready: Promise<void> = Promise.resolve();
 let reportedPointer: bigint | null = null;
 
 function post(message: FromWorker): void {
-  self.postMessage(message);
+  scope.postMessage(message);
 }
 
 async function loadPlugins(urls: string[]): Promise<void> {
@@ -95,7 +104,7 @@ async function handle(message: ToWorker): Promise<void> {
  */
 export function serveReads(loadPlugins: LoadPlugins): void {
   loadPluginModules = loadPlugins;
-  self.onmessage = (event: MessageEvent<ToWorker>) => {
+  scope.onmessage = (event: MessageEvent<ToWorker>) => {
     handle(event.data);
   };
 }
@@ -103,8 +112,8 @@ export function serveReads(loadPlugins: LoadPlugins): void {
 // A Worker that closes itself sends no event to its owner (deno#14327), so the pool would wait
 // forever for the query in flight. Plugin code calling `self.close()` or `Deno.exit()` is the one
 // way this worker stops on its own: announce it first so the pool can replace the worker.
-const closeSelf = self.close.bind(self);
-self.close = () => {
+const closeSelf = scope.close.bind(scope);
+scope.close = () => {
   post({ type: "exit", reason: "self.close() was called" });
   closeSelf();
 };

@@ -11,13 +11,19 @@ import type { Statement } from "../sqlite/statement.ts";
 import { SqliteError } from "../sqlite/errors.ts";
 import type { BindValue } from "../sqlite/values.ts";
 import { exactJsonText, JsonReal } from "../util/exact_json.ts";
+import { StatusError } from "../util/errors.ts";
 
 /** A row as the write API receives it: column name → JSON value. */
 export type WriteRow = Record<string, unknown>;
 
 /** A write refused because of what the client sent (constraint, unknown column…): a 400. */
-export class RowWriteError extends Error {
+export class RowWriteError extends StatusError {
   override name = "RowWriteError";
+
+  /** Builds the error with the message the client sees (`cause`: SQLite's error, if any). */
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(400, message, { cause: options.cause });
+  }
 }
 
 // SQLite result codes that describe the statement or its data rather than the server:
@@ -144,9 +150,9 @@ export class Statements {
   /** Runs a writing statement; returns the number of rows it changed. */
   run(sql: string, params: BindValue[]): number {
     const statement = this.#statement(sql);
+    // bind() resets the statement, and a statement that ran to its end holds nothing.
     statement.bind(params);
     while (statement.step()) { /* RETURNING rows are not needed */ }
-    statement.reset();
     return this.#conn.changes;
   }
 

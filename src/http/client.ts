@@ -5,8 +5,11 @@
 import { parseSetCookie } from "./cookies.ts";
 import { PrefixedUrl } from "./urls.ts";
 
-/** A fetch-style handler, e.g. `svc.handler()`. */
-export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
+/** A fetch-style handler: what `Deno.serve` and `svc.client` call, e.g. `svc.handler()`. */
+export type FetchHandler = (
+  request: globalThis.Request,
+  info?: Deno.ServeHandlerInfo,
+) => Promise<globalThis.Response>;
 
 /** Options for one client request. */
 export interface ClientRequestOptions {
@@ -16,6 +19,7 @@ export interface ClientRequestOptions {
   json?: unknown;
   /** A raw body. */
   body?: BodyInit | null;
+  /** Request headers. */
   headers?: Record<string, string> | Headers;
   /** Sent as a `Cookie` header. */
   cookies?: Record<string, string>;
@@ -25,6 +29,7 @@ export interface ClientRequestOptions {
 
 /** What every client call resolves to: the response with its body already read. */
 export class ClientResponse {
+  /** A response with its body already read as text. */
   constructor(
     readonly status: number,
     readonly headers: Headers,
@@ -69,6 +74,7 @@ export class Client {
   #handler: FetchHandler;
   #baseUrl: () => string;
 
+  /** A client sending requests to `fetchHandler`, under `baseUrl()` when given. */
   constructor(fetchHandler: FetchHandler, options: { baseUrl?: () => string } = {}) {
     this.#handler = fetchHandler;
     this.#baseUrl = options.baseUrl ?? (() => "/");

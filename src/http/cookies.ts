@@ -10,10 +10,15 @@ export interface CookieOptions {
   max_age?: number | null;
   /** A Date, seconds from now, or a ready HTTP date string. */
   expires?: Date | number | string | null;
+  /** Path the cookie applies to (default `/`). */
   path?: string | null;
+  /** Domain the cookie applies to. */
   domain?: string | null;
+  /** Send over HTTPS only. */
   secure?: boolean;
+  /** Hidden from page scripts (default true). */
   httponly?: boolean;
+  /** SameSite policy (default `lax`). */
   samesite?: "lax" | "strict" | "none" | null;
 }
 

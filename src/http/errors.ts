@@ -10,12 +10,15 @@ export type HttpErrorOptions = StatusErrorOptions;
 
 /** An error raised above the data layer, answered with `status`. */
 export class HttpError extends StatusError {
+  /** Always `HttpError`. */
   override name = "HttpError";
 }
 
 /** 404. */
 export class NotFound extends HttpError {
+  /** Always `NotFound`. */
   override name = "NotFound";
+  /** A 404 with `message`. */
   constructor(message = "Not found", options: HttpErrorOptions = {}) {
     super(404, message, options);
   }
@@ -23,7 +26,9 @@ export class NotFound extends HttpError {
 
 /** 404 for an unknown database name. */
 export class DatabaseNotFound extends NotFound {
+  /** Always `DatabaseNotFound`. */
   override name = "DatabaseNotFound";
+  /** A 404 naming the missing database. */
   constructor(readonly database_name: string) {
     super("Database not found");
   }
@@ -31,7 +36,9 @@ export class DatabaseNotFound extends NotFound {
 
 /** 404 for an unknown table or view. */
 export class TableNotFound extends NotFound {
+  /** Always `TableNotFound`. */
   override name = "TableNotFound";
+  /** A 404 naming the missing table. */
   constructor(readonly database_name: string, readonly table: string) {
     super("Table not found");
   }
@@ -39,7 +46,9 @@ export class TableNotFound extends NotFound {
 
 /** 404 for a row whose primary key values match nothing. */
 export class RowNotFound extends NotFound {
+  /** Always `RowNotFound`. */
   override name = "RowNotFound";
+  /** A 404 naming the missing row. */
   constructor(
     readonly database_name: string,
     readonly table: string,
@@ -51,7 +60,9 @@ export class RowNotFound extends NotFound {
 
 /** 403. */
 export class Forbidden extends HttpError {
+  /** Always `Forbidden`. */
   override name = "Forbidden";
+  /** A 403 with `message`. */
   constructor(message = "Forbidden", options: HttpErrorOptions = {}) {
     super(403, message, options);
   }

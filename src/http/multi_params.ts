@@ -26,6 +26,7 @@ export class MultiParams {
   [key: string]: unknown;
   #values = new Map<string, string[]>();
 
+  /** Parameters from a query string, `URLSearchParams`, pairs or an object of lists. */
   constructor(init: MultiParamsInit = "") {
     for (const [key, value] of toPairs(init)) {
       const list = this.#values.get(key);

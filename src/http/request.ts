@@ -8,15 +8,25 @@ import type { Actor } from "./actor.ts";
 
 /** The ASGI-like scope dictionary. */
 export interface Scope {
+  /** Always `http`. */
   type: "http";
+  /** HTTP version, e.g. `1.1`. */
   http_version: string;
+  /** Request method, upper case. */
   method: string;
+  /** `http` or `https`. */
   scheme: string;
+  /** Path without `base_url`, decoded. */
   path: string;
+  /** Path as received, bytes. */
   raw_path: Uint8Array;
+  /** Query string without `?`, bytes. */
   query_string: Uint8Array;
+  /** Header pairs, names in lower case. */
   headers?: [string, string][];
+  /** Values captured from the route. */
   url_route: { kwargs: Record<string, string> };
+  /** Other keys plugins or wrappers add. */
   [key: string]: unknown;
 }
 
@@ -64,6 +74,7 @@ export class Request {
   #args?: MultiParams;
   #body?: Promise<Uint8Array>;
 
+  /** Wraps a web `Request`. */
   constructor(webRequest: globalThis.Request, options: RequestOptions = {}) {
     this.raw = webRequest;
     this.#url = new URL(webRequest.url);

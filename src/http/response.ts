@@ -22,24 +22,28 @@ export interface ResponseHelperOptions {
 }
 
 /** The ASGI-like messages `asgi_send` writes. */
-export type AsgiMessage =
+export type AsgiResponseMessage =
   | { type: "http.response.start"; status: number; headers: [string, string][] }
   | { type: "http.response.body"; body: Uint8Array; more_body?: boolean };
 
 /** An ASGI send function. */
-export type AsgiSend = (message: AsgiMessage) => unknown;
+export type AsgiSend = (message: AsgiResponseMessage) => unknown;
 
 const encoder = new TextEncoder();
 
 /** An HTTP response: body, status, extra headers, content type and cookies to set. */
 export class Response {
+  /** The body: text, bytes or a stream. */
   body: ResponseBody;
+  /** HTTP status. */
   status: number;
   /** Extra headers; a `content-type` entry here overrides `content_type`. */
   headers: Record<string, string>;
+  /** Content type, or null for none. */
   content_type: string | null;
   #setCookies: string[] = [];
 
+  /** A response with `body`; see {@link ResponseOptions}. */
   constructor(body: ResponseBody = "", options: ResponseOptions = {}) {
     this.body = body;
     this.status = options.status ?? 200;

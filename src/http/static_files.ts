@@ -32,29 +32,78 @@ export async function serveFile(
   if (!file) return notFound();
   const { path, info } = file;
   const etag = `W/"${info.size.toString(16)}-${(info.mtime?.getTime() ?? 0).toString(16)}"`;
-  const headers: Record<string, string> = { "ETag": etag, "Accept-Ranges": "bytes" };
-  if (info.mtime) headers["Last-Modified"] = info.mtime.toUTCString();
-  if (options.cacheControl) headers["Cache-Control"] = options.cacheControl;
-  const contentType = contentTypeFor(path);
+  return await answer(request, options, {
+    name: path,
+    size: info.size,
+    etag,
+    mtime: info.mtime,
+    body: (start, length) => openSlice(path, start, length),
+  });
+}
 
-  if (notModified(request, etag, info.mtime)) {
+/**
+ * Serve `bytes` as the file `name` (its extension picks the content type), with the same
+ * revalidation, HEAD and range handling as {@link serveFile}; the ETag is a digest of the bytes.
+ * For files held in memory, such as the assets embedded in the bundle.
+ */
+export async function serveBytes(
+  bytes: Uint8Array,
+  name: string,
+  request: StaticRequestLike,
+  options: ServeFileOptions = {},
+): Promise<Response> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
+  const hex = Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  return await answer(request, options, {
+    name,
+    size: bytes.length,
+    etag: `W/"${bytes.length.toString(16)}-${hex}"`,
+    mtime: null,
+    body: (start, length) => Promise.resolve(bytes.slice(start, start + length)),
+  });
+}
+
+/** What {@link answer} needs to know about the file being served. */
+interface Served {
+  name: string;
+  size: number;
+  etag: string;
+  mtime: Date | null;
+  body: (start: number, length: number) => Promise<ReadableStream<Uint8Array> | Uint8Array>;
+}
+
+async function answer(
+  request: StaticRequestLike,
+  options: ServeFileOptions,
+  file: Served,
+): Promise<Response> {
+  const { size, etag, mtime } = file;
+  const headers: Record<string, string> = { "ETag": etag, "Accept-Ranges": "bytes" };
+  if (mtime) headers["Last-Modified"] = mtime.toUTCString();
+  if (options.cacheControl) headers["Cache-Control"] = options.cacheControl;
+  const contentType = contentTypeFor(file.name);
+
+  if (notModified(request, etag, mtime)) {
     return new Response(null, { status: 304, headers, content_type: null });
   }
-  const range = byteRange(header(request, "range"), info.size, header(request, "if-range"), etag);
+  const range = byteRange(header(request, "range"), size, header(request, "if-range"), etag);
   if (range === "unsatisfiable") {
-    headers["Content-Range"] = `bytes */${info.size}`;
+    headers["Content-Range"] = `bytes */${size}`;
     return new Response("", { status: 416, headers });
   }
-  const [start, end] = range ?? [0, info.size - 1];
+  const [start, end] = range ?? [0, size - 1];
   const length = Math.max(0, end - start + 1);
   headers["Content-Length"] = String(length);
-  if (range) headers["Content-Range"] = `bytes ${start}-${end}/${info.size}`;
+  if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
   const status = range ? 206 : 200;
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status, headers, content_type: contentType });
   }
-  const body = await openSlice(path, start, length);
-  return new Response(body, { status, headers, content_type: contentType });
+  return new Response(await file.body(start, length), {
+    status,
+    headers,
+    content_type: contentType,
+  });
 }
 
 async function locate(root: string, relativePath: string) {

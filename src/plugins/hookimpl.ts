@@ -24,8 +24,9 @@ export interface HookimplOptions {
 /** The symbol under which the options are stored on the function. */
 const HOOKIMPL = Symbol.for("vitrine.hookimpl");
 
+/** Any function: what `hookimpl` can mark. */
 // deno-lint-ignore no-explicit-any
-type AnyFunction = (...args: any[]) => unknown;
+export type AnyFunction = (...args: any[]) => unknown;
 
 /** Marks `fn` as a hook implementation with `options`; returns `fn` itself. */
 export function hookimpl<F extends AnyFunction>(fn: F, options?: HookimplOptions): F;

@@ -38,7 +38,8 @@ export type CollectingHook = Exclude<HookName, FirstResultHook | SyncHook>;
 /** What one implementation of hook `N` answers, once its promise or function is resolved. */
 export type HookResult<N extends HookName> = NonNullable<Unwrapped<ReturnType<Hooks[N]>>>;
 
-type Unwrapped<T> = T extends () => infer R ? Awaited<R> : Awaited<T>;
+/** A hook's answer with its laziness removed: the value a function or promise resolves to. */
+export type Unwrapped<T> = T extends () => infer R ? Awaited<R> : Awaited<T>;
 
 /** A hook's arguments without `svc`, which the caller supplies. */
 export type HookCallArgs<N extends HookName> = Omit<HookArgs<N>, "svc">;

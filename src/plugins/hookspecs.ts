@@ -21,45 +21,38 @@
  */
 
 import type { Command as CommanderCommand } from "commander";
-import type { Service as VitrineService } from "../service.ts";
-import type { Request as VitrineRequest, Scope as RequestScope } from "../http/request.ts";
-import type { Response as VitrineResponse } from "../http/response.ts";
-import type { Connection as SqliteConnection } from "../sqlite/connection.ts";
+import type { Service } from "../service.ts";
+import type { Request, Scope } from "../http/request.ts";
+import type { Response } from "../http/response.ts";
+import type { Connection } from "../sqlite/connection.ts";
+import type { SqlValue } from "../sqlite/values.ts";
 import type { NunjucksEnvironment } from "../render/template_filters.ts";
 import type { Permission } from "../auth/permission_registry.ts";
 import type { Actor } from "../auth/allow.ts";
-import type { FilterArguments as FilterArgumentsClass } from "../table/filter_arguments.ts";
+import type { FilterArgumentsLike } from "../table/filter_arguments.ts";
 import type { FacetClass } from "../table/facets.ts";
+import type { FetchHandler } from "../app/host.ts";
 
 /** A hook may return a value, a promise, or a function returning either (resolved recursively). */
 export type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
 
-export type { Actor };
+// The classes and types hook parameters use, re-exported under their own names (one symbol each,
+// so documentation links them to the classes `mod.ts` exports).
+export type {
+  Actor,
+  Connection,
+  FacetClass,
+  FetchHandler,
+  FilterArgumentsLike,
+  Request,
+  Response,
+  Scope,
+  Service,
+  SqlValue,
+};
 
 /** A permission resource: a database name, a `[database, table]` pair, or none. */
 export type Resource = string | [string, string] | null;
-
-/** The service instance hooks receive as `svc`. */
-export type Service = VitrineService;
-
-/** An incoming request as hooks see it (`url_vars`, `args`, `headers`, `cookies`, `actor`...). */
-export type Request = VitrineRequest;
-
-/** The ASGI-like scope of a request (`type`, `method`, `path`, `query_string`, `url_route`...). */
-export type Scope = RequestScope;
-
-/** A response a hook or view returns. */
-export type Response = VitrineResponse;
-
-/** A value SQLite hands to or takes from a user-defined function. */
-export type SqlValue = null | number | bigint | string | Uint8Array;
-
-/**
- * A SQLite connection as `prepare_connection` sees it, with Python sqlite3 method names:
- * `create_function(name, num_args, fn, { deterministic })`, `create_aggregate(name, num_args,
- * AggregateClass)`, `create_collation(name, compare)`, `execute(sql, params)`.
- */
-export type Connection = SqliteConnection;
 
 /** The nunjucks Environment `prepare_jinja2_environment` receives (`addFilter`, `addGlobal`...). */
 export type TemplateEnvironment = NunjucksEnvironment;
@@ -67,18 +60,21 @@ export type TemplateEnvironment = NunjucksEnvironment;
 /** A commander `Command`: the root for `register_commands`, the group for `publish_subcommand`. */
 export type Command = CommanderCommand;
 
-/** A fetch-style request handler, the unit `asgi_wrapper` wraps. */
-export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
-
 /** Parameters shared by the page hooks (`extra_template_vars`, `extra_css_urls`, ...). */
 export interface PageHookArgs {
+  /** The template being rendered. */
   template: string;
+  /** The database of the page, if any. */
   database: string | null;
+  /** The table of the page, if any. */
   table: string | null;
+  /** The columns shown, on table and query pages. */
   columns: string[] | null;
   /** `index`, `database`, `table`, `row`, `query`, ... */
   view_name: string;
+  /** The request, null when rendering outside one. */
   request: Request | null;
+  /** The service. */
   svc: Service;
 }
 
@@ -87,20 +83,29 @@ export type AssetUrl = string | { url: string; sri?: string; module?: boolean };
 
 /** The named values an output renderer's `render` and `can_render` receive. */
 export interface RenderArgs {
+  /** The service. */
   svc: Service;
+  /** Column names. */
   columns: string[];
+  /** The rows. */
   rows: SqlRow[];
+  /** The SQL that produced them, if any. */
   sql: string | null;
   /** The canned query's name, null otherwise. */
   query_name: string | null;
+  /** The database's name. */
   database: string;
   /** Null for custom SQL and canned queries. */
   table: string | null;
+  /** The request. */
   request: Request;
+  /** The error message, when the query failed. */
   error: string | null;
   /** True when more rows exist but pagination is unavailable (e.g. over 1,000 results). */
   truncated: boolean | null;
+  /** `table`, `query`, `row`, ... */
   view_name: string;
+  /** Other values the page computed. */
   [key: string]: unknown;
 }
 
@@ -109,6 +114,7 @@ export type SqlRow = SqlValue[] & { [column: string]: SqlValue };
 
 /** One output format added by `register_output_renderer`. */
 export interface OutputRenderer {
+  /** The format's extension, without the dot: `md` for `/db/table.md`. */
   extension: string;
   /** A Response, or the deprecated `{body, content_type, status_code, headers}`; null declines. */
   render(args: RenderArgs): Lazy<Response | Record<string, unknown> | null | undefined>;
@@ -134,17 +140,11 @@ export type RouteView = (args: {
 
 /** A menu item returned by `table_actions` / `database_actions`. */
 export interface MenuLink {
+  /** Where the item links to. */
   href: string;
+  /** The item's text. */
   label: string;
 }
-
-/** A FilterArguments object, or a plain object of the same (optional) fields. */
-export type FilterArguments = FilterArgumentsClass | {
-  where_clauses?: string[];
-  params?: Record<string, unknown>;
-  human_descriptions?: string[];
-  extra_context?: Record<string, unknown>;
-};
 
 /** Every plugin hook. Implementations are named exports of a plugin module. */
 export interface Hooks {
@@ -219,7 +219,7 @@ export interface Hooks {
     database: string;
     table: string;
     svc: Service;
-  }): Lazy<FilterArguments | null | undefined>;
+  }): Lazy<FilterArgumentsLike | null | undefined>;
   /** A permission check: true allows, false denies, null has no opinion. */
   permission_allowed(args: {
     svc: Service;

@@ -19,7 +19,7 @@ export interface TemplateEnvironmentOptions {
   pluginTemplateDirs?: string[];
   /** Extra globals, e.g. `urls`. */
   globals?: Record<string, unknown>;
-  /** Override the bundled templates folder (tests). */
+  /** Override the default templates folder (tests). */
   defaultDir?: string;
 }
 

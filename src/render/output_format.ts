@@ -135,9 +135,18 @@ function formatUrl(
 ): string {
   const current = request.url_vars?.format;
   const bare = current ? request.path.slice(0, -(current.length + 1)) : request.path;
-  const query = new URLSearchParams(request.query_string);
-  for (const [key, value] of replace) query.set(key, value);
-  const text = query.toString();
+  // Like the reference, the query string is kept as the client wrote it (`_extra=a,b` stays
+  // unencoded) and the replacements are appended, unless the same key is already there; a
+  // replacement of a different value (`_size=10` → `_size=max`) rewrites the query instead.
+  const given = new URLSearchParams(request.query_string);
+  let text: string;
+  if (replace.some(([key, value]) => given.has(key) && given.get(key) !== value)) {
+    for (const [key, value] of replace) given.set(key, value);
+    text = given.toString();
+  } else {
+    const added = replace.filter(([key]) => !given.has(key));
+    text = [request.query_string, new URLSearchParams(added).toString()].filter(Boolean).join("&");
+  }
   // request.path already carries base_url.
   return `${bare}.${format}${text ? `?${text}` : ""}`;
 }

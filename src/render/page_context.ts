@@ -3,7 +3,7 @@
  * plugin hooks first and pass the results in; assembling is synchronous.
  */
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
+import { readAsset } from "../util/assets.ts";
 import { Markup } from "../util/markup.ts";
 import type { Metadata } from "../config/metadata.ts";
 import { staticVersion } from "./static_version.ts";
@@ -198,14 +198,8 @@ let cssHash: string | null = null;
 /** First 6 hex chars of the bundled app.css's SHA-256, for cache-busting `?v=` links. */
 export function appCssHash(): string {
   if (cssHash === null) {
-    try {
-      const css = Deno.readFileSync(
-        fileURLToPath(new URL("../../static/app.css", import.meta.url)),
-      );
-      cssHash = createHash("sha256").update(css).digest("hex").slice(0, 6);
-    } catch {
-      cssHash = "000000";
-    }
+    const css = readAsset("static", "app.css");
+    cssHash = css ? createHash("sha256").update(css).digest("hex").slice(0, 6) : "000000";
   }
   return cssHash;
 }

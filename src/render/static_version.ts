@@ -6,9 +6,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
-
-const STATIC_DIR = fileURLToPath(new URL("../../static/", import.meta.url));
+import { listAssets, readAsset } from "../util/assets.ts";
 
 let version: string | null = null;
 
@@ -16,24 +14,10 @@ let version: string | null = null;
 export function staticVersion(): string {
   if (version === null) {
     const hash = createHash("sha256");
-    try {
-      for (const path of filesUnder(STATIC_DIR).sort()) {
-        hash.update(path).update(Deno.readFileSync(STATIC_DIR + path));
-      }
-    } catch {
-      // A bundled build without readable files: still a stable stamp.
+    for (const path of listAssets("static")) {
+      hash.update(path).update(readAsset("static", path) ?? new Uint8Array());
     }
     version = hash.digest("hex").slice(0, 8);
   }
   return version;
-}
-
-function filesUnder(root: string, prefix = ""): string[] {
-  const out: string[] = [];
-  for (const entry of Deno.readDirSync(root + prefix)) {
-    const path = prefix + entry.name;
-    if (entry.isDirectory) out.push(...filesUnder(root, path + "/"));
-    else if (entry.isFile) out.push(path);
-  }
-  return out;
 }

@@ -4,12 +4,16 @@
  * override can `{% extends "default:table.html" %}` and call `super()`.
  */
 import { join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { assetDir, readAssetText } from "../util/assets.ts";
 
-/** The repository's own `templates/` folder. */
-const DEFAULT_TEMPLATE_DIR: string = fileURLToPath(
-  new URL("../../templates/", import.meta.url),
-);
+/**
+ * Vitrine's own `templates/` folder on disk, or null when the templates are embedded (the
+ * bundle): defaults are then read through the assets module under {@link EMBEDDED_PREFIX} paths.
+ */
+const DEFAULT_TEMPLATE_DIR: string | null = assetDir("templates");
+
+/** Path prefix of default templates read from the embedded copy. */
+const EMBEDDED_PREFIX = "vitrine:templates/";
 
 /** Prefix that forces a name to resolve against the bundled defaults. */
 const DEFAULT_PREFIX = "default:";
@@ -38,12 +42,13 @@ interface LoadedFrom {
 export class TemplateLoader {
   readonly userDirs: string[];
   readonly pluginDirs: string[] = [];
-  readonly defaultDir: string;
+  /** The default templates' folder; null when they are embedded. */
+  readonly defaultDir: string | null;
   #entries: Record<string, unknown> = {};
   #loaded = new Map<string, LoadedFrom>();
   #view: Record<string, unknown>;
 
-  constructor(userDirs: string[] = [], defaultDir: string = DEFAULT_TEMPLATE_DIR) {
+  constructor(userDirs: string[] = [], defaultDir: string | null = DEFAULT_TEMPLATE_DIR) {
     this.userDirs = [...userDirs];
     this.defaultDir = defaultDir;
     this.#view = new Proxy({}, {
@@ -88,7 +93,7 @@ export class TemplateLoader {
 
   /** Directories searched for a plain (unprefixed) name, in order. */
   searchDirs(): string[] {
-    return [...this.userDirs, ...this.pluginDirs, this.defaultDir];
+    return [...this.userDirs, ...this.pluginDirs, ...(this.defaultDir ? [this.defaultDir] : [])];
   }
 
   /** Absolute path of the file a name resolves to, or null. */
@@ -96,10 +101,13 @@ export class TemplateLoader {
     const forceDefault = name.startsWith(DEFAULT_PREFIX);
     const relative = forceDefault ? name.slice(DEFAULT_PREFIX.length) : name;
     if (!isSafeRelative(relative)) return null;
-    const dirs = forceDefault ? [this.defaultDir] : this.searchDirs();
+    const dirs = forceDefault ? (this.defaultDir ? [this.defaultDir] : []) : this.searchDirs();
     for (const dir of dirs) {
       const path = join(dir, relative);
       if (isFile(path)) return path;
+    }
+    if (this.defaultDir === null && readAssetText("templates", relative) !== null) {
+      return EMBEDDED_PREFIX + relative;
     }
     return null;
   }
@@ -114,6 +122,10 @@ export class TemplateLoader {
     const path = this.resolve(name);
     if (path === null) return null;
     if (this.userDirs.length) this.#loaded.set(name, { path, mtime: mtimeOf(path) });
+    if (path.startsWith(EMBEDDED_PREFIX)) {
+      const src = readAssetText("templates", path.slice(EMBEDDED_PREFIX.length)) ?? "";
+      return { src, path, noCache: false };
+    }
     return { src: Deno.readTextFileSync(path), path, noCache: false };
   }
 }
@@ -126,7 +138,7 @@ function isSafeRelative(name: string): boolean {
 }
 
 function mtimeOf(path: string | null): number | null {
-  if (path === null) return null;
+  if (path === null || path.startsWith(EMBEDDED_PREFIX)) return null;
   try {
     return Deno.statSync(path).mtime?.getTime() ?? null;
   } catch {

@@ -25,7 +25,8 @@ export function templateCandidates(page: TemplatePage, names: PageNames = {}): s
     case "row":
       return [`row-${db}-${table}.html`, "row.html"];
     case "table_rows":
-      return [`_table-table-${db}-${table}.html`, `_table-${db}-${table}.html`, "_table.html"];
+      // The reference's order: the documented `_table-<db>-<table>.html` first.
+      return [`_table-${db}-${table}.html`, `_table-table-${db}-${table}.html`, "_table.html"];
     case "row_rows":
       return [`_table-row-${db}-${table}.html`, `_table-${db}-${table}.html`, "_table.html"];
   }

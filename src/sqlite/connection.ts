@@ -122,7 +122,7 @@ export class Connection {
     return toNumberIfSafe(sqlite().sqlite3_last_insert_rowid(this.#db()));
   }
 
-  /** Compiles the first statement of `sql`. Empty or comment-only SQL gives a no-row statement. */
+  /** @internal Compiles the first statement of `sql`. Empty or comment-only SQL gives a no-row statement. */
   prepare(sql: string): Statement {
     const db = this.#db();
     const lib = sqlite();
@@ -137,7 +137,7 @@ export class Connection {
     return new Statement(this.#state, Deno.UnsafePointer.create(statementOut[0]), tail);
   }
 
-  /**
+  /** @internal
    * Runs one statement and returns its rows (at most `maxRows`, then `truncated` is true). Text
    * and BLOBs adding up to more than `maxBytes` fail with SQLITE_TOOBIG (see `Statement.all`).
    */
@@ -163,7 +163,7 @@ export class Connection {
     }
   }
 
-  /** Runs one statement to completion, discarding rows. */
+  /** @internal Runs one statement to completion, discarding rows. */
   run(sql: string, params?: BindParams): RunResult {
     const statement = this.prepare(sql);
     try {
@@ -203,7 +203,7 @@ export class Connection {
     lib.sqlite3_progress_handler(db, ms <= 20 ? 1 : 1000, this.#progress.pointer, null);
   }
 
-  /**
+  /** @internal
    * Runs `fn` with the connection restricted for SQL written by a visitor: `limits` lowered (see
    * `VISITOR_LIMITS` in guard.ts), the visitor authorizer on (no file-reading or address-leaking
    * functions, no ATTACH, no schema changes, read-only pragmas) and `query()` refusing any
@@ -225,7 +225,7 @@ export class Connection {
     }
   }
 
-  /** The connection's current `sqlite3_limit` values. */
+  /** @internal The connection's current `sqlite3_limit` values. */
   limits(): SqlLimits {
     return readLimits(this.#db());
   }

@@ -16,7 +16,9 @@ import { readArguments, setResult, setResultError, type SqlValue } from "./value
 export type ScalarFunction = (...args: SqlValue[]) => unknown;
 /** One aggregate group's state: `step()` per row, `finalize()` gives the result. */
 export interface AggregateInstance {
+  /** Adds one row's arguments. */
   step(...args: SqlValue[]): unknown;
+  /** Returns the aggregate's value. */
   finalize(): unknown;
 }
 /** A class whose instances aggregate one group (Python sqlite3's `create_aggregate`). */

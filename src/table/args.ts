@@ -45,10 +45,15 @@ export function argPairs(args: ArgsLike): [string, string][] {
 
 /** Settings read by table query building; the §8 names and defaults. */
 export interface TableSettings {
+  /** Rows per page. */
   default_page_size: number;
+  /** Most rows any query returns. */
   max_returned_rows: number;
+  /** Values per facet. */
   default_facet_size: number;
+  /** Time limit of one facet query. */
   facet_time_limit_ms: number;
+  /** Time limit of one facet suggestion query. */
   facet_suggest_time_limit_ms: number;
 }
 

@@ -21,6 +21,7 @@ import {
 
 /** The structural part of `Database` that facets use. */
 export interface FacetDatabase {
+  /** Runs a read query (see `Database.execute`). */
   execute(
     sql: string,
     params?: Record<string, unknown>,
@@ -33,14 +34,19 @@ export type LabelLookup = (column: string, values: unknown[]) => Promise<Map<unk
 
 /** Constructor options shared by every facet class. */
 export interface FacetOptions {
+  /** The database the facet queries. */
   database: FacetDatabase;
   /** Table name; null for facets over a custom query. */
   table: string | null;
   /** The table query without order or limit. */
   sql: string;
+  /** Parameters of `sql`. */
   params?: Record<string, unknown>;
+  /** The request's query-string arguments. */
   args: ArgsLike;
+  /** The table's facet configuration from metadata. */
   config?: FacetConfig;
+  /** Settings (`default_facet_size`, time limits...). */
   settings?: SettingsLike;
   /** Makes an absolute URL (scheme, host, https setting) from a path with query. */
   absoluteUrl: (pathWithQuery: string) => string;
@@ -85,14 +91,23 @@ export abstract class Facet {
     return this.type === "column" ? "_facet" : `_facet_${this.type}`;
   }
 
+  /** The database the facet queries. */
   readonly database: FacetDatabase;
+  /** The table, or null for a query page. */
   readonly table: string | null;
+  /** The SQL of the page's rows. */
   readonly sql: string;
+  /** Its parameters. */
   readonly params: Record<string, unknown>;
+  /** The request's query-string arguments. */
   readonly args: ArgsLike;
+  /** The table's facet configuration. */
   readonly config: FacetConfig;
+  /** Settings, when given. */
   readonly settings: SettingsLike | undefined;
+  /** The options it was constructed with. */
   protected readonly options: FacetOptions;
+  /** Rows in the page's query, once counted. */
   protected rowCount: number | null;
 
   /** Stores the shared options. */

@@ -9,39 +9,57 @@ import { argPairs, type ArgsLike } from "./args.ts";
 
 /** Table config keys facets read. */
 export interface FacetConfig {
+  /** Facets to show: column names or `{type: column}` objects. */
   facets?: (string | Record<string, unknown>)[];
+  /** Values per facet, or `max`. */
   facet_size?: number | "max";
 }
 
 /** One value of a facet. */
 export interface FacetValue {
+  /** The value. */
   value: unknown;
+  /** Its label (the foreign key's label, or the value). */
   label: unknown;
+  /** Rows with this value. */
   count: number;
+  /** Link that selects or deselects it. */
   toggle_url: string;
+  /** True when selected. */
   selected: boolean;
 }
 
 /** One computed facet. */
 export interface FacetResult {
+  /** The facet's name (usually the column). */
   name: string;
+  /** Facet kind: `column`, `date`, `array`... */
   type: string;
+  /** True when it can be removed from the URL. */
   hideable: boolean;
+  /** Link that removes it. */
   toggle_url: string;
+  /** Its values. */
   results: FacetValue[];
+  /** True when more values exist. */
   truncated: boolean;
 }
 
 /** One suggested facet. */
 export interface FacetSuggestion {
+  /** Column to facet by. */
   name: string;
+  /** Facet kind, when not `column`. */
   type?: string;
+  /** Link that adds it. */
   toggle_url: string;
 }
 
 /** A facet requested by metadata or by a `_facet*` argument. */
 export interface FacetSource {
+  /** Where the facet was asked for. */
   source: "metadata" | "request";
+  /** The configuration as given. */
   config: { simple?: string; column?: string; [key: string]: unknown };
 }
 

@@ -37,9 +37,13 @@ export class FilterArguments {
 
 /** Plain-object form a plugin may return instead of the class. */
 export interface FilterArgumentsLike {
+  /** SQL conditions, joined with `and`. */
   where_clauses?: string[];
+  /** Parameters they use. */
   params?: Record<string, unknown>;
+  /** What they mean, for the page. */
   human_descriptions?: string[];
+  /** More template context. */
   extra_context?: Record<string, unknown>;
 }
 

@@ -111,9 +111,11 @@ export function applyLabels(
 ): (Record<string, LabeledCell> | LabeledCell[])[] {
   if (columns) {
     const byIndex = columns.map((column) => labelsByColumn.get(column));
-    return (rows as ArrayLike<unknown>[]).map((row) =>
-      Array.from(row, (value, i) => labeledCell(value, byIndex[i]))
-    );
+    return (rows as ArrayLike<unknown>[]).map((row) => {
+      const out: LabeledCell[] = new Array(row.length);
+      for (let i = 0; i < row.length; i++) out[i] = labeledCell(row[i], byIndex[i]);
+      return out;
+    });
   }
   return (rows as Record<string, unknown>[]).map((row) => {
     const out: Record<string, LabeledCell> = {};
@@ -139,14 +141,17 @@ export function csvLabelRow(
   expanded: string[],
   text: (value: unknown, column: string) => unknown = (value) => value,
 ): unknown[] {
-  return columns.flatMap((column, i) => {
+  // A plain loop: CSV exports call this once per row.
+  const fields: unknown[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i];
     const cell = cells[i];
-    if (!expanded.includes(column)) return [text(cell, column)];
-    if (cell === null || cell === undefined) return ["", ""];
-    if (typeof cell === "object" && "value" in (cell as object)) {
+    if (!expanded.includes(column)) fields.push(text(cell, column));
+    else if (cell === null || cell === undefined) fields.push("", "");
+    else if (typeof cell === "object" && "value" in (cell as object)) {
       const { value, label } = cell as { value: unknown; label: unknown };
-      return [text(value, column), label];
-    }
-    return [text(cell, column), ""];
-  });
+      fields.push(text(value, column), label);
+    } else fields.push(text(cell, column), "");
+  }
+  return fields;
 }

@@ -35,6 +35,7 @@ export interface StatusErrorOptions extends ErrorOptions {
 
 /** An error that maps to an HTTP status (500 and above: the server's fault, logged). */
 export class StatusError extends Error {
+  /** The error's class name. */
   override name = "StatusError";
   /** HTTP status code sent to the client. */
   readonly status: number;

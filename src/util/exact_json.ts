@@ -19,6 +19,7 @@ interface ReviverContext {
 }
 
 const INTEGER_LEXEME = /^-?\d+$/;
+const NEEDS_SOURCE = /\d{16}|\d\.0+(?!\d)|\d[eE]/;
 
 /**
  * Parses JSON `text`; numbers become `number`, `bigint` (integers outside the safe range) or
@@ -27,6 +28,9 @@ const INTEGER_LEXEME = /^-?\d+$/;
  * @throws {SyntaxError} for text that is not JSON
  */
 export function parseExactJson(text: string): unknown {
+  // The reviver costs about six times a plain parse; without a 16-digit run, a whole number
+  // written with a fraction (`1.0`) or any exponent, plain JSON.parse loses nothing.
+  if (!NEEDS_SOURCE.test(text)) return JSON.parse(text);
   return JSON.parse(text, function (_key, value, context?: ReviverContext) {
     if (typeof value !== "number" || context?.source === undefined) return value;
     const source = context.source;

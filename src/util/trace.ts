@@ -12,12 +12,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /** One recorded event: `type`, timing, traceback and the caller's keys (sql, params, ...). */
 export interface TraceEntry {
+  /** What was traced: `sql`, or a plugin's label. */
   type: string;
   /** Seconds (monotonic clock), like Python's `perf_counter`. */
   start: number;
+  /** End time in ms. */
   end: number;
+  /** How long it took. */
   duration_ms: number;
+  /** Where it was called from. */
   traceback: string[];
+  /** The values given with it. */
   [key: string]: unknown;
 }
 
@@ -89,6 +94,7 @@ export type TraceInfo = Record<string, unknown> & Disposable;
  * Outside a trace (no `?_trace=1`), nothing is recorded and the cost is one lookup.
  */
 export function trace(type: string, kwargs?: Record<string, unknown>): TraceInfo;
+/** Runs `fn` and records it as one trace entry. */
 export function trace<T>(type: string, kwargs: Record<string, unknown>, fn: () => T): T;
 export function trace<T>(
   type: string,

@@ -21,17 +21,25 @@ import type { MagicParameters } from "./query/magic_parameters.ts";
 
 /** A resolved table: the spec's ResolvedTable `(db, table, is_view)`. */
 export interface ResolvedTable {
+  /** The database. */
   db: Database;
+  /** The table's name. */
   table: string;
+  /** True for a view. */
   is_view: boolean;
 }
 
 /** A resolved row: the spec's ResolvedRow. */
 export interface ResolvedRow extends ResolvedTable {
+  /** SQL selecting the row. */
   sql: string;
+  /** Its parameters. */
   params: Record<string, unknown>;
+  /** Primary-key columns. */
   pks: string[];
+  /** Primary-key values from the URL. */
   pk_values: string[];
+  /** The row. */
   row: Row;
 }
 

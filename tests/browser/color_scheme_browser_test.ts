@@ -82,3 +82,26 @@ browserTest("flash messages keep their colours and contrast in dark mode", async
   }
   assert.equal(backgrounds.size, 3, "each message type has its own tint");
 }, () => shopService());
+
+browserTest("form fields and menu buttons have 3:1 borders in both schemes", async (page, base) => {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${base}${TABLE}`);
+    for (
+      const [selector, around] of [
+        ["input[type=search]", ".filters"],
+        [".filter-row-new select", ".filters"],
+        [".export-menu summary", "body"],
+      ]
+    ) {
+      const border = await page.evaluate<string>(
+        `getComputedStyle(document.querySelector(${JSON.stringify(selector)})).borderTopColor`,
+      );
+      const { background } = await colors(page, around);
+      assert.ok(
+        contrast(border, background) >= 3,
+        `${scheme}: ${selector} border ${border} on ${background}`,
+      );
+    }
+  }
+}, () => shopService());

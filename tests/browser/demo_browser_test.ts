@@ -1,7 +1,7 @@
 /** A walk through the bundled demo database, as a first-time visitor would take it. */
 import assert from "node:assert/strict";
 import { browserTest } from "./browser.ts";
-import { bodyClasses, columnValues, textOf } from "./pages.ts";
+import { bodyClasses, columnValues, textOf, typeSql } from "./pages.ts";
 import { Service } from "../../src/service.ts";
 import { parse_metadata } from "../../src/config/metadata.ts";
 
@@ -54,10 +54,7 @@ browserTest(
     assert.ok(addresses.length > 0);
 
     await page.goto(`${base}/demo`);
-    await page.fill(
-      "textarea[name=sql]",
-      "select common_name from species where native = 1 order by 1",
-    );
+    await typeSql(page, "select common_name from species where native = 1 order by 1");
     await page.getByRole("button", { name: "Run SQL" }).click();
     await page.waitForURL(/sql=select/);
     assert.deepEqual((await columnValues(page, "common_name")).slice(0, 2), [

@@ -17,7 +17,7 @@ browserTest("an unknown table shows a 404 page with a way home", async (page, ba
 browserTest("a table with allow: false shows a 403 page", async (page, base) => {
   const response = await page.goto(`${base}/shop/log`);
   assert.equal(response?.status(), 403);
-  assert.equal(await page.title(), "Error 403");
+  assert.equal(await page.title(), "Forbidden");
   assert.deepEqual(await bodyClasses(page), ["error", "error-403"]);
   assert.match((await textOf(page, ".error-message")) ?? "", /permission|forbidden/i);
   // The hidden table is not offered on the database page either.

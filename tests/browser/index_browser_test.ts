@@ -45,7 +45,7 @@ browserTest("index → database → table by clicking links", async (page, base)
 
   await page.locator(".tables-list a", { hasText: "orders" }).first().click();
   await page.waitForURL(`${base}/shop/orders`);
-  assert.equal(await page.title(), "shop: orders");
+  assert.equal(await page.title(), "shop: orders: 3 rows");
   assert.deepEqual(await bodyClasses(page), ["table", "db-shop", "table-orders"]);
   assert.deepEqual(await page.locator(".site-header .crumbs a").allInnerTexts(), [
     "home",

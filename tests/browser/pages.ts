@@ -30,3 +30,18 @@ export function overflowsHorizontally(page: Page): Promise<boolean> {
     "document.documentElement.scrollWidth > document.documentElement.clientWidth",
   );
 }
+
+/**
+ * Replaces the SQL in the page's editor: the CodeMirror editor when the `sql_editor` plugin has
+ * enhanced the text box, else the text box itself.
+ */
+export async function typeSql(page: Page, sql: string): Promise<void> {
+  const editor = page.locator(".cm-content").first();
+  if (await editor.count()) {
+    await editor.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText(sql);
+  } else {
+    await page.fill("textarea[name=sql]", sql);
+  }
+}

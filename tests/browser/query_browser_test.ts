@@ -1,25 +1,24 @@
 import assert from "node:assert/strict";
 import { browserTest } from "./browser.ts";
-import { bodyClasses, columnValues, textOf } from "./pages.ts";
+import { bodyClasses, columnValues, textOf, typeSql } from "./pages.ts";
 import { shopService } from "../fixtures/shop.ts";
 
 browserTest(
   "custom SQL: type a query on the database page, run it, see rows",
   async (page, base) => {
     await page.goto(`${base}/shop`);
-    const editor = page.locator("textarea[name=sql]");
-    await editor.fill("select name, price from products where price < 5 order by price");
+    await typeSql(page, "select name, price from products where price < 5 order by price");
     await page.getByRole("button", { name: "Run SQL" }).click();
     await page.waitForURL(/\/shop\?sql=select/);
     assert.deepEqual(await bodyClasses(page), ["query", "db-shop"]);
     assert.match(await page.title(), /^shop: select name, price from products/);
-    assert.equal(await textOf(page, "main h1"), "Custom SQL query");
+    assert.equal(await textOf(page, "main h1"), "shop");
     assert.equal(await textOf(page, ".query-summary"), "2 rows");
     assert.deepEqual(await columnValues(page, "name"), ["Tea towel", "Wooden spoon"]);
     // The SQL stays in the editor for the next edit; Ctrl+Enter runs it again.
     assert.match(await page.inputValue("textarea[name=sql]"), /price < 5/);
-    await page.fill("textarea[name=sql]", "select count(*) as n from products");
-    await page.press("textarea[name=sql]", "Control+Enter");
+    await typeSql(page, "select count(*) as n from products");
+    await page.keyboard.press("Control+Enter");
     await page.waitForURL(/count/);
     assert.deepEqual(await columnValues(page, "n"), ["9"]);
   },
@@ -76,4 +75,24 @@ browserTest("canned query: the products_by_category form runs the query", async 
   await page.waitForURL(/_hide_sql=1/);
   assert.equal(await page.locator(".sql-display").count(), 0);
   assert.deepEqual(await columnValues(page, "name"), ["Trowel", "Watering can", "Garden hose"]);
+}, () => shopService());
+
+browserTest("NULL and the empty string look different; no request fails", async (page, base) => {
+  const failed: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  const sql = "select null as a, '' as b, 'x' as c";
+  await page.goto(`${base}/shop?sql=${encodeURIComponent(sql)}`);
+  const marker = (column: string) =>
+    page.evaluate<string>(
+      `getComputedStyle(document.querySelector('td.col-${column}'), '::after').content`,
+    );
+  assert.equal(await marker("a"), '"null"');
+  assert.equal(await marker("b"), "none");
+  // The marker is not part of the value: copying the cell copies nothing for NULL.
+  assert.equal((await columnValues(page, "a"))[0], "");
+  // Not even the favicon is missing (browsers ask /favicon.ico of JSON pages too).
+  await page.goto(`${base}/shop.json`);
+  assert.deepEqual(failed, []);
 }, () => shopService());

@@ -130,3 +130,89 @@ Deno.test("--nolock is accepted and the database still serves", async () => {
   assert.equal(ok.code, 0, ok.stderr);
   assert.deepEqual(JSON.parse(ok.stdout), [1, 2, 3]);
 });
+
+Deno.test("a file that is not SQLite is refused with advice, not served", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${dir}/trees.csv`, "id,name\n1,oak\n");
+  const result = await vitrine([`${dir}/trees.csv`, "--get", "/"]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /trees\.csv is not a SQLite database/);
+  assert.match(result.stderr, /\.import --csv/);
+  // An empty file is a valid (empty) database.
+  Deno.writeTextFileSync(`${dir}/empty.db`, "");
+  assert.equal((await vitrine([`${dir}/empty.db`, "--get", "/empty.json"])).code, 0);
+});
+
+Deno.test("a port already in use names the port and how to choose another", async () => {
+  const db = buildShopDb();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = String((taken.addr as Deno.NetAddr).port);
+    const result = await vitrine([db, "-p", port]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`port ${port} is already in use on 127\\.0\\.0\\.1`));
+    assert.match(result.stderr, /with -p/);
+    assert.doesNotMatch(result.stderr, /os error/);
+  } finally {
+    taken.close();
+  }
+});
+
+/**
+ * Starts `vitrine ARGS -p 0`, fetches `paths`, stops it; returns everything it printed and the
+ * size of each body received.
+ */
+async function serveAndFetch(
+  args: string[],
+  paths: string[],
+): Promise<{ text: string; sizes: number[] }> {
+  const sizes: number[] = [];
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-lock", CLI, ...args, "-p", "0"],
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  try {
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(text)![0];
+    for (const path of paths) {
+      sizes.push((await (await fetch(`${url}${path.slice(1)}`)).arrayBuffer()).byteLength);
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  return { text, sizes };
+}
+
+Deno.test("serve prints an access log line per request; --no-access-log silences it", async () => {
+  const db = buildShopDb();
+  const { text: logged, sizes } = await serveAndFetch([db], [
+    "/shop/categories.csv?_stream=on",
+    "/nope",
+  ]);
+  const line = logged.split("\n").find((l) => l.includes('"GET /shop/categories.csv'));
+  assert.ok(line, logged);
+  // Client, time, request, status, bytes sent, milliseconds.
+  assert.match(
+    line,
+    /^127\.0\.0\.1 \[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\] "GET \/shop\/categories\.csv\?_stream=on" 200 (\d+) [\d.]+ms$/,
+  );
+  assert.equal(Number(/ 200 (\d+) /.exec(line)![1]), sizes[0]);
+  assert.match(logged, /"GET \/nope" 404 \d+ /);
+  const { text: quiet } = await serveAndFetch([db, "--no-access-log"], ["/shop/categories.json"]);
+  assert.doesNotMatch(quiet, /"GET /);
+  assert.match(quiet, /Vitrine is serving on/);
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type AsgiMessage, Response } from "../../src/http/response.ts";
+import { Response } from "../../src/http/response.ts";
+import type { AsgiMessage } from "../../src/plugins/hookspecs.ts";
 
 Deno.test("constructor defaults: 200 text/plain", async () => {
   const web = new Response("hello").toWebResponse();
@@ -92,7 +93,11 @@ Deno.test("asgi_send streams chunks with more_body", async () => {
   const sent: AsgiMessage[] = [];
   await new Response(ReadableStream.from(chunks)).asgi_send((m) => void sent.push(m));
   const bodies = sent.slice(1).map((m) => m.type === "http.response.body" ? m : null);
-  assert.deepEqual(bodies.map((m) => new TextDecoder().decode(m!.body)), ["a", "b", ""]);
+  assert.deepEqual(bodies.map((m) => new TextDecoder().decode(m!.body as Uint8Array)), [
+    "a",
+    "b",
+    "",
+  ]);
   assert.deepEqual(bodies.map((m) => m!.more_body ?? false), [true, true, false]);
 });
 

@@ -26,3 +26,11 @@ Deno.test("exactJsonText writes back what was parsed", () => {
   assert.equal(realText(1e21), "1e+21");
   assert.equal(realText(-0.5), "-0.5");
 });
+
+Deno.test("texts without big integers, whole floats or exponents parse the plain way, alike", () => {
+  const plain = '{"a": 1, "b": 2.5, "c": "1.0 as text is still text", "d": [10.05, -3]}';
+  assert.deepEqual(parseExactJson(plain), JSON.parse(plain));
+  assert.deepEqual(parseExactJson('{"n": 1234567890123456}'), { n: 1234567890123456 });
+  assert.deepEqual(parseExactJson('{"n": 2.50, "m": 1.00}'), { n: 2.5, m: new JsonReal(1) });
+  assert.deepEqual(parseExactJson("[1.5e3]"), [new JsonReal(1500)]);
+});

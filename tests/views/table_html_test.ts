@@ -11,7 +11,7 @@ Deno.test("a filtered, faceted table page shows rows, the filter, facet counts a
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("cache-control"), "max-age=5");
     const html = response.text;
-    assert.match(html, /<title>shop: products where price &gt; 5<\/title>/);
+    assert.match(html, /<title>shop: products: 6 rows where price &gt; 5<\/title>/);
     assert.match(html, /6 rows where price &gt; 5/);
     assert.match(html, /<body class="table db-shop table-products">/);
     // The filter the user applied is pre-selected in the form.

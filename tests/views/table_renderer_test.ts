@@ -5,86 +5,70 @@ import { shopService } from "../fixtures/shop.ts";
 const renderer = new URL("../fixtures/plugins/renderer_plugin.ts", import.meta.url).href;
 
 Deno.test("a registered renderer serves its extension and is linked when can_render agrees", async () => {
-  const svc = shopService({ plugins: [renderer] });
-  try {
-    const txt = await svc.client.get("/shop/categories.txt");
-    assert.equal(txt.status, 200);
-    assert.equal(
-      txt.text,
-      "table:categories\nid=1 name=Kitchen\nid=2 name=Garden\nid=3 name=Tools",
-    );
-    const html = (await svc.client.get("/shop/categories")).text;
-    assert.match(html, /<a href="\/shop\/categories.txt"[^>]*data-format="txt"[^>]*>txt<\/a>/);
-    // order_items has no `name` column: can_render says no, so no link.
-    assert.doesNotMatch((await svc.client.get("/shop/order_items")).text, /data-format="txt"/);
-    const legacy = await svc.client.get("/shop/categories/1.shout");
-    assert.equal(legacy.status, 201);
-    assert.equal(legacy.headers.get("content-type"), "text/x-shout");
-    assert.equal(legacy.headers.get("x-shout"), "yes");
-    assert.equal(legacy.text, "1 ROWS");
-    assert.equal((await svc.client.get("/shop/categories.nope")).status, 404);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService({ plugins: [renderer] });
+  const txt = await svc.client.get("/shop/categories.txt");
+  assert.equal(txt.status, 200);
+  assert.equal(
+    txt.text,
+    "table:categories\nid=1 name=Kitchen\nid=2 name=Garden\nid=3 name=Tools",
+  );
+  const html = (await svc.client.get("/shop/categories")).text;
+  assert.match(html, /<a href="\/shop\/categories.txt"[^>]*data-format="txt"[^>]*>txt<\/a>/);
+  // order_items has no `name` column: can_render says no, so no link.
+  assert.doesNotMatch((await svc.client.get("/shop/order_items")).text, /data-format="txt"/);
+  const legacy = await svc.client.get("/shop/categories/1.shout");
+  assert.equal(legacy.status, 201);
+  assert.equal(legacy.headers.get("content-type"), "text/x-shout");
+  assert.equal(legacy.headers.get("x-shout"), "yes");
+  assert.equal(legacy.text, "1 ROWS");
+  assert.equal((await svc.client.get("/shop/categories.nope")).status, 404);
 });
 
 Deno.test("_json parses JSON columns, unknown _extra and bad _shape are 400s", async () => {
-  const svc = shopService();
-  try {
-    const parsed = (await svc.client.get("/shop/products.json?_json=tags&_col=tags&_size=1"))
-      .json<{ rows: unknown[] }>();
-    assert.deepEqual(parsed.rows, [{ id: 1, tags: ["steel", "sharp"] }]);
-    const extra = await svc.client.get("/shop/products.json?_extra=nope");
-    assert.equal(extra.status, 400);
-    assert.equal(extra.json<{ error: string }>().error, "Unknown _extra: nope");
-    const shape = await svc.client.get("/shop/products.json?_shape=xyz");
-    assert.equal(shape.json<{ error: string }>().error, "Invalid _shape: xyz");
-    const view = await svc.client.get("/shop/cheap_products.json?_shape=object");
-    assert.equal(view.json<{ error: string }>().error, "_shape=object is only available on tables");
-    const rowid = await svc.client.get("/shop/log.json?_shape=object");
-    assert.equal(
-      rowid.json<{ error: string }>().error,
-      "_shape=object not available for tables with no primary keys",
-    );
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const parsed = (await svc.client.get("/shop/products.json?_json=tags&_col=tags&_size=1"))
+    .json<{ rows: unknown[] }>();
+  assert.deepEqual(parsed.rows, [{ id: 1, tags: ["steel", "sharp"] }]);
+  const extra = await svc.client.get("/shop/products.json?_extra=nope");
+  assert.equal(extra.status, 400);
+  assert.equal(extra.json<{ error: string }>().error, "Unknown _extra: nope");
+  const shape = await svc.client.get("/shop/products.json?_shape=xyz");
+  assert.equal(shape.json<{ error: string }>().error, "Invalid _shape: xyz");
+  const view = await svc.client.get("/shop/cheap_products.json?_shape=object");
+  assert.equal(view.json<{ error: string }>().error, "_shape=object is only available on tables");
+  const rowid = await svc.client.get("/shop/log.json?_shape=object");
+  assert.equal(
+    rowid.json<{ error: string }>().error,
+    "_shape=object not available for tables with no primary keys",
+  );
 });
 
 Deno.test("more extras: count with a filter, columns on its own, query, _ttl", async () => {
-  const svc = shopService();
-  try {
-    const response = await svc.client.get(
-      "/shop/products.json?price__lt=5&_extra=count&_extra=columns&_extra=query&_size=0&_ttl=0",
-    );
-    assert.equal(response.headers.get("cache-control"), "no-cache");
-    const data = response.json<Record<string, unknown>>();
-    assert.equal(data.count, 2);
-    assert.deepEqual(data.columns, [
-      "id",
-      "name",
-      "category_id",
-      "price",
-      "tags",
-      "added",
-      "notes",
-    ]);
-    assert.deepEqual(data.rows, []);
-    assert.deepEqual((data.query as { params: unknown }).params, { p0: 5 });
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const response = await svc.client.get(
+    "/shop/products.json?price__lt=5&_extra=count&_extra=columns&_extra=query&_size=0&_ttl=0",
+  );
+  assert.equal(response.headers.get("cache-control"), "no-cache");
+  const data = response.json<Record<string, unknown>>();
+  assert.equal(data.count, 2);
+  assert.deepEqual(data.columns, [
+    "id",
+    "name",
+    "category_id",
+    "price",
+    "tags",
+    "added",
+    "notes",
+  ]);
+  assert.deepEqual(data.rows, []);
+  assert.deepEqual((data.query as { params: unknown }).params, { p0: 5 });
 });
 
 Deno.test("_sort=_rank orders an FTS5 search by relevance, _q searches text without FTS", async () => {
-  const svc = shopService();
-  try {
-    const ranked = (await svc.client.get("/shop/products.json?_search=set&_sort=_rank&_col=name"))
-      .json<{ rows: { name: string }[] }>();
-    assert.deepEqual(ranked.rows.map((r) => r.name), ["Screwdriver set"]);
-    const q = (await svc.client.get("/shop/log.json?_q=late")).json<{ rows: unknown[] }>();
-    assert.deepEqual(q.rows, [{ rowid: 3, message: "supplier late", level: "warning" }]);
-  } finally {
-    await svc.close();
-  }
+  await using svc = shopService();
+  const ranked = (await svc.client.get("/shop/products.json?_search=set&_sort=_rank&_col=name"))
+    .json<{ rows: { name: string }[] }>();
+  assert.deepEqual(ranked.rows.map((r) => r.name), ["Screwdriver set"]);
+  const q = (await svc.client.get("/shop/log.json?_q=late")).json<{ rows: unknown[] }>();
+  assert.deepEqual(q.rows, [{ rowid: 3, message: "supplier late", level: "warning" }]);
 });

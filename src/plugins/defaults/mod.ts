@@ -9,6 +9,10 @@ import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
 import * as maps from "./maps.ts";
 import * as sqlEditor from "./sql_editor.ts";
+import * as publishCloudrun from "./publish/cloudrun.ts";
+import * as publishDocker from "./publish/docker.ts";
+import * as publishFly from "./publish/fly.ts";
+import * as publishKubernetes from "./publish/kubernetes.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
@@ -19,6 +23,11 @@ const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.charts", charts],
   ["vitrine.maps", maps],
   ["vitrine.sql_editor", sqlEditor],
+  // Built-in `vitrine publish` providers; a user plugin adding a provider of the same name wins.
+  ["vitrine.publish_cloudrun", publishCloudrun],
+  ["vitrine.publish_docker", publishDocker],
+  ["vitrine.publish_fly", publishFly],
+  ["vitrine.publish_kubernetes", publishKubernetes],
 ];
 
 /** Registers the built-in default plugins on `registry` (once). */

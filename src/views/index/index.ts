@@ -59,14 +59,25 @@ async function databaseSummary(
       count: counts[name],
       hidden: hidden.has(name),
       fts_table: await db.fts_table(name),
-      // The reference system sorts by relationships but reports 0 here; so do we.
+      // Filled in below when the order is by relationships, as the reference does.
       num_relationships_for_sorting: 0,
       private: tablePrivate,
     });
   }
+  // Like the reference: `?_sort=relationships`, or no usable counts, orders tables by how many
+  // foreign keys point from or to them; then by count, then by name (both descending).
+  const counted = Object.values(counts).some((count) => count !== null);
+  if (request.args.get("_sort") === "relationships" || !counted) {
+    const keys = await db.get_all_foreign_keys();
+    for (const table of tables) {
+      const fks = keys[table.name];
+      if (fks) table.num_relationships_for_sorting = fks.incoming.length + fks.outgoing.length;
+    }
+  }
   const shown = tables.filter((t) => !t.hidden);
   const hiddenTables = tables.filter((t) => t.hidden);
   shown.sort((a, b) =>
+    b.num_relationships_for_sorting - a.num_relationships_for_sorting ||
     (b.count ?? 0) - (a.count ?? 0) || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)
   );
   const views = [];
@@ -97,8 +108,24 @@ async function databaseSummary(
   };
 }
 
-/** Instance-level metadata without the per-database and plugin sections. */
+/**
+ * Keys of the metadata file that configure the instance rather than describe it; like the
+ * reference (which keeps them in its configuration file), `/.json`'s `metadata` leaves them out.
+ */
+const CONFIGURATION_KEYS = new Set([
+  "databases",
+  "plugins",
+  "extra_css_urls",
+  "extra_js_urls",
+  "allow",
+  "allow_sql",
+  "permissions",
+  "settings",
+]);
+
+/** Instance-level metadata: the describing keys only (title, license, source, about, …). */
 function instanceMetadata(svc: ViewHost): Record<string, unknown> {
-  const { databases: _d, plugins: _p, ...rest } = svc.metadata().instance();
-  return rest;
+  return Object.fromEntries(
+    Object.entries(svc.metadata().instance()).filter(([key]) => !CONFIGURATION_KEYS.has(key)),
+  );
 }

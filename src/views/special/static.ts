@@ -3,17 +3,16 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { NotFound } from "../../http/errors.ts";
-import { serveFile } from "../../http/static_files.ts";
-import { fileURLToPath } from "node:url";
+import { safeRelativePath, serveBytes, serveFile } from "../../http/static_files.ts";
+import { assetDir, readAsset } from "../../util/assets.ts";
 
-const BUNDLED_STATIC = fileURLToPath(new URL("../../../static/", import.meta.url));
+/** Vitrine's own `static/` on disk; null when the files are embedded (the bundle). */
+const OWN_STATIC = assetDir("static");
 const STATIC_CACHE = "max-age=3600, public";
 
-/** `/-/static/<path>`: Vitrine's own CSS and JavaScript. */
+/** `/-/static/<path>`: Vitrine's own CSS and JavaScript (from disk, or embedded in the bundle). */
 export async function staticView(_svc: ViewHost, request: Request): Promise<Response> {
-  return await found(serveFile(BUNDLED_STATIC, request.url_vars.path, request, {
-    cacheControl: STATIC_CACHE,
-  }));
+  return await ownStatic(request.url_vars.path, request);
 }
 
 /**
@@ -21,9 +20,17 @@ export async function staticView(_svc: ViewHost, request: Request): Promise<Resp
  * Vitrine's SVG icon, so no console shows a 404.
  */
 export async function faviconView(_svc: ViewHost, request: Request): Promise<Response> {
-  return await found(serveFile(BUNDLED_STATIC, "favicon.svg", request, {
-    cacheControl: STATIC_CACHE,
-  }));
+  return await ownStatic("favicon.svg", request);
+}
+
+/** One of Vitrine's own static files, by its (URL-encoded) path below `static/`. */
+async function ownStatic(path: string, request: Request): Promise<Response> {
+  const options = { cacheControl: STATIC_CACHE };
+  if (OWN_STATIC !== null) return await found(serveFile(OWN_STATIC, path, request, options));
+  const relative = safeRelativePath(path);
+  const bytes = relative === null ? null : readAsset("static", relative);
+  if (bytes === null || relative === null) throw new NotFound("File not found");
+  return await found(serveBytes(bytes, relative, request, options));
 }
 
 /** `/-/static-plugins/<plugin>/<path>`: a plugin's bundled `static/` folder. */

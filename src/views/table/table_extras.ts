@@ -29,6 +29,7 @@ import {
 import { argPairs } from "../../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
+import { extrasList } from "./extras_list.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import { rendererPaths } from "../../render/output_format.ts";
 import type { RowLabels, RowsPage } from "../../render/rows_page.ts";
@@ -140,11 +141,12 @@ async function labelsFor(
 
 /**
  * The labels of a page's FK cells: columns chosen by `_label=` / `_labels=` (every FK by default
- * on HTML pages) whose target table has a label column.
+ * on HTML pages). In JSON and CSV, like the reference, a FK whose target table has no label column
+ * is expanded too, its label being the value; HTML shows such a cell as a plain link.
  */
 export function rowLabels(ctx: TableContext, columns: string[], html: boolean): RowLabels {
   const expandable = expandableColumns(ctx.foreign_keys, (t) => ctx.label_columns.get(t) ?? null)
-    .filter(([, label]) => label !== null);
+    .filter(([, label]) => !html || label !== null);
   const chosen = columnsToExpand(ctx.args, expandable, columns, html);
   return {
     columns: chosen,
@@ -213,7 +215,8 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
       nofacet: Boolean(ctx.args.get("_nofacet")),
       nosuggest: Boolean(ctx.args.get("_nosuggest")),
     })),
-    metadata: once(() => ctx.config),
+    // Like the reference, `columns` (column descriptions) is always there, `{}` when none.
+    metadata: once(() => ({ ...ctx.config, columns: ctx.config.columns ?? {} })),
     database: once(() => db.name),
     table: once(() => table),
     database_color: once(() => (db.hash ?? md5Hex(db.name)).slice(0, 6)),
@@ -226,11 +229,11 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
     ),
     form_hidden_args: once(() => formHiddenArgs(ctx.args)),
     custom_table_templates: once(() => templateCandidates("table_rows", names)),
-    display_columns: once(() => displayColumns(ctx)),
+    display_columns: once(() => jsonDisplayColumns(ctx)),
     // Vitrine has no set-column-type API, so no actor may use one: always null.
     set_column_type_ui: once(() => null),
   };
-  extras.extras = once(() => Object.keys(extras));
+  extras.extras = once(() => extrasList(svc, request, Object.keys(extras), selectedExtras(ctx)));
   return extras;
 }
 
@@ -251,17 +254,55 @@ export function autoExtras(ctx: TableContext): string[] {
   return facetArg ? ["facet_results"] : [];
 }
 
-/** Column headings of the HTML table. */
+/** Column headings of the HTML table, with every key the reference gives each of them. */
 export function displayColumns(ctx: TableContext) {
   const sortable = (ctx.config.sortable_columns as string[] | undefined) ?? ctx.facts.columns;
   const descriptions = (ctx.config.columns ?? {}) as Record<string, string>;
+  const notnull = new Map(
+    ctx.facts.column_details.map((d) => [String(d.name), Number(d.notnull) ? 1 : 0]),
+  );
   return ctx.query.columns.map((name) => ({
     name,
     sortable: sortable.includes(name) || (name === "rowid" && ctx.query.use_rowid),
     is_pk: ctx.query.primary_keys.includes(name),
-    type: ctx.facts.column_types?.[name] ?? (name === "rowid" ? "INTEGER" : ""),
+    type: ctx.facts.column_types?.[name] ?? (name === "rowid" ? "integer" : ""),
+    notnull: notnull.get(name) ?? 0,
     description: descriptions[name] ?? null,
+    // Vitrine has no column-type assignments; the keys are there for clients that read them.
+    column_type: null,
+    column_type_config: null,
   }));
+}
+
+/**
+ * `_extra=display_columns` as the reference answers it for a table: the single primary key
+ * column first, or a leading `Link` column (compound keys, rowid tables); views as they are.
+ */
+function jsonDisplayColumns(ctx: TableContext) {
+  const columns = displayColumns(ctx);
+  if (ctx.is_view) return columns;
+  const pks = ctx.facts.pks;
+  if (pks.length === 1) {
+    const pk = columns.find((c) => c.name === pks[0]);
+    return pk ? [pk, ...columns.filter((c) => c !== pk)] : columns;
+  }
+  const link = {
+    name: "Link",
+    sortable: false,
+    is_pk: false,
+    type: "",
+    notnull: 0,
+    is_special_link_column: true,
+  };
+  return [link, ...columns];
+}
+
+/** The extras this request includes: asked for, automatic, and `count_truncated` with `count`. */
+function selectedExtras(ctx: TableContext): Set<string> {
+  const asked = ctx.args.getAll("_extra").flatMap((v) => v.split(",")).map((v) => v.trim());
+  const selected = new Set([...autoExtras(ctx), ...asked.filter(Boolean)]);
+  if (selected.has("count")) selected.add("count_truncated");
+  return selected;
 }
 
 /** Arguments the filter form must carry over as hidden fields. */

@@ -22,7 +22,7 @@ import { argPairs } from "../../table/args.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
-import { sortRows, withSortLinks } from "./table_sort.ts";
+import { effectiveSort, sortRows, withSortLinks } from "./table_sort.ts";
 import { displayColumns, type Extras, rowLabels } from "./table_extras.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
 import { cellForeignKeys } from "./table_foreign_keys.ts";
@@ -37,6 +37,8 @@ export async function tableHtml(
   const { svc, request, db, table, query } = ctx;
   const names = { database: db.name, table };
   const rows = await renderedRows(ctx, page.rows);
+  // The default order (primary key or rowid) shows as the current sort, as the reference does.
+  const sortedBy = effectiveSort(ctx);
   const actions = await svc.hooks.call("table_actions", {
     actor: request.actor,
     database: db.name,
@@ -71,8 +73,9 @@ export async function tableHtml(
     count_truncated: await extras.count_truncated(),
     human_description_en: query.human_description_en,
     // `sort` / `sort_desc` name the leading key; `sorts` lists every key, for the form's rows.
-    sort: query.sort.items[0]?.desc === false ? query.sort.items[0].column : null,
-    sort_desc: query.sort.items[0]?.desc ? query.sort.items[0].column : null,
+    sort: sortedBy.items[0]?.desc === false ? sortedBy.items[0].column : null,
+    sort_desc: sortedBy.items[0]?.desc ? sortedBy.items[0].column : null,
+    // The form shows only the sort asked for, so applying it does not add the default key.
     sorts: sortRows(query.sort),
     sortable_columns: rows.display_columns.filter((c) => c.sortable).map((c) => c.name),
     filters: currentFilters(filtersFromArgs(ctx.args)),
@@ -128,11 +131,14 @@ function hiddenColumns(ctx: TableContext) {
   return { hidden_columns, show_all_columns_url };
 }
 
-/** Rows with every cell rendered; tables with a compound key get a leading `Link` column. */
+/**
+ * Rows with every cell rendered; tables with a compound key, and rowid tables (as in the
+ * reference), get a leading `Link` column.
+ */
 async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
   const { svc, request, db, table, query } = ctx;
   const keys = query.primary_keys;
-  const compound = !ctx.is_view && keys.length > 1;
+  const compound = !ctx.is_view && (keys.length > 1 || query.use_rowid);
   const labels = await rowLabels(ctx, query.columns, true).lookup(values);
   const rowPath = (row: Record<string, unknown>) =>
     `${svc.urls.table(db.name, table)}/${keys.map((k) => tilde_encode(String(row[k]))).join(",")}`;
@@ -168,7 +174,20 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
   return {
     columns,
     display_columns: [
-      { name: "Link", sortable: false, is_pk: false, type: "", description: null },
+      {
+        name: "Link",
+        sortable: false,
+        is_pk: false,
+        type: "",
+        notnull: 0,
+        description: null,
+        column_type: null,
+        column_type_config: null,
+        is_special_link_column: true,
+        sort_url: null,
+        sorted: null,
+        sort_position: null,
+      },
       ...display_columns,
     ],
     display_rows: await displayRows(cellContext, columns, withLink),

@@ -61,7 +61,8 @@ export function withSortLinks<T extends DisplayColumn>(
   const { request, query } = ctx;
   const path = request.path;
   const current = argPairs(new URLSearchParams(request.query_string));
-  const items = query.sort.items;
+  const order = effectiveSort(ctx);
+  const items = order.items;
   return columns.map((column) => {
     const position = items.findIndex((item) => item.column === column.name);
     const link = (args: [string, string][]) =>
@@ -73,11 +74,28 @@ export function withSortLinks<T extends DisplayColumn>(
       ]);
     return {
       ...column,
-      sort_url: column.sortable ? link(sortArgsAlone(query.sort, column.name)) : null,
+      // Only the default key's own heading toggles it (to descending); others do not add it.
+      sort_url: column.sortable
+        ? link(sortArgsAlone(position === 0 ? order : query.sort, column.name))
+        : null,
       add_sort_url: column.sortable ? link(sortArgsAdded(query.sort, column.name)) : null,
       sort_count: items.length,
       sorted: position < 0 ? null : items[position].desc ? "desc" : "asc",
       sort_position: position < 0 ? null : position + 1,
     };
   });
+}
+
+/**
+ * The sort the page is in: the requested one, else — like the reference, which shows the arrow
+ * on it — the table's default order by its single primary key or by rowid (ascending).
+ */
+export function effectiveSort(ctx: TableContext): SortOrder {
+  const { query } = ctx;
+  if (query.sort.items.length || ctx.is_view) return query.sort;
+  const pks = ctx.facts.pks;
+  const column = pks.length === 1 ? pks[0] : query.use_rowid ? "rowid" : null;
+  if (column === null) return query.sort;
+  const expression = `[${column.replaceAll("]", "]]")}]`;
+  return { ...query.sort, items: [{ column, desc: false, expression }] };
 }

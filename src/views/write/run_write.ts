@@ -1,8 +1,8 @@
 /**
  * Runs a write endpoint's work on the database's single write connection, through its queue
- * (`execute_write_fn`), and turns what the data layer reports into HTTP errors: a write SQLite
- * refused because of the data is a 400 with SQLite's message; a database that cannot be written
- * is a 403.
+ * (`execute_write_fn`). A write SQLite refused because of the data is the data layer's
+ * `RowWriteError`, already a 400 with SQLite's message; a database that cannot be written becomes
+ * a 403 here.
  *
  * @module
  */
@@ -11,16 +11,14 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
-import { RowWriteError } from "../../db/write_values.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
-import { BadRequest, Forbidden } from "../../http/errors.ts";
+import { Forbidden } from "../../http/errors.ts";
 
 /** `fn(conn)` on the write queue of `db`; resolves with its result. */
 export async function runWrite<T>(db: Database, fn: (conn: WriteConnection) => T): Promise<T> {
   try {
     return await db.execute_write_fn(fn) as T;
   } catch (error) {
-    if (error instanceof RowWriteError) throw new BadRequest(error.message, { cause: error });
     if (error instanceof DatabaseNotMutable) {
       throw new Forbidden("Database is immutable", { cause: error });
     }

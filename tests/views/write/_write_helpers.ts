@@ -33,12 +33,8 @@ export async function withWriter(
   fn: (svc: Service) => Promise<void>,
   options: ServiceOptions = {},
 ): Promise<void> {
-  const svc = writeService(options);
-  try {
-    await fn(svc);
-  } finally {
-    await svc.close();
-  }
+  await using svc = writeService(options);
+  await fn(svc);
 }
 
 /** `Authorization: Bearer` headers for a token of `actor` (default `writer`). */

@@ -8,7 +8,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const svc = writeService();
+    await using svc = writeService();
     const controller = new AbortController();
     let base = "";
     const server = await serve(svc, {
@@ -44,7 +44,6 @@ Deno.test({
     } finally {
       controller.abort();
       await server.finished;
-      await svc.close();
     }
   },
 });

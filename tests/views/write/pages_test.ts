@@ -7,11 +7,12 @@ function as(svc: Service, id: string | null) {
   return id ? { cookies: { ds_actor: encodeActorCookie(svc.signer, { id }) } } : {};
 }
 
-/** The `href → label` pairs of the page's actions menu. */
+/** The `href → label` pairs of the page's actions menu (the built-in chart and map aside). */
 function menu(html: string): Record<string, string> {
   const block = /<details class="actions-menu">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";
   const links: Record<string, string> = {};
   for (const [, href, label] of block.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) {
+    if (href === "#chart" || href === "#map") continue;
     links[href.replaceAll("&amp;", "&")] = label;
   }
   return links;

@@ -24,24 +24,20 @@ function snapshot(svc: Parameters<typeof fileRows>[0]) {
 }
 
 Deno.test("writes are denied by default: anonymous and signed-in actors get 403s", async () => {
-  const svc = shopService({ secret: "s" });
-  try {
-    const before = snapshot(svc);
-    for (const [path, body] of WRITES) {
-      const anonymous = await post(svc, path, body, {});
-      assert.equal(anonymous.status, 403, path);
-      assert.match(errorsOf(anonymous)[0], /^Permission denied/);
-      const someone = await post(svc, path, body, auth(svc, "someone"));
-      assert.equal(someone.status, 403, path);
-    }
-    assert.deepEqual(snapshot(svc), before);
-  } finally {
-    await svc.close();
+  await using svc = shopService({ secret: "s" });
+  const before = snapshot(svc);
+  for (const [path, body] of WRITES) {
+    const anonymous = await post(svc, path, body, {});
+    assert.equal(anonymous.status, 403, path);
+    assert.match(errorsOf(anonymous)[0], /^Permission denied/);
+    const someone = await post(svc, path, body, auth(svc, "someone"));
+    assert.equal(someone.status, 403, path);
   }
+  assert.deepEqual(snapshot(svc), before);
 });
 
 Deno.test("--root may write; metadata can grant per table", async () => {
-  const svc = shopService({
+  await using svc = shopService({
     secret: "s",
     root: true,
     metadata: {
@@ -50,24 +46,20 @@ Deno.test("--root may write; metadata can grant per table", async () => {
       },
     },
   });
-  try {
-    const root = auth(svc, "root");
-    assert.equal(
-      (await post(svc, "/shop/categories/-/insert", { row: { name: "r" } }, root)).status,
-      201,
-    );
-    // A table's own permissions block decides for that table, for root too.
-    assert.equal((await post(svc, "/shop/log/-/insert", { row: {} }, root)).status, 403);
-    const logger = auth(svc, "logger");
-    assert.equal((await post(svc, "/shop/log/-/insert", { row: {} }, logger)).status, 201);
-    const elsewhere = await post(svc, "/shop/categories/-/insert", { row: { name: "x" } }, logger);
-    assert.equal(elsewhere.status, 403);
-    assert.deepEqual(errorsOf(elsewhere), ["Permission denied: need insert-row"]);
-    assert.equal(fileRows(svc, "select count(*) as n from log")[0].n, 4);
-    assert.equal(fileRows(svc, "select count(*) as n from categories")[0].n, 4);
-  } finally {
-    await svc.close();
-  }
+  const root = auth(svc, "root");
+  assert.equal(
+    (await post(svc, "/shop/categories/-/insert", { row: { name: "r" } }, root)).status,
+    201,
+  );
+  // A table's own permissions block decides for that table, for root too.
+  assert.equal((await post(svc, "/shop/log/-/insert", { row: {} }, root)).status, 403);
+  const logger = auth(svc, "logger");
+  assert.equal((await post(svc, "/shop/log/-/insert", { row: {} }, logger)).status, 201);
+  const elsewhere = await post(svc, "/shop/categories/-/insert", { row: { name: "x" } }, logger);
+  assert.equal(elsewhere.status, 403);
+  assert.deepEqual(errorsOf(elsewhere), ["Permission denied: need insert-row"]);
+  assert.equal(fileRows(svc, "select count(*) as n from log")[0].n, 4);
+  assert.equal(fileRows(svc, "select count(*) as n from categories")[0].n, 4);
 });
 
 Deno.test("a token restricted to insert-row on one table can do nothing else", async () => {
@@ -111,32 +103,28 @@ Deno.test("abbreviations from register_permissions work in tokens", async () => 
 });
 
 Deno.test("actors who cannot see a table cannot write to it", async () => {
-  const svc = shopService({
+  await using svc = shopService({
     secret: "s",
     metadata: {
       permissions: { "insert-row": { id: "*" }, "drop-table": { id: "*" } },
       databases: { shop: { tables: { log: { allow: { id: "alice" } } } } },
     },
   });
-  try {
-    const bob = auth(svc, "bob");
-    const insert = await post(
-      svc,
-      "/shop/log/-/insert",
-      { row: { message: "x" }, return: true },
-      bob,
-    );
-    assert.equal(insert.status, 403);
-    assert.deepEqual(errorsOf(insert), ["Permission denied"]);
-    assert.equal((await post(svc, "/shop/log/-/drop", {}, bob)).status, 403);
-    assert.equal(
-      (await post(svc, "/shop/log/-/insert", { row: {} }, auth(svc, "alice"))).status,
-      201,
-    );
-    assert.equal(fileRows(svc, "select count(*) as n from log")[0].n, 4);
-  } finally {
-    await svc.close();
-  }
+  const bob = auth(svc, "bob");
+  const insert = await post(
+    svc,
+    "/shop/log/-/insert",
+    { row: { message: "x" }, return: true },
+    bob,
+  );
+  assert.equal(insert.status, 403);
+  assert.deepEqual(errorsOf(insert), ["Permission denied"]);
+  assert.equal((await post(svc, "/shop/log/-/drop", {}, bob)).status, 403);
+  assert.equal(
+    (await post(svc, "/shop/log/-/insert", { row: {} }, auth(svc, "alice"))).status,
+    201,
+  );
+  assert.equal(fileRows(svc, "select count(*) as n from log")[0].n, 4);
 });
 
 Deno.test("bad tokens are a 401 JSON error, not an anonymous write", async () => {

@@ -1,0 +1,136 @@
+/**
+ * The one way Vitrine's code reaches its own files — the default templates, the static CSS and
+ * JavaScript — and the module a read worker starts from. The same program then runs in every
+ * form it ships in:
+ *
+ * - **from source** (`deno run -A cli.ts`, or `mod.ts` imported by a path): files are read from
+ *   `templates/` and `static/` next to `src/`, so edits show without a build;
+ * - **bundled** (`deno task bundle` → `dist/vitrine.js`): `scripts/bundle.ts` replaces
+ *   `embedded_assets.ts` with a generated copy holding every file, so nothing is read from disk;
+ * - **compiled** (`deno task compile`): the files are embedded with `--include` and read like
+ *   the source tree.
+ *
+ * Read workers start from `cli.ts` when the program was started through it (it calls
+ * {@link setReadWorkerEntry}; in a bundle that is the bundle file itself, which then runs the
+ * worker code of `src/app/read_worker.ts`), and otherwise from the module the pool names (library
+ * use: `src/app/read_worker.ts` for a service, `src/db/plain_worker.ts` for a lone database).
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { embeddedAssets } from "./embedded_assets.ts";
+
+/** The two folders of Vitrine's own files. */
+export type AssetFolder = "templates" | "static";
+
+/** The `name` every read worker is started with; `cli.ts` checks it to run the worker code. */
+export const READ_WORKER_NAME = "vitrine-read-worker";
+
+const ROOT = new URL("../../", import.meta.url);
+let workerEntry: string | null = null;
+
+/**
+ * The folder on disk holding Vitrine's own `folder`, or null when the files are embedded (the
+ * bundle) or the code was not loaded from a `file:` URL.
+ */
+export function assetDir(folder: AssetFolder): string | null {
+  if (embeddedAssets() || ROOT.protocol !== "file:") return null;
+  return fileURLToPath(new URL(`${folder}/`, ROOT));
+}
+
+/**
+ * The root of the source tree this code runs from (the folder holding `cli.ts`), or null when it
+ * runs from a bundle or was not loaded from a `file:` URL.
+ */
+export function sourceRoot(): string | null {
+  if (embeddedAssets() || ROOT.protocol !== "file:") return null;
+  return fileURLToPath(ROOT);
+}
+
+/** True when Vitrine's files come from the embedded copy rather than from disk. */
+export function assetsEmbedded(): boolean {
+  return embeddedAssets() !== null;
+}
+
+/** The bytes of `folder/relative`, or null when there is no such file (or the path escapes). */
+export function readAsset(folder: AssetFolder, relative: string): Uint8Array | null {
+  if (!isSafeRelative(relative)) return null;
+  const key = `${folder}/${relative}`;
+  const embedded = embeddedAssets();
+  if (embedded) {
+    const text = embedded.text[key];
+    if (text !== undefined) return new TextEncoder().encode(text);
+    const binary = embedded.binary[key];
+    return binary === undefined ? null : Uint8Array.from(atob(binary), (c) => c.charCodeAt(0));
+  }
+  const dir = assetDir(folder);
+  if (dir === null) return null;
+  try {
+    return Deno.readFileSync(`${dir}${relative}`);
+  } catch {
+    return null;
+  }
+}
+
+/** The relative paths of every file under `folder`, sorted (`vendor/map.js`, ...). */
+export function listAssets(folder: AssetFolder): string[] {
+  const embedded = embeddedAssets();
+  if (embedded) {
+    const prefix = `${folder}/`;
+    return [...Object.keys(embedded.text), ...Object.keys(embedded.binary)]
+      .filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort();
+  }
+  const dir = assetDir(folder);
+  return dir === null ? [] : filesUnder(dir).sort();
+}
+
+/** The text of `folder/relative` (UTF-8), or null when there is no such file. */
+export function readAssetText(folder: AssetFolder, relative: string): string | null {
+  if (!isSafeRelative(relative)) return null;
+  const embedded = embeddedAssets()?.text[`${folder}/${relative}`];
+  if (embedded !== undefined) return embedded;
+  const bytes = readAsset(folder, relative);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+/**
+ * Makes read workers start from `url` (with {@link READ_WORKER_NAME} as their name). `cli.ts`
+ * passes its own URL, so a bundle or compiled binary needs no second file.
+ */
+export function setReadWorkerEntry(url: string): void {
+  workerEntry = url;
+}
+
+/**
+ * The module a read worker starts from: the entry a program registered with
+ * {@link setReadWorkerEntry}, else `fallback` (the pool's own choice).
+ */
+export function readWorkerEntry(fallback: string | URL): string {
+  return workerEntry ?? String(fallback);
+}
+
+/** True in a thread started as a read worker. */
+export function isReadWorkerThread(): boolean {
+  const scope = globalThis as { WorkerGlobalScope?: unknown; name?: unknown };
+  return scope.WorkerGlobalScope !== undefined && scope.name === READ_WORKER_NAME;
+}
+
+/** Refuses absolute names, `..` and `.` segments, backslashes and NUL. */
+function isSafeRelative(relative: string): boolean {
+  if (relative === "" || relative.startsWith("/") || /[\\\0]/.test(relative)) return false;
+  return relative.split("/").every((segment) => segment !== ".." && segment !== ".");
+}
+
+function filesUnder(root: string, prefix = ""): string[] {
+  const out: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(root + prefix)) {
+      const path = prefix + entry.name;
+      if (entry.isDirectory) out.push(...filesUnder(root, path + "/"));
+      else if (entry.isFile) out.push(path);
+    }
+  } catch {
+    // An unreadable folder lists nothing.
+  }
+  return out;
+}
