@@ -100,6 +100,8 @@ export class Service {
     this.settings = new Settings(options.settings ?? {});
     // Process-wide: SQLite's heap is shared by every connection and worker of the process.
     setHardHeapLimit(Number(this.setting("sqlite_heap_limit_mb")) * 1024 * 1024);
+    // A plugin whose hook never answers fails its page with a 500 instead of hanging it.
+    this.pm.timeLimitMs = Number(this.setting("hook_time_limit_ms"));
     this.#localMetadata = new Metadata(options.metadata ?? {});
     this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());

@@ -117,8 +117,8 @@ export async function buildPageContext(
       ...(menuLinks as { href: string; label: string }[][]).flat(),
     ],
   });
-  const merged: Record<string, unknown> = { ...base, request, settings: svc.settings.toJSON() };
   if (request) allowAssetOrigins(request, base);
+  const merged: Record<string, unknown> = { ...base, request, settings: svc.settings.toJSON() };
   Object.assign(merged, context);
   for (const vars of extraVars) Object.assign(merged, vars);
   return merged;
