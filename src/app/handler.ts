@@ -27,7 +27,7 @@ import { CUSTOM_PAGE_ROUTE, type View } from "./routes.ts";
 import { NoCustomPage } from "../views/special/custom_page.ts";
 import { traceRequest } from "./trace_page.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
-import { requestOrigin, type RequestOrigin } from "./origin.ts";
+import { type RequestOrigin, requestOrigin } from "./origin.ts";
 import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
 import { HttpError } from "../http/errors.ts";
 

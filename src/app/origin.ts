@@ -33,7 +33,8 @@ export interface RequestOrigin {
 }
 
 /** A DNS name, an IPv4 address or a bracketed IPv6 address, and an optional port. */
-const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** True for a syntactically valid `host[:port]`. */
 export function isValidHost(host: string): boolean {
@@ -62,7 +63,9 @@ export function requestOrigin(raw: globalThis.Request, settings: OriginSettings)
     if (proto !== null && proto !== "http" && proto !== "https") {
       throw new BadRequest("Invalid X-Forwarded-Proto header");
     }
-    if (host !== null && !isValidHost(host)) throw new BadRequest("Invalid X-Forwarded-Host header");
+    if (host !== null && !isValidHost(host)) {
+      throw new BadRequest("Invalid X-Forwarded-Host header");
+    }
     if (host !== null) return { scheme: proto ?? own, host, fromHostHeader: false };
     if (proto !== null) return { scheme: proto, host: hostHeader || null, fromHostHeader: true };
   }

@@ -21,7 +21,10 @@ export interface RequestLimits {
 }
 
 /** The error for a request over a limit, or null. */
-export function requestLimitError(raw: globalThis.Request, limits: RequestLimits): HttpError | null {
+export function requestLimitError(
+  raw: globalThis.Request,
+  limits: RequestLimits,
+): HttpError | null {
   if (limits.maxUrlBytes > 0) {
     // Everything after the origin (scheme://host) is the request target.
     const target = raw.url.length - raw.url.indexOf("/", raw.url.indexOf("//") + 2);

@@ -43,7 +43,9 @@ export function addSecurityHeaders(
       ? contentSecurityPolicy(request, { frameAncestors })
       : `frame-ancestors ${frameAncestors}`,
   );
-  const legacy = frameAncestors === "'self'" ? "SAMEORIGIN" : frameAncestors === "'none'"
+  const legacy = frameAncestors === "'self'"
+    ? "SAMEORIGIN"
+    : frameAncestors === "'none'"
     ? "DENY"
     : null;
   if (legacy) add("x-frame-options", legacy);

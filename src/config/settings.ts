@@ -120,7 +120,11 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     "Who may show pages in a frame (the CSP frame-ancestors directive), e.g. 'none' or " +
       "'self' https://example.org",
   ),
-  def("max_url_bytes", 32768, "Longest request URL (path and query string) accepted; longer is a 414"),
+  def(
+    "max_url_bytes",
+    32768,
+    "Longest request URL (path and query string) accepted; longer is a 414",
+  ),
   def("max_header_bytes", 16384, "Most bytes of request headers accepted; more is a 431"),
   def("max_json_depth", 64, "Deepest nesting of arrays and objects accepted in a JSON body"),
   def(

@@ -223,7 +223,11 @@ export class PluginRegistry {
     for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
       if (callable && typeof value === "function") value = value();
       else if (isThenable(value)) {
-        value = await withinTimeLimit(value, limit, () => new HookTimeout(impl.plugin, name, limit));
+        value = await withinTimeLimit(
+          value,
+          limit,
+          () => new HookTimeout(impl.plugin, name, limit),
+        );
       } else return value;
     }
     throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
