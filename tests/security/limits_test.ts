@@ -52,6 +52,15 @@ Deno.test("a URL over max_url_bytes is a 414; without the cap huge queries still
   }
 });
 
+Deno.test("request headers over max_header_bytes are a 431", async () => {
+  await using svc = shopService({ settings: { max_header_bytes: 4096 } });
+  const big = await svc.client.get("/shop.json", { headers: { cookie: `a=${"x".repeat(5000)}` } });
+  assert.equal(big.status, 431);
+  assert.match(big.json().error, /max_header_bytes/);
+  const fine = await svc.client.get("/shop.json", { headers: { cookie: `a=${"x".repeat(3000)}` } });
+  assert.equal(fine.status, 200);
+});
+
 Deno.test("JSON nested deeper than max_json_depth is a 400 naming the setting", async () => {
   await using svc = shopService();
   const post = (body: string) =>
