@@ -201,7 +201,7 @@ export class Database extends DatabaseIntrospection {
       if (cancelled || isInterruptError(error)) {
         throw new QueryInterrupted(sql, params, undefined, { cause: error });
       }
-      const capped = describeCapError(error, sql, params, maxBytes);
+      const capped = describeCapError(error, maxBytes, sql, params);
       if (capped) throw capped;
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);

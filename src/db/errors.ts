@@ -1,11 +1,11 @@
 /**
  * Errors raised by the data layer. Every SQL statement that fails in `Database` rejects with a
- * `DatabaseError`: `QueryError` when SQLite refused or failed it, `QueryInterrupted` when it ran
- * past its time limit (or was cancelled). Both wrap the binding's `SqliteError` (they extend it
- * and keep it as `cause`), carry the SQL and its parameters, and — like every error with a status
- * — extend `StatusError`, so `src/app/error_response.ts` answers them without help. A view that
- * ran SQL the user wrote turns a `QueryError` into `InvalidSql` (400); anywhere else it is the
- * server's failure (500).
+ * `DatabaseError`: `QueryError` when SQLite refused or failed it (500 unless a view that ran the
+ * user's SQL turns it into `InvalidSql`, 400), `QueryInterrupted` when it ran past its time limit
+ * or was cancelled (400), `QueryTooLarge` when it hit a resource cap (400). They wrap the
+ * binding's `SqliteError` (they extend it and keep it as `cause`), carry the SQL and its
+ * parameters, and — like every error with a status — extend `StatusError`, so
+ * `src/app/error_response.ts` answers them without help.
  *
  * Also here: `MultipleValues` and the errors for writes that cannot happen.
  *
@@ -145,16 +145,12 @@ export class QueryTooLarge extends DatabaseError {
   /** Builds the error for `sql` with a message saying which cap was hit. */
   constructor(
     sql: string,
-    params: BindParams | null | undefined,
+    params: BindParams | BindParams[] | null | undefined,
     message: string,
     extendedCode: number,
     options: ErrorOptions = {},
   ) {
-    super(sql, params, message, extendedCode, {
-      status: 400,
-      title: "Query too large",
-      cause: options.cause,
-    });
+    super(sql, params, message, extendedCode, { status: 400, cause: options.cause });
   }
 }
 
@@ -162,35 +158,38 @@ const SQLITE_NOMEM = 7;
 const SQLITE_TOOBIG = 18;
 
 /**
- * A cap's error (see {@link QueryTooLarge}) in words a visitor can act on; `null` for any other
- * error. `maxBytes` is the `max_returned_bytes` setting in force.
+ * The caps' errors in words a visitor can act on, for `sql` run with `params`; `null` for any
+ * other error. `maxBytes` is the `max_returned_bytes` setting in force.
  */
 export function describeCapError(
   error: unknown,
+  maxBytes: number,
   sql: string,
   params: BindParams | null | undefined,
-  maxBytes: number,
 ): QueryTooLarge | null {
   if (!(error instanceof Error)) return null;
   const code = (error as { code?: unknown }).code;
-  const tooLarge = (message: string, code: number) =>
-    new QueryTooLarge(sql, params, message, code, { cause: error });
+  const tooLarge = (message: string, extendedCode: number) =>
+    new QueryTooLarge(sql, params, message, extendedCode, { cause: error });
   if (code === SQLITE_TOOBIG) {
     if (/statement too long/i.test(error.message)) {
-      return tooLarge("The SQL is too long: visitor SQL may be at most 100,000 bytes.", code);
+      return tooLarge(
+        "The SQL is too long: visitor SQL may be at most 100,000 bytes.",
+        SQLITE_TOOBIG,
+      );
     }
     const limit = maxBytes > 0 ? ` (${maxBytes.toLocaleString("en-US")} bytes)` : "";
     return tooLarge(
       `The query returns more data than this server allows${limit}. The limit is controlled ` +
         "by the max_returned_bytes setting.",
-      code,
+      SQLITE_TOOBIG,
     );
   }
   if (code === SQLITE_NOMEM) {
     return tooLarge(
       "The query needs more memory than this server allows. The limit is controlled by the " +
         "sqlite_heap_limit_mb setting.",
-      code,
+      SQLITE_NOMEM,
     );
   }
   return null;

@@ -11,6 +11,7 @@
  */
 
 import type { Request } from "../http/request.ts";
+import { formatPath } from "./output_format.ts";
 
 /** One link of the menu. */
 export interface ExportLink {
@@ -86,12 +87,4 @@ export function exportMenu(request: Request, input: ExportMenuInput): ExportMenu
     total_at_least: input.total_at_least ?? false,
     labels: input.labels ?? false,
   };
-}
-
-/** The page's path in `format` (an existing `.ext` replaced) with `args`. */
-function formatPath(request: Request, format: string, args: URLSearchParams): string {
-  const current = request.url_vars?.format;
-  const bare = current ? request.path.slice(0, -(current.length + 1)) : request.path;
-  const text = args.toString();
-  return `${bare}.${format}${text ? `?${text}` : ""}`;
 }

@@ -20,7 +20,7 @@ import { canRender, type FormatHost, pluginResponse, renderArgs } from "./render
 import type { RenderHost } from "./host.ts";
 import { jsonResponse } from "./json_response.ts";
 import type { RowsPage } from "./rows_page.ts";
-import { STREAM_FORMATS, streamedResponse } from "./row_stream.ts";
+import { STREAM_FORMATS, streamedResponse, wantsStream } from "./row_stream.ts";
 
 /**
  * The format the request asks for: null for the HTML page, `json`, or the URL's other suffix
@@ -30,6 +30,12 @@ export function requestedFormat(request: Request): string | null {
   const format = request.url_vars?.format ?? null;
   if (format === null) return wantsJson(request) ? "json" : null;
   return format;
+}
+
+/** True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`). */
+export function wantsFullExport(request: Request): boolean {
+  const format = requestedFormat(request);
+  return format !== null && STREAM_FORMATS.has(format) && wantsStream(request);
 }
 
 /** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */
@@ -133,8 +139,6 @@ function formatUrl(
   format: string,
   replace: [string, string][] = [],
 ): string {
-  const current = request.url_vars?.format;
-  const bare = current ? request.path.slice(0, -(current.length + 1)) : request.path;
   // Like the reference, the query string is kept as the client wrote it (`_extra=a,b` stays
   // unencoded) and the replacements are appended, unless the same key is already there; a
   // replacement of a different value (`_size=10` → `_size=max`) rewrites the query instead.
@@ -147,6 +151,17 @@ function formatUrl(
     const added = replace.filter(([key]) => !given.has(key));
     text = [request.query_string, new URLSearchParams(added).toString()].filter(Boolean).join("&");
   }
-  // request.path already carries base_url.
-  return `${bare}.${format}${text ? `?${text}` : ""}`;
+  return `${barePath(request)}.${format}${text ? `?${text}` : ""}`;
+}
+
+/** This page's path (base_url included) in `format`, its `.ext` replaced, with `args`. */
+export function formatPath(request: Request, format: string, args: URLSearchParams): string {
+  const text = args.toString();
+  return `${barePath(request)}.${format}${text ? `?${text}` : ""}`;
+}
+
+/** The request's path without its `.ext` (request.path already carries base_url). */
+function barePath(request: Request): string {
+  const current = request.url_vars?.format;
+  return current ? request.path.slice(0, -(current.length + 1)) : request.path;
 }

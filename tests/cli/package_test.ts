@@ -192,5 +192,5 @@ Deno.test("package --branch builds the image's Vitrine from a git ref of the che
     { NO_COLOR: "1" },
   );
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /git archive failed: .*no-such-branch-xyz/);
+  assert.match(missing.stderr, /git archive failed \(exit \d+\): .*no-such-branch-xyz/);
 });

@@ -97,11 +97,9 @@ Deno.test(
   withDir(async (dir) => {
     const path = makeDbFile(dir, "shop.db", ROWS);
     damagePage(path, 6);
-    const svc = new Service({ files: [path] });
-    try {
+    {
+      await using svc = new Service({ files: [path] });
       await assert.rejects(svc.invoke_startup(), CorruptDatabase);
-    } finally {
-      await svc.close();
     }
     const output = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--no-lock", CLI, path, "--get", "/shop.json"],
@@ -114,11 +112,7 @@ Deno.test(
     assert.match(stderr, /shop\.db is not a usable SQLite database: PRAGMA quick_check found/);
     assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
     // With the cap at 0 only the cheap checks run, and the damaged page is not read at start-up.
-    const cheap = new Service({ files: [path], settings: { startup_check_max_mb: 0 } });
-    try {
-      await cheap.invoke_startup();
-    } finally {
-      await cheap.close();
-    }
+    await using cheap = new Service({ files: [path], settings: { startup_check_max_mb: 0 } });
+    await cheap.invoke_startup();
   }),
 );

@@ -22,22 +22,17 @@ Deno.test("inspect data spares immutable files a hash at start-up, if their size
   const db = buildShopDb();
   const size = Deno.statSync(db).size;
   const recorded = "f".repeat(64);
-  const trusted = new Service({
+  await using trusted = new Service({
     immutables: [db],
     inspect_data: { shop: { hash: recorded, size, tables: {} } },
   });
-  const stale = new Service({
+  await using stale = new Service({
     immutables: [db],
     inspect_data: { shop: { hash: recorded, size: size + 1, tables: {} } },
   });
-  try {
-    assert.equal(trusted.get_database("shop").hash, recorded);
-    const real = createHash("sha256").update(Deno.readFileSync(db)).digest("hex");
-    assert.equal(stale.get_database("shop").hash, real);
-    const page = await trusted.client.get("/-/databases.json");
-    assert.equal(page.json<{ hash: string }[]>()[0].hash, recorded);
-  } finally {
-    await trusted.close();
-    await stale.close();
-  }
+  assert.equal(trusted.get_database("shop").hash, recorded);
+  const real = createHash("sha256").update(Deno.readFileSync(db)).digest("hex");
+  assert.equal(stale.get_database("shop").hash, real);
+  const page = await trusted.client.get("/-/databases.json");
+  assert.equal(page.json<{ hash: string }[]>()[0].hash, recorded);
 });

@@ -10,6 +10,7 @@ import {
   DatabaseError,
   QueryError,
   QueryInterrupted,
+  QueryTooLarge,
 } from "../../src/db/errors.ts";
 
 Deno.test("each layer's errors carry status, title and headers from one base", () => {
@@ -21,6 +22,7 @@ Deno.test("each layer's errors carry status, title and headers from one base", (
     [new TableArgsError("_where= is not allowed", 403), 403, null],
     [new InvalidSql("Statement must be a SELECT"), 400, "Invalid SQL"],
     [new QueryInterrupted("select 1", null), 400, "SQL Interrupted"],
+    [new QueryTooLarge("select 1", null, "The query returns more data", 18), 400, null],
     [new SqliteError("disk I/O error", 10), 500, null],
   ];
   for (const [error, status, title] of cases) {
@@ -30,6 +32,7 @@ Deno.test("each layer's errors carry status, title and headers from one base", (
     assert.deepEqual(error.headers, {}, error.name);
   }
   assert.ok(new Forbidden() instanceof HttpError);
+  assert.ok(new QueryTooLarge("select 1", null, "too large", 18) instanceof DatabaseError);
   assert.equal(new StatusError(418).message, "HTTP 418");
 });
 

@@ -13,37 +13,33 @@ const names = (body: { databases: Record<string, Summary> }) =>
   body.databases.fixtures.tables_and_views_truncated.map((t) => t.name);
 
 Deno.test("?_sort=relationships puts tables with foreign keys first, then count, then name", async () => {
-  const svc = referenceService();
-  try {
-    const byCount = (await svc.client.get("/.json")).json();
-    assert.deepEqual(names(byCount), [
-      "facetable",
-      "simple_primary_key",
-      "facet_cities",
-      "binary_data",
-      "no_primary_key",
-    ]);
-    const byRelationships = (await svc.client.get("/.json?_sort=relationships")).json();
-    // foreign_key_references has three foreign keys, simple_primary_key two pointing at it.
-    assert.deepEqual(names(byRelationships), [
-      "foreign_key_references",
-      "simple_primary_key",
-      "facetable",
-      "facet_cities",
-      "primary_key_multiple_columns",
-    ]);
-    const listed = byRelationships.databases.fixtures.tables_and_views_truncated;
-    assert.deepEqual(
-      listed.map((t: { num_relationships_for_sorting: number }) => t.num_relationships_for_sorting),
-      [3, 2, 1, 1, 1],
-    );
-  } finally {
-    await svc.close();
-  }
+  await using svc = referenceService();
+  const byCount = (await svc.client.get("/.json")).json();
+  assert.deepEqual(names(byCount), [
+    "facetable",
+    "simple_primary_key",
+    "facet_cities",
+    "binary_data",
+    "no_primary_key",
+  ]);
+  const byRelationships = (await svc.client.get("/.json?_sort=relationships")).json();
+  // foreign_key_references has three foreign keys, simple_primary_key two pointing at it.
+  assert.deepEqual(names(byRelationships), [
+    "foreign_key_references",
+    "simple_primary_key",
+    "facetable",
+    "facet_cities",
+    "primary_key_multiple_columns",
+  ]);
+  const listed = byRelationships.databases.fixtures.tables_and_views_truncated;
+  assert.deepEqual(
+    listed.map((t: { num_relationships_for_sorting: number }) => t.num_relationships_for_sorting),
+    [3, 2, 1, 1, 1],
+  );
 });
 
 Deno.test("the index's metadata carries the describing keys, not configuration", async () => {
-  const svc = referenceService({
+  await using svc = referenceService({
     metadata: {
       title: "Fixtures",
       license: "Apache 2.0",
@@ -55,13 +51,9 @@ Deno.test("the index's metadata carries the describing keys, not configuration",
       databases: { fixtures: { title: "F" } },
     },
   });
-  try {
-    const body = (await svc.client.get("/.json")).json();
-    assert.deepEqual(body.metadata, { title: "Fixtures", license: "Apache 2.0", about: "Tests" });
-    // The page still uses the configuration the metadata file carries.
-    const html = (await svc.client.get("/")).text;
-    assert.match(html, /\/static\/app\.css/);
-  } finally {
-    await svc.close();
-  }
+  const body = (await svc.client.get("/.json")).json();
+  assert.deepEqual(body.metadata, { title: "Fixtures", license: "Apache 2.0", about: "Tests" });
+  // The page still uses the configuration the metadata file carries.
+  const html = (await svc.client.get("/")).text;
+  assert.match(html, /\/static\/app\.css/);
 });

@@ -14,7 +14,8 @@ import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows } from "../../render/render_cell.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { pagedQuerySql, streamQuery, wantsQueryStream } from "./query_stream.ts";
+import { pagedQuerySql, streamQuery } from "./query_stream.ts";
+import { wantsFullExport } from "../../render/output_format.ts";
 import { exportMenu } from "../../render/export_menu.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
@@ -42,7 +43,7 @@ export async function runReadQuery(
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
   try {
-    if (wantsQueryStream(request)) {
+    if (wantsFullExport(request)) {
       const streamed = await streamQuery(db, sql, params, custom_time_limit);
       if (streamed) return { ...streamed, error: null };
     }

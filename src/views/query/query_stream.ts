@@ -9,11 +9,9 @@
  * @module
  */
 
-import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import { QueryError } from "../../db/errors.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
-import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */
 export interface StreamPage {
@@ -26,12 +24,6 @@ export interface StreamedQuery extends StreamPage {
   columns: string[];
   truncated: boolean;
   fetchNext(next: string): Promise<StreamPage>;
-}
-
-/** True when the request asks for every row of a text export (`.csv?_stream=on`). */
-export function wantsQueryStream(request: Request): boolean {
-  const format = request.url_vars?.format;
-  return Boolean(format && STREAM_FORMATS.has(format) && wantsStream(request));
 }
 
 const LEADING_COMMENTS = /^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/;

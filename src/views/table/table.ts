@@ -13,9 +13,8 @@ import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
-import { respondWithRows } from "../../render/output_format.ts";
+import { respondWithRows, wantsFullExport } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
-import { STREAM_FORMATS, wantsStream } from "../../render/row_stream.ts";
 import { fetchAfter, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
 import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
 import { tableHtml } from "./table_html.ts";
@@ -75,8 +74,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
  */
 function tableArgs(request: Request): URLSearchParams {
   const args = new URLSearchParams(request.query_string);
-  const format = request.url_vars?.format;
-  if (format && STREAM_FORMATS.has(format) && wantsStream(request)) {
+  if (wantsFullExport(request)) {
     args.set("_size", "max");
     args.set("_nofacet", "1");
     args.set("_nocount", "1");

@@ -9,12 +9,12 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import { Response } from "../../http/response.ts";
+import type { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { insertRows, upsertRows } from "../../db/row_writes.ts";
 import { badRequest, isObject, type JsonObject, jsonObjectBody } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
-import { flash, rowsText, runWrite } from "./run_write.ts";
+import { flash, rowsResponse, rowsText, runWrite } from "./run_write.ts";
 
 const OPTIONS = ["return", "ignore", "replace", "alter"] as const;
 
@@ -96,7 +96,7 @@ async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Prom
   flash(svc, request, `${rowsText(body.rows.length)} ${upsert ? "upserted" : "inserted"}`);
   const result: Record<string, unknown> = { ok: true };
   if (rows) result.rows = rows;
-  return Response.json(result, { status: upsert ? 200 : 201 });
+  return await rowsResponse(db, table, result, upsert ? 200 : 201);
 }
 
 /** Validates the body's shape (the reference's messages), stopping at the first problem. */

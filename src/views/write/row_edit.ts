@@ -13,7 +13,7 @@ import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { deleteRow, updateRow } from "../../db/row_writes.ts";
 import { isObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetRow } from "./target.ts";
-import { flash, runWrite } from "./run_write.ts";
+import { flash, rowsResponse, runWrite } from "./run_write.ts";
 
 /** `/-/update`: 200 `{"ok": true}`, plus `"row"` (the row afterwards) with `"return": true`. */
 export async function updateView(svc: ViewHost, request: Request): Promise<Response> {
@@ -37,7 +37,7 @@ export async function updateView(svc: ViewHost, request: Request): Promise<Respo
     }));
   if (alter) await svc.refresh_catalog();
   flash(svc, request, "Row updated");
-  return Response.json(data.return ? { ok: true, row } : { ok: true });
+  return await rowsResponse(db, table, data.return ? { ok: true, row } : { ok: true });
 }
 
 /** `/-/delete`: 200 `{"ok": true}`. */

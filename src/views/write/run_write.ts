@@ -13,6 +13,8 @@ import type { Database } from "../../db/database.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
 import { Forbidden } from "../../http/errors.ts";
+import { Response } from "../../http/response.ts";
+import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/json.ts";
 
 /** `fn(conn)` on the write queue of `db`; resolves with its result. */
 export async function runWrite<T>(db: Database, fn: (conn: WriteConnection) => T): Promise<T> {
@@ -38,4 +40,34 @@ export function flash(svc: ViewHost, request: Request, message: string): void {
 /** "1 row", "3 rows". */
 export function rowsText(count: number): string {
   return count === 1 ? "1 row" : `${count} rows`;
+}
+
+/**
+ * A JSON answer holding rows read back after a write, written as the read API writes rows: a
+ * whole number in a REAL column is `12.0`, not `12`.
+ */
+export async function rowsResponse(
+  db: Database,
+  table: string,
+  body: Record<string, unknown>,
+  status = 200,
+): Promise<Response> {
+  const types: ColumnTypes = {};
+  for (const column of await db.table_column_details(table)) {
+    types[String(column.name)] = String(column.type ?? "");
+  }
+  const mark = (row: Record<string, unknown>) => {
+    const columns = Object.keys(row);
+    const [values] = markIntegralReals(columns, [Object.values(row)], types);
+    return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
+  };
+  const marked = { ...body };
+  if (Array.isArray(body.rows)) marked.rows = body.rows.map(mark);
+  if (body.row && typeof body.row === "object") {
+    marked.row = mark(body.row as Record<string, unknown>);
+  }
+  return new Response(jsonBodyText(marked), {
+    status,
+    content_type: "application/json; charset=utf-8",
+  });
 }

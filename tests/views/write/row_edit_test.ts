@@ -20,6 +20,8 @@ Deno.test("update sets the named columns only; return gives the row afterwards",
       added: "2024-01-15",
       notes: "",
     });
+    // A whole number in a REAL column reads back as the read API writes it.
+    assert.match(returned.text, /"price":5\.0\b/);
     assert.deepEqual(
       fileRows(svc, "select price, typeof(notes) as notes_type, tags from products where id = 2"),
       [{ price: 5, notes_type: "text", tags: null }],

@@ -72,7 +72,8 @@ async function run(cmd: string, args: string[], cwd: string): Promise<void> {
   }
   if (!output.success) {
     const message = new TextDecoder().decode(output.stderr).trim();
-    throw new Error(`${cmd} ${args[0]} failed: ${message}`);
+    const status = output.signal ? `signal ${output.signal}` : `exit ${output.code}`;
+    throw new Error(`${cmd} ${args[0]} failed (${status})${message ? `: ${message}` : ""}`);
   }
 }
 
