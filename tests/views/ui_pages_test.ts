@@ -99,8 +99,14 @@ Deno.test("the index's … link names what it leads to", async () => {
 Deno.test("visualisation plugins add their scripts where they apply", async () => {
   await using svc = shopService();
   const table = (await svc.client.get("/shop/products")).text;
-  assert.match(table, /<script nonce="[^"]+" src="\/-\/static\/column-menu.js\?[0-9a-f]{8}"><\/script>/);
-  assert.match(table, /<script nonce="[^"]+" type="module" src="\/-\/static\/chart-view.js\?[0-9a-f]{8}">/);
+  assert.match(
+    table,
+    /<script nonce="[^"]+" src="\/-\/static\/column-menu.js\?[0-9a-f]{8}"><\/script>/,
+  );
+  assert.match(
+    table,
+    /<script nonce="[^"]+" type="module" src="\/-\/static\/chart-view.js\?[0-9a-f]{8}">/,
+  );
   assert.match(table, /<a href="#chart">Chart these rows<\/a>/);
   // No latitude and longitude: no map.
   assert.doesNotMatch(table, /map-view\.js|vendor\/map\.css|vitrineMap/);
