@@ -102,6 +102,8 @@ export class Service {
     this.settings = new Settings(options.settings ?? {});
     // Process-wide: SQLite's heap is shared by every connection and worker of the process.
     setHardHeapLimit(Number(this.setting("sqlite_heap_limit_mb")) * 1024 * 1024);
+    // A plugin whose hook never answers fails its page with a 500 instead of hanging it.
+    this.pm.timeLimitMs = Number(this.setting("hook_time_limit_ms"));
     this.#localMetadata = new Metadata(options.metadata ?? {});
     this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
@@ -407,8 +409,14 @@ export class Service {
     requestState(request).messagesToSet.push([message, type]);
   }
 
-  /** Absolute URL for a path, using the request's scheme and host. */
+  /**
+   * Absolute URL for a path: the `public_url` setting's origin, else the request's scheme and
+   * host (from a trusted proxy, or the validated Host header — then the response is marked
+   * uncacheable by shared caches; see src/app/origin.ts).
+   */
   absolute_url(request: Request, path: string): string {
+    const state = requestState(request);
+    if (state.hostFromHeader) state.embedsHost = true;
     const scheme = this.setting("force_https_urls") ? "https" : request.scheme;
     return `${scheme}://${request.host}${path}`;
   }

@@ -19,11 +19,11 @@ export type Handler = (request: Request, info: Deno.ServeHandlerInfo) => Promise
 export function withAccessLog(handler: Handler, write: (line: string) => void): Handler {
   return async (request, info) => {
     const started = performance.now();
-    const url = new URL(request.url);
+    const target = requestTarget(request.url);
     const client = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "-";
     const line = (status: number | string, bytes: number, note = "") =>
       `${client} [${new Date().toISOString().replace(/\.\d+Z$/, "Z")}] ` +
-      `"${request.method} ${url.pathname}${url.search}" ${status} ${bytes} ` +
+      `"${request.method} ${target}" ${status} ${bytes} ` +
       `${(performance.now() - started).toFixed(1)}ms${note}`;
     let response: Response;
     try {
@@ -54,6 +54,16 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
       response,
     );
   };
+}
+
+/**
+ * The path and query of a request URL, cut from the text: `new URL()` would throw on the URL
+ * Deno builds from a malformed Host header (`http://[::1/x`), which the handler answers with a
+ * 400 — the log line must not turn that into a 500.
+ */
+function requestTarget(url: string): string {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(.*)$/is.exec(url);
+  return (match ? match[1] : url) || "/";
 }
 
 /** `body`, passed through chunk by chunk, calling `done` once with the bytes that went out. */

@@ -30,6 +30,10 @@ import { withArrival } from "../db/request_clock.ts";
 import { matches, notModified, pageTag } from "./conditional.ts";
 import { compressResponse } from "./compression.ts";
 import { wallClock } from "../db/read_query.ts";
+import { addSecurityHeaders } from "./security_headers.ts";
+import { type RequestOrigin, requestOrigin } from "./origin.ts";
+import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
+import { HttpError } from "../http/errors.ts";
 
 export type { FetchHandler };
 
@@ -59,8 +63,16 @@ export function createHandler(svc: Service): FetchHandler {
 }
 
 async function handleRequest(svc: Service, raw: globalThis.Request): Promise<globalThis.Response> {
+  const origin = checkRequest(svc, raw);
+  if (origin instanceof globalThis.Response) return origin;
   const limit = Number(svc.setting("max_post_body_bytes"));
-  const request = new Request(raw, { max_post_body_bytes: limit > 0 ? limit : null });
+  const request = new Request(raw, {
+    max_post_body_bytes: limit > 0 ? limit : null,
+    max_json_depth: Number(svc.setting("max_json_depth")),
+    scheme: origin.scheme,
+    host: origin.host,
+  });
+  requestState(request).hostFromHeader = origin.fromHostHeader;
   const inside = stripBaseUrl(request.path, String(svc.setting("base_url")));
   requestState(request).routePath = inside;
   let response: Response;
@@ -71,6 +83,32 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
     response = await handleError(svc, request, error);
   }
   return finish(svc, request, response);
+}
+
+/**
+ * Steps 1½ of the lifecycle: the URL and headers within their limits (414, 431), the Host
+ * header (or `public_url`, or a trusted proxy's headers) deciding the origin (400). Returns the
+ * origin, or the response refusing the request.
+ */
+function checkRequest(svc: Service, raw: globalThis.Request): RequestOrigin | globalThis.Response {
+  let error: HttpError | null = requestLimitError(raw, {
+    maxUrlBytes: Number(svc.setting("max_url_bytes")),
+    maxHeaderBytes: Number(svc.setting("max_header_bytes")),
+  });
+  if (!error) {
+    try {
+      return requestOrigin(raw, {
+        publicUrl: String(svc.setting("public_url")),
+        trustProxy: Boolean(svc.options.trust_proxy),
+      });
+    } catch (thrown) {
+      if (!(thrown instanceof HttpError)) throw thrown;
+      error = thrown;
+    }
+  }
+  const response = earlyErrorResponse(raw, error);
+  addSecurityHeaders(null, response.headers, securitySettings(svc));
+  return response;
 }
 
 /**
@@ -177,6 +215,8 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   if (state.csrfToken && state.csrfToken !== state.cookieCsrfToken) {
     response.set_cookie("ds_csrftoken", state.csrfToken, {
       path: "/",
+      // Pages hand the token to scripts in the form (data-csrftoken); the cookie stays hidden.
+      httponly: true,
       samesite: "lax",
       secure: secureCookies(svc, request),
     });
@@ -194,6 +234,8 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   // Not for `?_trace=1`: the trace is added to the body text afterwards (trace_page.ts).
   if (!request.args.has("_trace")) compressResponse(request, response);
   const web = response.toWebResponse();
+  addSecurityHeaders(request, web.headers, securitySettings(svc));
+  if (state.embedsHost) keepOutOfSharedCaches(web.headers);
   if (request.method === "HEAD") {
     // A streamed body (a CSV stream, a file) must be released, not just dropped.
     web.body?.cancel().catch(() => {});
@@ -211,6 +253,22 @@ function addAlternateLink(svc: Service, request: Request, response: Response): v
   const link = `<${url}>; rel="alternate"; type="application/json+datasette"`;
   const current = response.headers["link"];
   response.headers["link"] = current ? `${current}, ${link}` : link;
+}
+
+function securitySettings(svc: Service) {
+  return { frameAncestors: String(svc.setting("frame_ancestors")) };
+}
+
+/**
+ * The response shows a URL made from the visitor's own Host header: a shared cache must not keep
+ * it for others (who might be shown a host an attacker chose). The browser's own cache may.
+ */
+function keepOutOfSharedCaches(headers: Headers): void {
+  const current = headers.get("cache-control");
+  if (!current || /\b(private|no-store)\b/i.test(current)) return;
+  const rest = current.split(",").map((part) => part.trim())
+    .filter((part) => part && !/^(public|s-maxage=\d+)$/i.test(part));
+  headers.set("cache-control", ["private", ...rest].join(", "));
 }
 
 /** Cookies are `Secure` whenever the site is reached over HTTPS (or says it is). */

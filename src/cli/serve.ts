@@ -27,6 +27,7 @@ export interface ServeFlags {
   secret?: string;
   root?: boolean;
   cors?: boolean;
+  trustProxy?: boolean;
   nolock?: boolean;
   loadExtension: string[];
   inspectFile?: string;
@@ -61,6 +62,10 @@ export function addServeCommand(program: Command): void {
     .option("--secret <secret>", "secret for signed cookies and tokens (or VITRINE_SECRET)")
     .option("--root", "print a one-time URL that signs you in as the root actor")
     .option("--cors", "send CORS headers so other sites can read the JSON API")
+    .option(
+      "--trust-proxy",
+      "behind a reverse proxy: take scheme and host from X-Forwarded-Proto/X-Forwarded-Host",
+    )
     .option("--nolock", "open read-only files with nolock=1")
     .option("--load-extension <path>", "SQLite extension to load (path[:entrypoint])", collect, [])
     .option("--inspect-file <file>", "counts from `vitrine inspect`, for immutable files")
@@ -210,6 +215,7 @@ export async function serviceOptionsFrom(
     secret: flags.secret,
     root: flags.root,
     cors: flags.cors,
+    trust_proxy: flags.trustProxy,
     nolock: flags.nolock,
     load_extensions: flags.loadExtension.length
       ? flags.loadExtension

@@ -37,6 +37,12 @@ export interface ServiceOptions {
   root?: boolean;
   /** Send CORS headers so other sites can read the JSON API. */
   cors?: boolean;
+  /**
+   * The server sits behind a proxy that sets `X-Forwarded-Proto` / `X-Forwarded-Host`: take the
+   * scheme and host of absolute URLs from them (`--trust-proxy`). Never enable it for a server
+   * that visitors can reach directly: they could then name any host.
+   */
+  trust_proxy?: boolean;
   /** Open read-only connections with `nolock=1`. */
   nolock?: boolean;
   /** Counts and hashes from `vitrine inspect`, reused for immutable files. */

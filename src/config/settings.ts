@@ -122,6 +122,31 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     "Database files up to this size get a full PRAGMA quick_check at start-up; larger ones a " +
       "header and schema check only (0 means header and schema check only)",
   ),
+  def(
+    "public_url",
+    "",
+    "The site's public address, e.g. https://data.example.org, used for every absolute URL " +
+      "instead of the request's Host header",
+  ),
+  def(
+    "frame_ancestors",
+    "'self'",
+    "Who may show pages in a frame (the CSP frame-ancestors directive), e.g. 'none' or " +
+      "'self' https://example.org",
+  ),
+  def(
+    "max_url_bytes",
+    32768,
+    "Longest request URL (path and query string) accepted; longer is a 414",
+  ),
+  def("max_header_bytes", 16384, "Most bytes of request headers accepted; more is a 431"),
+  def("max_json_depth", 64, "Deepest nesting of arrays and objects accepted in a JSON body"),
+  def(
+    "hook_time_limit_ms",
+    10000,
+    "Time a plugin hook may take to answer during a request before the page fails with a 500 " +
+      "(0 means no limit)",
+  ),
 ];
 
 const DEFINITIONS = new Map(DEFAULT_SETTINGS.map((d) => [d.name, d]));
@@ -151,7 +176,10 @@ export function parseSettingValue(name: string, raw: unknown): SettingValue {
       if (typeof raw !== "string") {
         throw new SettingsError(`Setting "${name}" must be a string, got ${JSON.stringify(raw)}`);
       }
-      return name === "base_url" ? normaliseBaseUrl(raw) : raw;
+      if (name === "base_url") return normaliseBaseUrl(raw);
+      if (name === "public_url") return normalisePublicUrl(raw);
+      if (name === "frame_ancestors") return checkFrameAncestors(raw);
+      return raw;
   }
 }
 
@@ -167,6 +195,37 @@ function normaliseBaseUrl(raw: string): string {
   if (!path.startsWith("/")) path = "/" + path;
   if (!path.endsWith("/")) path += "/";
   return path;
+}
+
+/** `https://host[:port]` with nothing after it; empty means "use the request's Host". */
+function normalisePublicUrl(raw: string): string {
+  const trimmed = raw.trim();
+  if (trimmed === "") return "";
+  let url: URL | null = null;
+  try {
+    url = new URL(trimmed);
+  } catch { /* reported below */ }
+  const bare = url !== null && (url.pathname === "/" || url.pathname === "") && !url.search &&
+    !url.hash && !url.username && !url.password;
+  if (!url || !/^https?:$/.test(url.protocol) || !bare) {
+    throw new SettingsError(
+      `Setting "public_url" must be a scheme and host such as https://data.example.org ` +
+        `(set a path prefix with base_url), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return url.origin;
+}
+
+/** One or more CSP sources; a `;` or `,` would start another directive or policy. */
+function checkFrameAncestors(raw: string): string {
+  const value = raw.trim();
+  if (!/^[^;,\r\n]+$/.test(value)) {
+    throw new SettingsError(
+      `Setting "frame_ancestors" must be CSP sources such as 'self', 'none' or ` +
+        `https://example.org, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
 }
 
 function parseBool(name: string, raw: unknown): boolean {

@@ -36,8 +36,12 @@ export interface RequestOptions {
   actor?: Actor | null;
   /** Overrides the scheme of the URL (e.g. behind a TLS-terminating proxy). */
   scheme?: string;
+  /** Overrides the host (`host[:port]`): the `public_url` setting or a trusted proxy's header. */
+  host?: string | null;
   /** Upper limit for `post_body()`; null means none. */
   max_post_body_bytes?: number | null;
+  /** Deepest JSON nesting a body may have (`max_json_depth`); 0 or null means no limit. */
+  max_json_depth?: number | null;
 }
 
 /** Options of {@link Request.fake}. */
@@ -59,8 +63,11 @@ export class Request {
   actor: Actor | null;
   /** Limit applied by `post_body()`; null means unlimited. */
   max_post_body_bytes: number | null;
+  /** Deepest JSON nesting accepted in a body (the views that parse JSON check it); 0 = none. */
+  max_json_depth: number;
   #url: URL;
   #scheme: string;
+  #host: string | null;
   #scope?: Scope;
   #headers?: Record<string, string>;
   #cookies?: Record<string, string>;
@@ -72,9 +79,11 @@ export class Request {
     this.raw = webRequest;
     this.#url = new URL(webRequest.url);
     this.#scheme = options.scheme ?? this.#url.protocol.slice(0, -1);
+    this.#host = options.host ?? null;
     this.url_vars = options.url_vars ?? {};
     this.actor = options.actor ?? null;
     this.max_post_body_bytes = options.max_post_body_bytes ?? null;
+    this.max_json_depth = options.max_json_depth ?? 0;
   }
 
   /** A request for tests: `Request.fake("/db/table?_size=1", { method: "POST" })`. */
@@ -122,12 +131,15 @@ export class Request {
     return this.raw.method;
   }
 
-  /** The full URL, with the effective scheme. */
+  /** The full URL, with the effective scheme and host. */
   get url(): string {
     const protocol = this.#scheme + ":";
-    if (protocol === this.#url.protocol) return this.#url.href;
+    if (protocol === this.#url.protocol && (!this.#host || this.#host === this.#url.host)) {
+      return this.#url.href;
+    }
     const url = new URL(this.#url.href);
     url.protocol = protocol;
+    if (this.#host) url.host = this.#host;
     return url.href;
   }
 
@@ -153,9 +165,12 @@ export class Request {
     return this.#cookies ??= parseCookies(this.headers["cookie"]);
   }
 
-  /** The Host header, else the URL's host, else `localhost`. */
+  /**
+   * The host the site is answered as (see src/app/origin.ts), else the Host header, else the
+   * URL's host, else `localhost`.
+   */
   get host(): string {
-    return this.headers["host"] || this.#url.host || "localhost";
+    return this.#host || this.headers["host"] || this.#url.host || "localhost";
   }
 
   /** The path without the query string, still percent-encoded as received. */

@@ -18,6 +18,10 @@ export interface RequestState {
   hasJsonTwin: boolean;
   /** The path the router saw: `request.path` without the `base_url` prefix. */
   routePath: string | null;
+  /** The request's host came from its own `Host` header (no `public_url`, no trusted proxy). */
+  hostFromHeader: boolean;
+  /** An absolute URL built from that header went into the response: no shared caching. */
+  embedsHost: boolean;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -33,6 +37,8 @@ export function requestState(request: Request): RequestState {
       cookieCsrfToken: null,
       hasJsonTwin: false,
       routePath: null,
+      hostFromHeader: false,
+      embedsHost: false,
     };
     states.set(request, state);
   }

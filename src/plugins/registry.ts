@@ -15,6 +15,11 @@
  * mean "no answer" and are dropped. `asgi_wrapper` results are functions by contract and are only
  * awaited, never called.
  *
+ * **Time limit**: a promise an implementation returns must settle within `timeLimitMs` (the
+ * `hook_time_limit_ms` setting), else the call fails with a {@link HookTimeout} naming the plugin
+ * and the hook — a page then fails with a 500 instead of hanging, and the server goes on.
+ * `startup` hooks are exempt: loading data at start-up may take as long as it takes.
+ *
  * @module
  */
 
@@ -27,6 +32,7 @@ import {
 } from "./hookspecs.ts";
 import { hookimplOptions } from "./hookimpl.ts";
 import { PluginError, type PluginInfo, type PluginListing, pluginListing } from "./plugin_info.ts";
+import { withinTimeLimit } from "../util/time_limit.ts";
 
 interface Impl {
   plugin: PluginInfo;
@@ -60,6 +66,8 @@ export class PluginRegistry {
   #plugins = new Map<string, PluginInfo>();
   #impls = new Map<HookName, Impl[]>();
   #seq = 0;
+  /** Milliseconds an implementation's promise may take to settle; 0 for no limit. */
+  timeLimitMs = 0;
 
   /**
    * Registers a plugin module's hook implementations. Exported functions named as hooks (or
@@ -201,22 +209,44 @@ export class PluginRegistry {
   }
 
   async #answer(name: HookName, impl: Impl, args: unknown, { onError }: CallOptions) {
-    if (!onError) return await this.#resolve(name, impl.fn(args));
+    if (!onError) return await this.#resolve(name, impl, impl.fn(args));
     try {
-      return await this.#resolve(name, impl.fn(args));
+      return await this.#resolve(name, impl, impl.fn(args));
     } catch (error) {
       onError(error, impl.plugin);
     }
   }
 
-  async #resolve(name: HookName, value: unknown): Promise<unknown> {
+  async #resolve(name: HookName, impl: Impl, value: unknown): Promise<unknown> {
     const callable = !FUNCTION_RESULT.has(name);
+    const limit = name === "startup" ? 0 : this.timeLimitMs;
     for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
       if (callable && typeof value === "function") value = value();
-      else if (isThenable(value)) value = await value;
-      else return value;
+      else if (isThenable(value)) {
+        value = await withinTimeLimit(
+          value,
+          limit,
+          () => new HookTimeout(impl.plugin, name, limit),
+        );
+      } else return value;
     }
     throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
+  }
+}
+
+/** A hook implementation's promise did not settle within the registry's time limit. */
+export class HookTimeout extends PluginError {
+  override name = "HookTimeout";
+  /** The hook that was called. */
+  readonly hook: string;
+
+  constructor(plugin: PluginInfo, hook: string, ms: number) {
+    super(
+      plugin.name,
+      `Plugin "${plugin.name}" did not answer the ${hook} hook within ${ms} ms ` +
+        "(the hook_time_limit_ms setting)",
+    );
+    this.hook = hook;
   }
 }
 

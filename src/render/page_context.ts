@@ -92,6 +92,8 @@ export function baseContext(input: BaseContextInput = {}): Record<string, unknow
     base_url: input.base_url ?? "/",
     app_css_hash: appCssHash(),
     static_version: staticVersion(),
+    // The script nonce of the Content-Security-Policy; render_page sets it per request.
+    csp_nonce: "",
   };
 }
 

@@ -10,6 +10,7 @@ import { baseContext } from "./page_context.ts";
 import { decodeMessages, MESSAGES_COOKIE } from "../auth/messages.ts";
 import { requestState } from "../http/request_state.ts";
 import { csrfTokenFor } from "./csrf_token.ts";
+import { allowCspSource, cspNonce } from "../http/csp.ts";
 
 /** Which page is rendering, for the hooks' parameters. */
 export interface PageOptions {
@@ -116,10 +117,26 @@ export async function buildPageContext(
       ...(menuLinks as { href: string; label: string }[][]).flat(),
     ],
   });
+  if (request) allowAssetOrigins(request, base);
   const merged: Record<string, unknown> = { ...base, request, settings: svc.settings.toJSON() };
   Object.assign(merged, context);
   for (const vars of extraVars) Object.assign(merged, vars);
   return merged;
+}
+
+/**
+ * Every page carries its request's script nonce (`csp_nonce`, on each `<script>` of the
+ * templates), and the Content-Security-Policy allows the origins of the page's extra
+ * stylesheets and scripts.
+ */
+function allowAssetOrigins(request: Request, base: Record<string, unknown>): void {
+  base.csp_nonce = cspNonce(request);
+  for (const asset of base.extra_css_urls as { url: string }[]) {
+    allowCspSource(request, "style-src", asset.url);
+  }
+  for (const asset of base.extra_js_urls as { url: string }[]) {
+    allowCspSource(request, "script-src", asset.url);
+  }
 }
 
 /** Messages from the cookie plus any added during this request; each is shown once. */

@@ -15,7 +15,9 @@ const STATUS_TEXT: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   413: "Payload Too Large",
+  414: "URI Too Long",
   416: "Range Not Satisfiable",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
 };
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { browserTest } from "./browser.ts";
-import { overflowsHorizontally, textOf } from "./pages.ts";
+import { overflowsHorizontally, textOf, waitForExpression } from "./pages.ts";
 import { shopService } from "../fixtures/shop.ts";
 
 const PAGES = [
@@ -45,7 +45,8 @@ browserTest("the header row follows the page down a long table", async (page, ba
   await page.evaluate(
     "window.scrollTo(0, document.querySelector('table.rows-and-columns').offsetTop + 150)",
   );
-  await page.waitForFunction(
+  await waitForExpression(
+    page,
     "Math.abs(document.querySelector('th.col-name').getBoundingClientRect().top) < 2",
   );
   const header = await page.locator("th.col-name").boundingBox();

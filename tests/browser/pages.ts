@@ -45,3 +45,21 @@ export async function typeSql(page: Page, sql: string): Promise<void> {
     await page.fill("textarea[name=sql]", sql);
   }
 }
+
+/**
+ * Waits until the JavaScript expression `expression` is truthy in the page. Playwright's
+ * `waitForFunction` with a string polls through `eval` in the page, which the pages'
+ * Content-Security-Policy (no `'unsafe-eval'`) forbids; evaluating from outside is not subject
+ * to it.
+ */
+export async function waitForExpression(
+  page: Page,
+  expression: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate(`Boolean(${expression})`))) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest } from "./browser.ts";
-import { columnValues, overflowsHorizontally, textOf } from "./pages.ts";
+import { columnValues, overflowsHorizontally, textOf, waitForExpression } from "./pages.ts";
 import {
   backgroundLuminance,
   innerVerticalScrollers,
@@ -54,7 +54,8 @@ for (const screen of SCREENS) {
       await page.evaluate(
         "window.scrollTo(0, document.querySelector('table.rows-and-columns').offsetTop + 1500)",
       );
-      await page.waitForFunction(
+      await waitForExpression(
+        page,
         "Math.abs(document.querySelector('th[data-column=longitude]').getBoundingClientRect().top) < 2",
       );
       // (The box is still scrolled to its last column, which is in view.)

@@ -132,8 +132,15 @@ Deno.test("--setting NAME VALUE: every setting of §8 typed from its CLI string"
       ? [String(Number(d.default) + 7), Number(d.default) + 7]
       : d.type === "bool"
       ? [d.default ? "off" : "on", !d.default]
-      // base_url is the one string setting with a normal form (a trailing slash).
-      : ["/somewhere", d.name === "base_url" ? "/somewhere/" : "/somewhere"];
+      // String settings with their own form: base_url gains a trailing slash, public_url is
+      // an origin, frame_ancestors CSP sources.
+      : d.name === "base_url"
+      ? ["/somewhere", "/somewhere/"]
+      : d.name === "public_url"
+      ? ["https://data.example.org/", "https://data.example.org"]
+      : d.name === "frame_ancestors"
+      ? ["'none'", "'none'"]
+      : ["/somewhere", "/somewhere"];
   }
   const argv = joinMultiValueOptions(
     Object.entries(raw).flatMap(([name, [value]]) => ["--setting", name, value]),
@@ -164,6 +171,8 @@ Deno.test("--setting errors name the setting before anything else is checked", a
     [["-s", "default_cache_ttl", "-1"], /must be 0 or more/],
     [["-s", "allow_facet", "maybe"], /must be on\/off, true\/false or 1\/0, got "maybe"/],
     [["-s", "base_url", "http://x/"], /must be a path/],
+    [["-s", "public_url", "/x"], /"public_url" must be a scheme and host/],
+    [["-s", "frame_ancestors", "'self'; script-src *"], /"frame_ancestors" must be CSP sources/],
     // `-s NAME` with its value missing would swallow the next option.
     [["-s", "default_page_size", "--get", "/"], /--setting default_page_size needs a value/],
   ];

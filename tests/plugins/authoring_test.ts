@@ -142,7 +142,10 @@ Deno.test("decorations: extra_body_script and extra_css_urls on every page", asy
   await withPlugins(async (svc) => {
     const page = await svc.client.get("/shop");
     assert.match(page.text, /<link rel="stylesheet" href="https:\/\/example\.com\/decorate\.css">/);
-    assert.match(page.text, /<script type="module">\s*window\.VIEW_NAME = "database";/);
+    assert.match(
+      page.text,
+      /<script nonce="[^"]*" type="module">\s*window\.VIEW_NAME = "database";/,
+    );
   });
 });
 

@@ -64,12 +64,12 @@ Deno.test("base.html: assets, messages, menu, csrf logout, body scripts, footer"
   const { html } = env.render("index.html", page("index", { databases: [] }));
   assert.match(html, /<link rel="stylesheet" href="\/-\/static\/app.css\?[0-9a-f]{6}">/);
   assert.match(html, /href="https:\/\/cdn\/x.css" integrity="sha384-x" crossorigin="anonymous"/);
-  assert.match(html, /<script type="module" src="\/mod.js"><\/script>/);
+  assert.match(html, /<script nonce="[^"]*" type="module" src="\/mod.js"><\/script>/);
   assert.match(html, /<p class="message message-info">Saved &lt;ok&gt;<\/p>/);
   assert.match(html, /message-error">Failed/);
   assert.match(html, /<a href="\/-\/plugins">Plugins<\/a>/);
   assert.match(html, /name="csrftoken" value="CSRF-TOKEN"/);
-  assert.match(html, /<script type="module">console.log\(1\)<\/script>/);
+  assert.match(html, /<script nonce="[^"]*" type="module">console.log\(1\)<\/script>/);
   assert.match(html, /Data licence:\s*<a href="https:\/\/cc0">CC0<\/a>/);
   assert.match(html, /<body class="index">/);
   assert.match(html, /<!-- Templates considered: \*index.html -->$/);

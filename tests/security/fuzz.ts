@@ -473,7 +473,8 @@ function rawRequest(
     "Host: \r\n",
     "Content-Length: -1\r\n",
   ]);
-  parts.push(text.encode(`\r\nHost: fuzz\r\n${extra}Connection: close\r\n\r\n`));
+  const host = pick(["fuzz", "fuzz", "ev il<script>", "a/b?c", "x@y", "[::1", "h:99999999", ""]);
+  parts.push(text.encode(`\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`));
   const size = parts.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(size);
   let at = 0;

@@ -1,7 +1,8 @@
 /**
  * Resource limits a client cannot lift or trip into a crash: `_timelimit` only lowers the SQL time
- * limit, huge query strings and deeply nested JSON bodies get an answer (never a 500), and POST
- * bodies over `max_post_body_bytes` are refused.
+ * limit, URLs over `max_url_bytes` are a 414 (and without the cap huge queries still get an
+ * answer, never a 500), JSON nested deeper than `max_json_depth` is a 400, and POST bodies over
+ * `max_post_body_bytes` are refused with a 413.
  */
 import assert from "node:assert/strict";
 import { shopService } from "../fixtures/shop.ts";
@@ -24,33 +25,58 @@ Deno.test("_timelimit cannot raise sql_time_limit_ms, on custom SQL and on table
   assert.equal(table.json().title, "SQL Interrupted");
 });
 
-Deno.test("a huge query string gets a clean answer, not a 500", async () => {
+Deno.test("a URL over max_url_bytes is a 414; without the cap huge queries still get answers", async () => {
   await using svc = shopService();
+  const long = await svc.client.get(`/shop/products.json?name=${"x".repeat(200_000)}`);
+  assert.equal(long.status, 414);
+  assert.equal(long.json().ok, false);
+  assert.match(long.json().error, /max_url_bytes/);
+  const page = await svc.client.get(`/shop/products?name=${"x".repeat(40_000)}`);
+  assert.equal(page.status, 414);
+  assert.match(page.text, /^414 The URL is longer than this server accepts \(32768 bytes/);
+  assert.equal(page.headers.get("x-content-type-options"), "nosniff");
+
+  await using open = shopService({ settings: { max_url_bytes: 0 } });
   // SQLite refuses 20,000 filters ("Expression tree is too large") and the log quotes all of it.
   const logError = console.error;
   console.error = () => {};
   try {
-    const many = await svc.client.get(`/shop/products.json?${"name=x&".repeat(20000)}`);
-    assert.ok(many.status < 500, `${many.status}`);
+    const many = await open.client.get(`/shop/products.json?${"name=x&".repeat(20000)}`);
+    assert.equal(many.status, 400);
     assert.equal(many.json().ok, false);
-    const long = await svc.client.get(`/shop/products.json?name=${"x".repeat(200_000)}`);
-    assert.equal(long.status, 200);
-    assert.deepEqual(long.json().rows, []);
-    assert.equal((await svc.client.get("/shop/products.json")).status, 200);
+    const value = await open.client.get(`/shop/products.json?name=${"x".repeat(200_000)}`);
+    assert.equal(value.status, 200);
+    assert.deepEqual(value.json().rows, []);
   } finally {
     console.error = logError;
   }
 });
 
-Deno.test("a deeply nested JSON body does not crash a writable query", async () => {
+Deno.test("request headers over max_header_bytes are a 431", async () => {
+  await using svc = shopService({ settings: { max_header_bytes: 4096 } });
+  const big = await svc.client.get("/shop.json", { headers: { cookie: `a=${"x".repeat(5000)}` } });
+  assert.equal(big.status, 431);
+  assert.match(big.json().error, /max_header_bytes/);
+  const fine = await svc.client.get("/shop.json", { headers: { cookie: `a=${"x".repeat(3000)}` } });
+  assert.equal(fine.status, 200);
+});
+
+Deno.test("JSON nested deeper than max_json_depth is a 400 naming the setting", async () => {
   await using svc = shopService();
+  const post = (body: string) =>
+    svc.client.post("/shop/add_log_entry", {
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body,
+    });
   const depth = 100_000;
-  const body = `{"message": ${"[".repeat(depth)}${"]".repeat(depth)}}`;
-  const response = await svc.client.post("/shop/add_log_entry", {
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body,
-  });
-  assert.ok(response.status < 500, `${response.status}: ${response.text.slice(0, 200)}`);
+  const deep = await post(`{"message": ${"[".repeat(depth)}${"]".repeat(depth)}}`);
+  assert.equal(deep.status, 400);
+  assert.match(deep.json().error, /nested deeper than 64 levels \(the max_json_depth setting\)/);
+  const fine = await post(`{"message": ${"[".repeat(60)}1${"]".repeat(60)}}`);
+  assert.equal(fine.status, 200, fine.text);
+  // Brackets inside strings do not count.
+  const quoted = await post(JSON.stringify({ message: "[".repeat(1000) }));
+  assert.equal(quoted.status, 200, quoted.text);
   assert.equal((await svc.client.get("/shop.json")).status, 200);
 });
 

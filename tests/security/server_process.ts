@@ -17,6 +17,8 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** Sends SIGTERM and waits for the process to end. */
   stop(): Promise<void>;
+  /** Everything the server wrote to stderr (complete once it has ended). */
+  stderr: Promise<string>;
 }
 
 /** Starts `vitrine serve ARGS -p 0` and resolves once it prints where it listens. */
@@ -59,6 +61,7 @@ export async function startServer(args: string[]): Promise<ServerProcess> {
     pid: child.pid,
     kill: () => end("SIGKILL"),
     stop: () => end("SIGTERM"),
+    stderr,
   };
 }
 

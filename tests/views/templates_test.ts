@@ -326,11 +326,15 @@ Deno.test("extra_css_urls and extra_js_urls from metadata, with sri and module",
       /<link rel="stylesheet" href="https:\/\/cdn\.example\/two\.css" integrity="sha384-AB" crossorigin="anonymous">/,
       path,
     );
-    assert.match(head, /<script src="\/static\/plain\.js"><\/script>/, path);
-    assert.match(head, /<script type="module" src="\/static\/mod\.js"><\/script>/, path);
+    assert.match(head, /<script nonce="[^"]+" src="\/static\/plain\.js"><\/script>/, path);
     assert.match(
       head,
-      /<script src="https:\/\/cdn\.example\/lib\.js" integrity="sha384-CD" crossorigin="anonymous"><\/script>/,
+      /<script nonce="[^"]+" type="module" src="\/static\/mod\.js"><\/script>/,
+      path,
+    );
+    assert.match(
+      head,
+      /<script nonce="[^"]+" src="https:\/\/cdn\.example\/lib\.js" integrity="sha384-CD" crossorigin="anonymous"><\/script>/,
       path,
     );
   }

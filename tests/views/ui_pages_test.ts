@@ -99,13 +99,19 @@ Deno.test("the index's … link names what it leads to", async () => {
 Deno.test("visualisation plugins add their scripts where they apply", async () => {
   await using svc = shopService();
   const table = (await svc.client.get("/shop/products")).text;
-  assert.match(table, /<script src="\/-\/static\/column-menu.js\?[0-9a-f]{8}"><\/script>/);
-  assert.match(table, /<script type="module" src="\/-\/static\/chart-view.js\?[0-9a-f]{8}">/);
+  assert.match(
+    table,
+    /<script nonce="[^"]+" src="\/-\/static\/column-menu.js\?[0-9a-f]{8}"><\/script>/,
+  );
+  assert.match(
+    table,
+    /<script nonce="[^"]+" type="module" src="\/-\/static\/chart-view.js\?[0-9a-f]{8}">/,
+  );
   assert.match(table, /<a href="#chart">Chart these rows<\/a>/);
   // No latitude and longitude: no map.
   assert.doesNotMatch(table, /map-view\.js|vendor\/map\.css|vitrineMap/);
   const database = (await svc.client.get("/shop")).text;
-  assert.match(database, /<script type="module" src="\/-\/static\/code-editor.js\?/);
+  assert.match(database, /<script nonce="[^"]+" type="module" src="\/-\/static\/code-editor.js\?/);
   const schema = JSON.parse(/globalThis\.vitrineSqlSchema = (.*);<\/script>/.exec(database)![1]);
   assert.deepEqual(schema.categories, ["id", "name"]);
   assert.deepEqual(schema.cheap_products, ["id", "name", "price"]);

@@ -8,6 +8,8 @@
  * @module
  */
 import type { ViewHost } from "../../views/host.ts";
+import type { Request } from "../../http/request.ts";
+import { allowCspSource } from "../../http/csp.ts";
 import { scriptJson, staticAsset } from "./ui_assets.ts";
 
 const PAGES = new Set(["table", "query"]);
@@ -18,6 +20,7 @@ interface PageArgs {
   svc: ViewHost;
   view_name: string;
   columns: string[] | null;
+  request?: Request | null;
 }
 
 /** The latitude and longitude columns of a page, or null when it has no such pair. */
@@ -46,7 +49,9 @@ export function extra_js_urls(args: PageArgs) {
 export function extra_body_script(args: PageArgs) {
   const pair = wanted(args);
   if (!pair) return null;
-  const { svc } = args;
+  const { svc, request } = args;
+  // The tiles are images from another site: the page's Content-Security-Policy must allow it.
+  if (request) allowCspSource(request, "img-src", String(svc.setting("map_tile_url")));
   const config = {
     latitude: pair[0],
     longitude: pair[1],

@@ -7,6 +7,7 @@
  */
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
+import { checkJsonDepth, JsonTooDeep } from "../../util/json_depth.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { Forbidden, HttpError } from "../../http/errors.ts";
@@ -118,8 +119,10 @@ async function postedValues(request: Request): Promise<Record<string, string | n
   if (text.startsWith("{") && text.endsWith("}")) {
     let parsed: unknown;
     try {
+      checkJsonDepth(text, request.max_json_depth);
       parsed = JSON.parse(text);
-    } catch {
+    } catch (error) {
+      if (error instanceof JsonTooDeep) throw new HttpError(400, error.message);
       throw new HttpError(400, "Invalid JSON body");
     }
     for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {

@@ -7,6 +7,7 @@ import type { Actor } from "../../http/actor.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
+import { checkJsonDepth } from "../../util/json_depth.ts";
 import { actor_matches_allow, type AllowBlock } from "../../auth/allow.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
@@ -46,7 +47,7 @@ export async function permissionsDebugView(svc: ViewHost, request: Request): Pro
 }
 
 async function runCheck(svc: ViewHost, form: Record<string, string>) {
-  const actor = parseJson(form.actor ?? "null", "Actor");
+  const actor = parseJson(form.actor ?? "null", "Actor", Number(svc.setting("max_json_depth")));
   if (actor !== null && (typeof actor !== "object" || Array.isArray(actor))) {
     throw new BadRequest("Actor must be a JSON object or null");
   }
@@ -75,6 +76,7 @@ export async function allowDebugView(svc: ViewHost, request: Request): Promise<R
   const read = (name: string, fallback: string, label: string) => {
     const text = String(request.args.get(name) ?? "").trim() || fallback;
     try {
+      checkJsonDepth(text, request.max_json_depth);
       const value = JSON.parse(text);
       return { value, input: JSON.stringify(value, null, 4) };
     } catch (error) {
@@ -111,8 +113,9 @@ export async function allowDebugView(svc: ViewHost, request: Request): Promise<R
   });
 }
 
-function parseJson(text: string, label: string): unknown {
+function parseJson(text: string, label: string, maxDepth: number): unknown {
   try {
+    checkJsonDepth(text, maxDepth);
     return JSON.parse(text);
   } catch (error) {
     throw new BadRequest(`${label} JSON error: ${(error as Error).message}`);

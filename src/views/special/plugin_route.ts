@@ -8,6 +8,7 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
+import { withinTimeLimit } from "../../util/time_limit.ts";
 
 type PluginView = (args: Record<string, unknown>) => unknown;
 
@@ -25,10 +26,20 @@ export async function callPluginView(
     receive: { get: () => receiveFor(request), enumerable: true },
   });
   const running = Promise.resolve().then(() => awaitMeMaybe((view as PluginView)(args)));
-  const first = await Promise.race([
-    running.then((result) => ({ returned: true as const, result })),
-    sender.started.then(() => ({ returned: false as const, result: undefined })),
-  ]);
+  // Like a hook, the view must answer (return, or start a response) within hook_time_limit_ms.
+  const limit = Number(svc.setting("hook_time_limit_ms"));
+  const first = await withinTimeLimit(
+    Promise.race([
+      running.then((result) => ({ returned: true as const, result })),
+      sender.started.then(() => ({ returned: false as const, result: undefined })),
+    ]),
+    limit,
+    () =>
+      new Error(
+        `The plugin view for ${request.path} did not answer within ${limit} ms ` +
+          "(the hook_time_limit_ms setting)",
+      ),
+  );
   if (first.returned) {
     const { result } = first;
     if (result instanceof Response) return result;

@@ -9,6 +9,7 @@
 import type { Request } from "../../http/request.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { parseExactJson } from "../../util/exact_json.ts";
+import { checkJsonDepth, JsonTooDeep } from "../../util/json_depth.ts";
 
 /** A JSON object from a request body. */
 export type JsonObject = Record<string, unknown>;
@@ -25,7 +26,7 @@ export async function jsonBody(request: Request): Promise<unknown> {
   if (!contentType.startsWith("application/json")) {
     throw new BadRequest("Invalid content-type, must be application/json");
   }
-  return parseBody(await request.post_body());
+  return parseBody(await request.post_body(), request.max_json_depth);
 }
 
 /** Like {@link jsonBody}, for endpoints whose body is optional: null when it is empty or not JSON. */
@@ -33,7 +34,7 @@ export async function optionalJsonBody(request: Request): Promise<unknown> {
   const body = await request.post_body();
   if (body.length === 0) return null;
   try {
-    return parseBody(body);
+    return parseBody(body, request.max_json_depth);
   } catch {
     return null;
   }
@@ -49,7 +50,7 @@ export async function jsonObjectBody(
   return data;
 }
 
-function parseBody(body: Uint8Array): unknown {
+function parseBody(body: Uint8Array, maxDepth: number): unknown {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(body);
@@ -57,9 +58,11 @@ function parseBody(body: Uint8Array): unknown {
     throw new BadRequest("Invalid JSON: the body is not UTF-8 text");
   }
   try {
+    checkJsonDepth(text, maxDepth);
     return parseExactJson(text);
   } catch (error) {
-    throw new BadRequest(`Invalid JSON: ${(error as Error).message}`);
+    const reason = error instanceof JsonTooDeep ? "" : "Invalid JSON: ";
+    throw new BadRequest(`${reason}${(error as Error).message}`);
   }
 }
 
