@@ -449,7 +449,9 @@ if (want("stream")) {
       ratio: isWhole ? `${fmt(d.time / floor, 2)}x` : "",
       target: isWhole ? "≤ 1.5x, RSS < 100 MB" : "RSS < 100 MB",
       met: (!isWhole || d.time / floor <= 1.5) && d.peak < 100e6,
-      note: `peak RSS ${(d.peak / 1e6).toFixed(0)} MB, +${((d.peak - rssStart) / 1e6).toFixed(0)} MB`,
+      note: `peak RSS ${(d.peak / 1e6).toFixed(0)} MB, +${
+        ((d.peak - rssStart) / 1e6).toFixed(0)
+      } MB`,
     });
   }
   // A slow client: 1 MB/s for a few seconds; the server's memory must stay flat.
