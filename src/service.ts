@@ -123,7 +123,6 @@ export class Service {
           // Plugins get a fresh pair they may keep or change without touching the checker's.
           resource: typeof resource === "string" || !resource ? resource ?? null : [...resource],
         }),
-      setting: (key: string) => this.setting(key),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
       cannedQuery: (database: string, name: string, actor: Actor | null) =>
