@@ -19,15 +19,20 @@ export async function handleError(
 ): Promise<Response> {
   const status = statusOf(error);
   let replaced: Response | null | undefined = null;
-  if (status === 403) {
-    replaced = await svc.hooks.first("forbidden", {
-      request,
-      message: messageOf(error),
-      exception: error,
-    });
-  } else if (status === 500) {
-    console.error(error);
-    replaced = await svc.hooks.first("handle_exception", { request, exception: error });
+  if (status === 500) console.error(error);
+  try {
+    if (status === 403) {
+      replaced = await svc.hooks.first("forbidden", {
+        request,
+        message: messageOf(error),
+        exception: error,
+      });
+    } else if (status === 500) {
+      replaced = await svc.hooks.first("handle_exception", { request, exception: error });
+    }
+  } catch (hookError) {
+    // A plugin that fails while answering an error must not hide it: the default page does.
+    console.error(hookError);
   }
   // Core's trylast implementations always answer; without them (a registry built by hand) the
   // default page still does.
