@@ -9,7 +9,7 @@
 import type { Connection } from "../sqlite/connection.ts";
 import { SQLITE_INTERRUPT } from "../sqlite/constants.ts";
 import { SqliteError } from "../sqlite/errors.ts";
-import { VISITOR_LIMITS } from "../sqlite/guard.ts";
+import { type SqlLimits, VISITOR_LIMITS } from "../sqlite/guard.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { rowsJson, type RowsJsonOptions } from "../util/json_rows.ts";
 import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
@@ -94,10 +94,22 @@ export function runRead(conn: Connection, request: ReadRequest): ReadResult {
   }
 }
 
-/** SQLite's limits for visitor SQL, with the byte cap as the longest value. */
-export function visitorLimits(maxBytes: number) {
-  return { ...VISITOR_LIMITS, length: Math.min(maxBytes, SQLITE_MAX_LENGTH) };
+/**
+ * SQLite's limits for visitor SQL, with the byte cap as the longest value. The same object for
+ * the same cap, so `Connection.restricted` sees at once that they are applied already.
+ */
+export function visitorLimits(maxBytes: number): Readonly<SqlLimits> {
+  let limits = limitsByCap.get(maxBytes);
+  if (!limits) {
+    // Caps come from settings and `max_returned_bytes`: a handful; bounded all the same.
+    if (limitsByCap.size >= 16) limitsByCap.clear();
+    limits = Object.freeze({ ...VISITOR_LIMITS, length: Math.min(maxBytes, SQLITE_MAX_LENGTH) });
+    limitsByCap.set(maxBytes, limits);
+  }
+  return limits;
 }
+
+const limitsByCap = new Map<number, Readonly<SqlLimits>>();
 
 /** {@link ReadRequest.json}'s bytes for a result, or null when none were asked for. */
 export function encodePage(request: ReadRequest, result: ReadResult): EncodedPage | null {

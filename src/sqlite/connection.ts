@@ -58,14 +58,23 @@ export class Connection {
   /** Compiled statements of `query()`, least recently used first. */
   #statements = new Map<string, Statement>();
   #authorizer: VisitorAuthorizer | undefined;
-  #restricted = false;
-  /** Which limits `restricted` set: statements compiled under them are cached under this. */
+  /** How many `restricted()` calls are running now (a nested call is restricted too). */
+  #restrictedDepth = 0;
+  /**
+   * The limits `restricted()` applied, which stay applied (with the authorizer) until unrestricted
+   * work comes (`#unrestrict`); null when none are. Compared by identity first, then by key.
+   */
+  #appliedLimits: Partial<SqlLimits> | null = null;
+  /** Which limits are applied: statements compiled under them are cached under this. */
   #restrictedKey = "";
+  /** The connection's own values of the limits applied, put back by `#unrestrict`. */
+  #ownLimits: Partial<SqlLimits> = {};
+  readonly #release = () => this.#unrestrict();
   /** The URI passed to `sqlite3_open_v2`. */
   readonly uri: string;
 
   private constructor(db: Deno.PointerValue, uri: string) {
-    this.#state = { db, open: true };
+    this.#state = { db, open: true, release: null };
     this.#functions = new UserFunctions(db);
     this.uri = uri;
   }
@@ -132,6 +141,7 @@ export class Connection {
   /** @internal Compiles the first statement of `sql`. Empty or comment-only SQL gives a no-row statement. */
   prepare(sql: string): Statement {
     const db = this.#db();
+    if (this.#state.release !== null) this.#unrestrict();
     const lib = sqlite();
     const text = cString(sql);
     const statementOut = new BigUint64Array(1);
@@ -157,7 +167,8 @@ export class Connection {
     params?: BindParams,
     options: { maxRows?: number; maxBytes?: number } = {},
   ): QueryResult {
-    const key = this.#restricted ? `${this.#restrictedKey}\u0000${sql}` : sql;
+    const restricted = this.#restrictedDepth > 0;
+    const key = restricted ? `${this.#restrictedKey}\u0000${sql}` : sql;
     const cached = this.#statements.get(key);
     let statement: Statement;
     if (cached) {
@@ -169,7 +180,7 @@ export class Connection {
       try {
         // A second statement after the first would be silently ignored; refuse it instead.
         this.#assertSingleStatement(statement);
-        if (this.#restricted && !statement.readonly) {
+        if (restricted && !statement.readonly) {
           throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
         }
       } catch (error) {
@@ -197,7 +208,7 @@ export class Connection {
     const statement = this.prepare(sql);
     try {
       this.#assertSingleStatement(statement);
-      if (this.#restricted && !statement.readonly) {
+      if (this.#restrictedDepth > 0 && !statement.readonly) {
         throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
       }
       statement.bind(params);
@@ -235,6 +246,7 @@ export class Connection {
   /** Runs a script of any number of `;`-separated statements (no parameters). */
   exec(script: string): void {
     const db = this.#db();
+    if (this.#state.release !== null) this.#unrestrict();
     const rc = sqlite().sqlite3_exec(db, cString(script), null, null, null);
     if (rc !== 0) throw errorFor(db, rc);
   }
@@ -264,28 +276,64 @@ export class Connection {
    * Runs `fn` with the connection restricted for SQL written by a visitor: `limits` lowered (see
    * `VISITOR_LIMITS` in guard.ts), the visitor authorizer on (no file-reading or address-leaking
    * functions, no ATTACH, no schema changes, read-only pragmas) and `query()` refusing any
-   * statement that is not read-only. All of it is undone afterwards, so the application's own
-   * SQL on the connection is unaffected.
+   * statement that is not read-only. All of it is undone before the connection next compiles or
+   * steps a statement, or runs a script, outside restricted work, so the application's own SQL on
+   * the connection is unaffected. Until then it stays applied: setting a dozen limits and the
+   * authorizer (which also expires every compiled statement) cost more than a small query, and a
+   * read connection runs restricted work almost only. Pass the same `limits` object each time
+   * (or an equal one) to keep them applied.
    */
   restricted<T>(fn: () => T, limits: Partial<SqlLimits>): T {
-    const db = this.#db();
-    this.#authorizer ??= new VisitorAuthorizer(db);
-    const previous = setLimits(db, limits);
-    this.#authorizer.set(true);
-    this.#restricted = true;
-    this.#restrictedKey = `restricted:${Object.values(limits).join(",")}`;
+    this.#db();
+    const outer = this.#appliedLimits;
+    if (limits !== outer) this.#apply(limits);
+    this.#state.release = null;
+    this.#restrictedDepth++;
     try {
       return fn();
     } finally {
-      this.#restricted = false;
-      this.#authorizer.set(false);
-      setLimits(db, previous);
+      this.#restrictedDepth--;
+      if (this.#state.open) {
+        if (this.#restrictedDepth > 0) {
+          // A nested call with other limits: the outer work goes on under its own.
+          if (outer !== null && this.#appliedLimits !== outer) this.#apply(outer);
+        } else this.#state.release = this.#release;
+      }
     }
   }
 
-  /** @internal The connection's current `sqlite3_limit` values. */
+  #apply(limits: Partial<SqlLimits>): void {
+    const key = `restricted:${Object.entries(limits).join(",")}`;
+    if (this.#appliedLimits !== null) {
+      if (key === this.#restrictedKey) {
+        this.#appliedLimits = limits;
+        return;
+      }
+      this.#unrestrict();
+    }
+    const db = this.#state.db;
+    this.#authorizer ??= new VisitorAuthorizer(db);
+    this.#ownLimits = setLimits(db, limits);
+    this.#authorizer.set(true);
+    this.#appliedLimits = limits;
+    this.#restrictedKey = key;
+  }
+
+  /** Takes the visitor limits and authorizer off (before unrestricted work). */
+  #unrestrict(): void {
+    this.#state.release = null;
+    if (this.#appliedLimits === null) return;
+    this.#appliedLimits = null;
+    this.#restrictedKey = "";
+    this.#authorizer!.set(false);
+    setLimits(this.#state.db, this.#ownLimits);
+  }
+
+  /** @internal The connection's current `sqlite3_limit` values (outside restricted work, its own). */
   limits(): SqlLimits {
-    return readLimits(this.#db());
+    const db = this.#db();
+    if (this.#state.release !== null) this.#unrestrict();
+    return readLimits(db);
   }
 
   /** Makes the running statement (if any) fail with "interrupted". */
@@ -371,7 +419,9 @@ export class Connection {
 
   /** Loads a SQLite extension library (C API only; the SQL `load_extension()` stays off). */
   loadExtension(path: string, entry?: string): void {
-    loadExtension(this.#db(), path, entry);
+    const db = this.#db();
+    if (this.#state.release !== null) this.#unrestrict();
+    loadExtension(db, path, entry);
   }
 
   /** Closes the connection and frees its callbacks. Safe to call twice. */
@@ -380,6 +430,7 @@ export class Connection {
     for (const statement of this.#statements.values()) statement.finalize();
     this.#statements.clear();
     this.#state.open = false;
+    this.#state.release = null;
     const lib = sqlite();
     // close_v2 defers the real close until leftover statements are finalized.
     lib.sqlite3_close_v2(this.#state.db);

@@ -23,6 +23,12 @@ export interface ConnectionState {
   readonly db: Deno.PointerValue;
   /** False once the connection is closed. */
   open: boolean;
+  /**
+   * Set while the visitor limits and authorizer are still applied after restricted work ended
+   * (`Connection.restricted` leaves them on for the next restricted query): anything about to
+   * compile or step a statement outside restricted work calls it first, which takes them off.
+   */
+  release: (() => void) | null;
 }
 
 // Safety net for statements the caller forgets to finalize. The connection is closed with
@@ -203,5 +209,6 @@ export class Statement {
   #assertUsable(): void {
     if (this.#finalized) throw new Error("Statement is finalized");
     if (!this.#state.open) throw new Error("Connection is closed");
+    if (this.#state.release !== null) this.#state.release();
   }
 }

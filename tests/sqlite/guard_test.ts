@@ -138,6 +138,51 @@ Deno.test("visitor limits apply inside restricted() and are restored afterwards"
   assert.equal(conn.query("select length(zeroblob(2000000))").rows[0][0], 2_000_000);
 });
 
+Deno.test("unrestricted work after restricted work runs without the visitor's limits and authorizer", () => {
+  using conn = Connection.open(":memory:");
+  const before = conn.limits();
+  // A statement compiled before, stepped after: the limits act at run time too (length).
+  const big = conn.prepare("select length(zeroblob(2000000)), zeroblob(2000000)");
+  conn.exec("create table t (a)");
+  assert.equal(visitor(conn, "select count(*) from t")[0][0], 0);
+  assert.ok(big.step());
+  assert.equal(big.values()[0], 2_000_000);
+  big.finalize();
+  // Schema changes are refused to visitors only; the connection's own exec, run, query and
+  // execute (Python's API) still may.
+  conn.exec("create table u (b)");
+  assert.equal(visitor(conn, "select count(*) from u")[0][0], 0);
+  conn.run("insert into u values (zeroblob(2000000))");
+  assert.equal(visitor(conn, "select count(*) from u")[0][0], 1);
+  assert.equal(conn.query("select length(b) from u").rows[0][0], 2_000_000);
+  assert.equal(visitor(conn, "select length(b) from u")[0][0], 2_000_000);
+  assert.equal(conn.execute("select length(b) from u").fetchone()?.[0], 2_000_000);
+  assert.equal(visitor(conn, "select 1")[0][0], 1);
+  conn.exec("create table v (c)");
+  assert.equal(visitor(conn, "select 2")[0][0], 2);
+  assert.deepEqual(conn.limits(), before);
+  // And the visitor's limits are back for the next restricted query.
+  refused(() => visitor(conn, "select b from u"), /too big/);
+  refused(() => visitor(conn, "create table w (d)"), /not authorized/);
+});
+
+Deno.test("a nested restricted() call with other limits leaves the outer call its own", () => {
+  using conn = Connection.open(":memory:");
+  const looser = { ...VISITOR, length: 5_000_000 };
+  const rows = conn.restricted(() => {
+    const inner = conn.restricted(
+      () => conn.query("select length(zeroblob(3000000))").rows,
+      looser,
+    );
+    assert.equal(inner[0][0], 3_000_000);
+    refused(() => conn.query("select zeroblob(2000000)"), /too big/);
+    refused(() => conn.query("create table x (a)"), /not authorized/);
+    return conn.query("select 1").rows;
+  }, VISITOR);
+  assert.deepEqual(rows, [[1]]);
+  assert.equal(conn.query("select length(zeroblob(6000000))").rows[0][0], 6_000_000);
+});
+
 Deno.test("a stored value larger than the length limit is refused, other columns are not", () => {
   using conn = Connection.open(":memory:");
   conn.exec(
