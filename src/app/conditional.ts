@@ -49,25 +49,30 @@ export async function pageTag(
   if (args.get("_where") !== null || args.get("sql") !== null) return null;
   if (svc.hooks.has("filters_from_request")) return null;
   const route = tilde_decode(request.url_vars.database ?? "");
-  const db = [...svc.databases.values()].find((candidate) => candidate.route === route);
+  let db: Database | undefined;
+  for (const candidate of svc.databases.values()) {
+    if (candidate.route === route) {
+      db = candidate;
+      break;
+    }
+  }
   if (!db || db.is_mutable || db.is_memory || db.path === null) return null;
   const name = tilde_decode(request.url_vars.table ?? "");
   if (!await isTableOrView(db, name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
   if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
-  const hash = createHash("sha1");
-  for (
-    const part of [
-      db.hash ?? "",
-      instanceToken(svc),
-      request.path,
-      request.query_string,
-      JSON.stringify(request.actor ?? null),
-      request.headers["cookie"] ?? "",
-      request.url_vars.format ? "" : request.headers["accept"] ?? "",
-    ]
-  ) hash.update(part).update("\u0000");
-  return `W/"${hash.digest("hex").slice(0, 32)}"`;
+  const parts = [
+    db.hash ?? "",
+    instanceToken(svc),
+    request.path,
+    request.query_string,
+    JSON.stringify(request.actor ?? null),
+    request.headers["cookie"] ?? "",
+    request.url_vars.format ? "" : request.headers["accept"] ?? "",
+  ];
+  // One update of the joined parts: each call into node:crypto costs more than hashing them.
+  const digest = createHash("sha1").update(parts.join("\u0000") + "\u0000").digest("hex");
+  return `W/"${digest.slice(0, 32)}"`;
 }
 
 async function isTableOrView(db: Database, name: string): Promise<boolean> {

@@ -15,7 +15,7 @@
  *     to the response (`trace.ts`).
  */
 import type { AppHost as Service, FetchHandler } from "./host.ts";
-import { Request } from "../http/request.ts";
+import { readHeaders, Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { HttpError, MethodNotAllowed, NotFound } from "../http/errors.ts";
 import { isMethodMismatch } from "../http/router.ts";
@@ -32,6 +32,7 @@ import { matches, notModified, pageTag } from "./conditional.ts";
 import { compressResponse } from "./compression.ts";
 import { wallClock } from "../db/read_query.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
+import type { HeaderAccess } from "../http/header_list.ts";
 import { type RequestOrigin, requestOrigin } from "./origin.ts";
 import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
 
@@ -63,7 +64,9 @@ export function createHandler(svc: Service): FetchHandler {
 }
 
 async function handleRequest(svc: Service, raw: globalThis.Request): Promise<globalThis.Response> {
-  const origin = checkRequest(svc, raw);
+  const url = parseUrl(raw.url);
+  const { headers, bytes } = readHeaders(raw);
+  const origin = checkRequest(svc, raw, url, bytes);
   if (origin instanceof globalThis.Response) return origin;
   const limit = Number(svc.setting("max_post_body_bytes"));
   const request = new Request(raw, {
@@ -71,6 +74,8 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
     max_json_depth: Number(svc.setting("max_json_depth")),
     scheme: origin.scheme,
     host: origin.host,
+    parsed_url: url,
+    header_record: headers,
   });
   requestState(request).hostFromHeader = origin.fromHostHeader;
   const inside = stripBaseUrl(request.path, String(svc.setting("base_url")));
@@ -90,17 +95,22 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
  * header (or `public_url`, or a trusted proxy's headers) deciding the origin (400). Returns the
  * origin, or the response refusing the request.
  */
-function checkRequest(svc: Service, raw: globalThis.Request): RequestOrigin | globalThis.Response {
+function checkRequest(
+  svc: Service,
+  raw: globalThis.Request,
+  url: URL | undefined,
+  headerBytes: number,
+): RequestOrigin | globalThis.Response {
   let error: HttpError | null = requestLimitError(raw, {
     maxUrlBytes: Number(svc.setting("max_url_bytes")),
     maxHeaderBytes: Number(svc.setting("max_header_bytes")),
-  });
+  }, headerBytes);
   if (!error) {
     try {
       return requestOrigin(raw, {
         publicUrl: String(svc.setting("public_url")),
         trustProxy: Boolean(svc.options.trust_proxy),
-      });
+      }, url);
     } catch (thrown) {
       if (!(thrown instanceof HttpError)) throw thrown;
       error = thrown;
@@ -109,6 +119,15 @@ function checkRequest(svc: Service, raw: globalThis.Request): RequestOrigin | gl
   const response = earlyErrorResponse(raw, error);
   addSecurityHeaders(null, response.headers, securitySettings(svc));
   return response;
+}
+
+/** The request's URL, parsed once for the whole pipeline (undefined if it does not parse). */
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -233,9 +252,10 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   }
   // Not for `?_trace=1`: the trace is added to the body text afterwards (trace_page.ts).
   if (!request.args.has("_trace")) compressResponse(request, response);
-  const web = response.toWebResponse();
-  addSecurityHeaders(request, web.headers, securitySettings(svc));
-  if (state.embedsHost) keepOutOfSharedCaches(web.headers);
+  const web = response.toWebResponse((headers) => {
+    addSecurityHeaders(request, headers, securitySettings(svc));
+    if (state.embedsHost) keepOutOfSharedCaches(headers);
+  });
   if (request.method === "HEAD") {
     // A streamed body (a CSV stream, a file) must be released, not just dropped.
     web.body?.cancel().catch(() => {});
@@ -263,7 +283,7 @@ function securitySettings(svc: Service) {
  * The response shows a URL made from the visitor's own Host header: a shared cache must not keep
  * it for others (who might be shown a host an attacker chose). The browser's own cache may.
  */
-function keepOutOfSharedCaches(headers: Headers): void {
+function keepOutOfSharedCaches(headers: HeaderAccess): void {
   const current = headers.get("cache-control");
   if (!current || /\b(private|no-store)\b/i.test(current)) return;
   const rest = current.split(",").map((part) => part.trim())

@@ -46,7 +46,11 @@ export function isValidHost(host: string): boolean {
  *
  * @throws {BadRequest} for an invalid `Host` (or trusted `X-Forwarded-*`) header
  */
-export function requestOrigin(raw: globalThis.Request, settings: OriginSettings): RequestOrigin {
+export function requestOrigin(
+  raw: globalThis.Request,
+  settings: OriginSettings,
+  url?: URL,
+): RequestOrigin {
   const hostHeader = raw.headers.get("host");
   // Checked even when public_url decides: the request's own URL is built from this header.
   if (hostHeader !== null && hostHeader !== "" && !isValidHost(hostHeader)) {
@@ -56,7 +60,7 @@ export function requestOrigin(raw: globalThis.Request, settings: OriginSettings)
     const url = new URL(settings.publicUrl);
     return { scheme: url.protocol.slice(0, -1), host: url.host, fromHostHeader: false };
   }
-  const own = new URL(raw.url).protocol.slice(0, -1);
+  const own = (url ?? new URL(raw.url)).protocol.slice(0, -1);
   if (settings.trustProxy) {
     const proto = lastValue(raw.headers.get("x-forwarded-proto"))?.toLowerCase() ?? null;
     const host = lastValue(raw.headers.get("x-forwarded-host"));

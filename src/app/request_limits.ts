@@ -20,10 +20,14 @@ export interface RequestLimits {
   maxHeaderBytes: number;
 }
 
-/** The error for a request over a limit, or null. */
+/**
+ * The error for a request over a limit, or null. `headerBytes` is the size of its headers when
+ * the caller already counted them (`readHeaders`), saving another pass over them.
+ */
 export function requestLimitError(
   raw: globalThis.Request,
   limits: RequestLimits,
+  headerBytes?: number,
 ): HttpError | null {
   if (limits.maxUrlBytes > 0) {
     // Everything after the origin (scheme://host) is the request target.
@@ -37,8 +41,10 @@ export function requestLimitError(
     }
   }
   if (limits.maxHeaderBytes > 0) {
-    let bytes = 0;
-    for (const [name, value] of raw.headers) bytes += name.length + value.length + 4;
+    let bytes = headerBytes ?? 0;
+    if (headerBytes === undefined) {
+      for (const [name, value] of raw.headers) bytes += name.length + value.length + 4;
+    }
     if (bytes > limits.maxHeaderBytes) {
       return new HttpError(
         431,

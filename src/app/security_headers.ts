@@ -14,6 +14,7 @@
 
 import type { Request } from "../http/request.ts";
 import { contentSecurityPolicy, usedCspNonce } from "../http/csp.ts";
+import type { HeaderAccess } from "../http/header_list.ts";
 
 /** The settings these headers follow. */
 export interface SecurityHeaderSettings {
@@ -27,7 +28,7 @@ export interface SecurityHeaderSettings {
  */
 export function addSecurityHeaders(
   request: Request | null,
-  headers: Headers,
+  headers: HeaderAccess,
   settings: SecurityHeaderSettings,
 ): void {
   const add = (name: string, value: string) => {

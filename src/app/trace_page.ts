@@ -29,7 +29,7 @@ const OFF = new Set(["", "0", "off", "false"]);
 
 /** True when `raw` asks for a trace and the service allows it. */
 function wantsTrace(svc: AppHost, raw: globalThis.Request): boolean {
-  if (!svc.setting("trace_debug")) return false;
+  if (!svc.setting("trace_debug") || !raw.url.includes("_trace")) return false;
   const value = new URL(raw.url).searchParams.get("_trace");
   return value !== null && !OFF.has(value.toLowerCase());
 }

@@ -42,6 +42,27 @@ export interface RequestOptions {
   max_post_body_bytes?: number | null;
   /** Deepest JSON nesting a body may have (`max_json_depth`); 0 or null means no limit. */
   max_json_depth?: number | null;
+  /** @internal The request's URL, already parsed (the pipeline parses it once). */
+  parsed_url?: URL;
+  /** @internal Its headers as {@link Request.headers} gives them, already read (`readHeaders`). */
+  header_record?: Record<string, string>;
+}
+
+/**
+ * A request's headers as {@link Request.headers} gives them (names lower case, repeated ones
+ * joined), and their size as counted for `max_header_bytes`, in one pass.
+ */
+export function readHeaders(raw: globalThis.Request): {
+  headers: Record<string, string>;
+  bytes: number;
+} {
+  const headers: Record<string, string> = {};
+  let bytes = 0;
+  for (const [name, value] of raw.headers) {
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    bytes += name.length + value.length + 4;
+  }
+  return { headers, bytes };
 }
 
 /** Options of {@link Request.fake}. */
@@ -77,7 +98,8 @@ export class Request {
   /** Wraps a web `Request`. */
   constructor(webRequest: globalThis.Request, options: RequestOptions = {}) {
     this.raw = webRequest;
-    this.#url = new URL(webRequest.url);
+    this.#url = options.parsed_url ?? new URL(webRequest.url);
+    this.#headers = options.header_record;
     this.#scheme = options.scheme ?? this.#url.protocol.slice(0, -1);
     this.#host = options.host ?? null;
     this.url_vars = options.url_vars ?? {};
@@ -150,14 +172,7 @@ export class Request {
 
   /** Header names lowercased; repeated headers joined with ", ". */
   get headers(): Record<string, string> {
-    if (!this.#headers) {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of this.raw.headers) {
-        headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
-      }
-      this.#headers = headers;
-    }
-    return this.#headers;
+    return this.#headers ??= readHeaders(this.raw).headers;
   }
 
   /** Cookies from the `Cookie` header. */

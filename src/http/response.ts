@@ -4,6 +4,7 @@
  */
 import { type CookieOptions, serializeCookie } from "./cookies.ts";
 import { jsonText } from "./json_text.ts";
+import { HeaderList } from "./header_list.ts";
 
 /** A response body: text, bytes or a stream of byte chunks. */
 export type ResponseBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
@@ -140,18 +141,25 @@ export class Response {
     await send({ type: "http.response.body", body: bytes });
   }
 
-  /** The equivalent web Response. Null-body statuses (204, 304) drop the body. */
-  toWebResponse(): globalThis.Response {
-    const headers = new Headers();
-    for (const [name, value] of this.headerPairs()) headers.append(name, value);
+  /**
+   * The equivalent web Response. Null-body statuses (204, 304) drop the body. `amend` may add
+   * headers first (the pipeline's security headers), so they are given to the web Response in one
+   * go.
+   */
+  toWebResponse(amend?: (headers: HeaderList) => void): globalThis.Response {
+    const headers = new HeaderList(this.headerPairs());
+    amend?.(headers);
     const nullBody = this.status === 204 || this.status === 304 || this.status < 200;
     let body = nullBody ? null : this.body;
     // A body held in memory goes out with its length (what the access log reads, so it need not
     // count the bytes through a stream); text is encoded here, once.
     if (typeof body === "string") body = encoder.encode(body);
     if (body instanceof Uint8Array && !headers.has("content-length")) {
-      headers.set("content-length", String(body.byteLength));
+      headers.pairs.push(["content-length", String(body.byteLength)]);
     }
-    return new globalThis.Response(body as BodyInit | null, { status: this.status, headers });
+    return new globalThis.Response(body as BodyInit | null, {
+      status: this.status,
+      headers: headers.pairs,
+    });
   }
 }
