@@ -28,6 +28,7 @@ import type { Actor } from "./allow.ts";
 import { allowBlockDecision, permissionsBlockDecision } from "./metadata_rules.ts";
 import type { PermissionRegistry } from "./permission_registry.ts";
 import { type Resource, restrictionsAllow } from "./tokens.ts";
+import { requestMemo } from "../util/request_scope.ts";
 
 /** One entry of `ensure_permissions`: an action, or an (action, resource) pair. */
 export type PermissionSpec = string | readonly [string, Resource];
@@ -89,7 +90,13 @@ export class PermissionChecker {
     resource: Resource = null,
     default_?: boolean | null,
   ): Promise<boolean | null> {
-    let result = await this.#opinion(actor ?? null, action, resource ?? null);
+    // Asked again within one request (a page checks the same table for its view, its menus and
+    // its links), the same question gets the first answer without calling the hooks again.
+    let result = await requestMemo(
+      actor ?? null,
+      `permission\u0000${action}\u0000${resourceKey(resource ?? null)}`,
+      () => this.#opinion(actor ?? null, action, resource ?? null),
+    );
     const used_default = result === null;
     if (result === null) {
       result = default_ !== undefined
@@ -182,6 +189,13 @@ export class PermissionChecker {
     this.#log.push(check);
     if (this.#log.length > CHECK_LOG_SIZE) this.#log.shift();
   }
+}
+
+/** A resource as part of a memo key: none, a database, or a (database, child) pair. */
+function resourceKey(resource: Resource): string {
+  if (resource === null || resource === undefined) return "";
+  if (typeof resource === "string") return `s\u0000${resource}`;
+  return `a\u0000${JSON.stringify(resource)}`;
 }
 
 function registryTakesResource(registry: PermissionRegistry, action: string): boolean {

@@ -7,6 +7,7 @@ import type { HookCaller } from "../plugins/hooks.ts";
 import type { Metadata } from "./metadata.ts";
 import type { Actor } from "../http/actor.ts";
 import { awaitMeMaybe } from "../util/await_me_maybe.ts";
+import { requestMemo } from "../util/request_scope.ts";
 
 /** What collecting canned queries needs from the service. */
 export interface CannedQueryHost {
@@ -17,8 +18,27 @@ export interface CannedQueryHost {
 /** A canned query definition (metadata shape) plus its name. */
 export type CannedQueryDefinition = Record<string, unknown> & { name: string; sql: string };
 
-/** Every canned query of `database` for `actor`, by name, in definition order. */
+/**
+ * Every canned query of `database` for `actor`, by name, in definition order. Collected once per
+ * request (a page asks several times: its view, its ETag, each permission check on the table);
+ * each caller gets its own copies.
+ */
 export async function cannedQueries(
+  svc: CannedQueryHost,
+  database: string,
+  actor: Actor | null,
+): Promise<Map<string, CannedQueryDefinition>> {
+  const collected = await requestMemo(
+    actor,
+    `canned_queries\u0000${database}`,
+    () => collect(svc, database, actor),
+  );
+  const queries = new Map<string, CannedQueryDefinition>();
+  for (const [name, definition] of collected) queries.set(name, { ...definition });
+  return queries;
+}
+
+async function collect(
   svc: CannedQueryHost,
   database: string,
   actor: Actor | null,

@@ -6,24 +6,22 @@
  * @module
  */
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import { wallClock } from "./read_query.ts";
-
-const arrivals = new AsyncLocalStorage<number>();
+import { scopeArrival, withRequestScope } from "../util/request_scope.ts";
 
 /** Runs `fn` as (part of) a request that arrived at `arrival` on the {@link wallClock}. */
 export function withArrival<T>(arrival: number, fn: () => T): T {
-  return arrivals.run(arrival, fn);
+  return withRequestScope(arrival, fn);
 }
 
 /** Runs `fn` as a fresh start: its queries get their whole time limit (e.g. each page of a stream). */
 export function withFreshArrival<T>(fn: () => T): T {
-  return arrivals.run(wallClock(), fn);
+  return withRequestScope(wallClock(), fn);
 }
 
 /** The current request's arrival time, or null outside a request. */
 export function requestArrival(): number | null {
-  return arrivals.getStore() ?? null;
+  return scopeArrival();
 }
 
 /** Milliseconds left of a `limitMs` budget counted from the request's arrival (null outside one). */
