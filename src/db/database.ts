@@ -353,7 +353,7 @@ export class Database extends DatabaseIntrospection {
     // A file another process writes to may be locked for a moment: this thread must not wait
     // for it (the busy timeout sleeps), a worker will.
     const waits = this.is_mutable;
-    if (waits) conn.exec("PRAGMA busy_timeout = 0");
+    if (waits) conn.setBusyTimeout(0);
     const started = performance.now();
     try {
       const result = runRead(conn, capped);
@@ -368,7 +368,7 @@ export class Database extends DatabaseIntrospection {
       if ((error as { code?: number }).code === SQLITE_BUSY) return null;
       throw error;
     } finally {
-      if (waits) conn.exec(`PRAGMA busy_timeout = ${READER_BUSY_TIMEOUT_MS}`);
+      if (waits) conn.setBusyTimeout(READER_BUSY_TIMEOUT_MS);
     }
   }
 

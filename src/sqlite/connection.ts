@@ -11,7 +11,7 @@
 
 import { SQLITE_AUTH, SQLITE_INTERRUPT } from "./constants.ts";
 import { Cursor } from "./cursor.ts";
-import { errorFor, SqliteError } from "./errors.ts";
+import { check, errorFor, SqliteError } from "./errors.ts";
 import { cString, sqlite } from "./ffi.ts";
 import {
   type AggregateClass,
@@ -334,6 +334,14 @@ export class Connection {
     const db = this.#db();
     if (this.#state.release !== null) this.#unrestrict();
     return readLimits(db);
+  }
+
+  /**
+   * How long a statement waits for another connection's lock before failing with SQLITE_BUSY
+   * (`PRAGMA busy_timeout`, without compiling a statement).
+   */
+  setBusyTimeout(ms: number): void {
+    check(this.#db(), sqlite().sqlite3_busy_timeout(this.#db(), Math.max(0, Math.floor(ms))));
   }
 
   /** Makes the running statement (if any) fail with "interrupted". */

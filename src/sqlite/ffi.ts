@@ -31,6 +31,8 @@ const symbols = {
     parameters: ["pointer", "buffer", "pointer", "pointer", "pointer"],
     result: "i32",
   },
+  // int sqlite3_busy_timeout(sqlite3*, int ms);
+  sqlite3_busy_timeout: { parameters: ["pointer", "i32"], result: "i32" },
   // int sqlite3_get_autocommit(sqlite3*);
   sqlite3_get_autocommit: { parameters: ["pointer"], result: "i32" },
   // int sqlite3_changes(sqlite3*);

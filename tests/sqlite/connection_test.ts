@@ -167,3 +167,11 @@ Deno.test("query() refuses a second statement instead of ignoring it", () => {
     conn.close();
   }
 });
+
+Deno.test("setBusyTimeout() is the busy_timeout pragma's value", () => {
+  using conn = Connection.open(":memory:");
+  conn.setBusyTimeout(1234);
+  assert.deepEqual(conn.query("pragma busy_timeout").rows, [[1234]]);
+  conn.setBusyTimeout(0);
+  assert.deepEqual(conn.query("pragma busy_timeout").rows, [[0]]);
+});
