@@ -15,6 +15,9 @@
 /** A fetch-style handler with Deno's connection info. */
 export type Handler = (request: Request, info: Deno.ServeHandlerInfo) => Promise<Response>;
 
+/** Statuses that never have a body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
 /** Wraps `handler` so each finished request writes one line to `write`. */
 export function withAccessLog(handler: Handler, write: (line: string) => void): Handler {
   return async (request, info) => {
@@ -32,19 +35,23 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
       write(line(500, 0, " (error)"));
       throw error;
     }
-    if (!response.body) {
-      write(line(response.status, 0));
-      return response;
-    }
     // A body of known length (held in memory) is not counted through a stream: its line is
-    // written when Deno reports the response sent (or the client gone).
+    // written when Deno reports the response sent (or the client gone). Checked before
+    // `response.body` is read: reading it turns bytes into a stream, which Deno then sends
+    // through its slower streaming path.
     const length = response.headers.get("content-length");
     const completed = (info as { completed?: Promise<void> }).completed;
-    if (length !== null && request.method !== "HEAD" && completed) {
+    if (
+      length !== null && request.method !== "HEAD" && completed && !NULL_BODY.has(response.status)
+    ) {
       completed.then(
         () => write(line(response.status, Number(length))),
         () => write(line(response.status, 0, " (aborted)")),
       );
+      return response;
+    }
+    if (!response.body) {
+      write(line(response.status, 0));
       return response;
     }
     return new Response(
