@@ -22,7 +22,13 @@ import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
 import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.ts";
 import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
-import { type ReadRequest, type RowsJsonRequest, runRead, wallClock } from "./read_query.ts";
+import {
+  encodePage,
+  type ReadRequest,
+  type RowsJsonRequest,
+  runRead,
+  wallClock,
+} from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
 import type { PoolCursor } from "./pool.ts";
@@ -233,12 +239,33 @@ export class Database extends DatabaseIntrospection {
     const cache = options.cache ? this.#queryCache() : null;
     try {
       if (cache) {
-        const key = QueryCache.key(this.hash!, sql, params, `${request.maxRows},${maxBytes}`);
-        const kept = await cache.get(key, async () => {
+        // A JSON page keeps its rows' JSON too, written for these options.
+        const json = request.json ? `,${JSON.stringify(request.json)}` : "";
+        const key = QueryCache.key(
+          this.hash!,
+          sql,
+          params,
+          `${request.maxRows},${maxBytes}${json}`,
+        );
+        const kept = await cache.getShared(key, async () => {
           const results = await this.#read(request, signal);
-          return { columns: results.columns, rows: results.values, truncated: results.truncated };
+          const answer = {
+            columns: results.columns,
+            rows: results.values,
+            truncated: results.truncated,
+          };
+          // Rows read on this thread come without their JSON: written once, here, for every hit.
+          const page = results.page ?? (request.json ? encodePage(request, answer) : null);
+          return { ...answer, page };
         });
-        return new Results(kept.rows, kept.columns, kept.truncated);
+        // Each caller gets its own copy of the rows, made only if it reads them.
+        return Results.lazy({
+          columns: kept.columns,
+          truncated: kept.truncated,
+          count: kept.rows.length,
+          rows: () => kept.rows.map((row) => row.slice()),
+          page: kept.page ?? null,
+        });
       }
       return await this.#read(request, signal);
     } catch (error) {

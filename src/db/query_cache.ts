@@ -12,12 +12,15 @@
  */
 
 import type { SqlValue } from "../sqlite/values.ts";
+import type { EncodedPage } from "./read_query.ts";
 
 /** A kept answer; every reader gets its own copy of the rows. */
 export interface CachedRows {
   columns: string[];
   rows: SqlValue[][];
   truncated: boolean;
+  /** A JSON page's rows already written as JSON (`execute(…, { json_rows })`), kept with them. */
+  page?: EncodedPage | null;
 }
 
 interface Entry {
@@ -27,7 +30,7 @@ interface Entry {
 
 /** Rough heap size of an answer: enough to keep the cache near its budget. */
 function sizeOf(value: CachedRows): number {
-  let bytes = 64;
+  let bytes = 64 + (value.page?.bytes.byteLength ?? 0);
   for (const column of value.columns) bytes += 40 + column.length * 2;
   for (const row of value.rows) {
     bytes += 32 + row.length * 8;
@@ -46,6 +49,7 @@ function copy(value: CachedRows): CachedRows {
     columns: value.columns,
     rows: value.rows.map((row) => row.slice()),
     truncated: value.truncated,
+    page: value.page,
   };
 }
 
@@ -75,18 +79,27 @@ export class QueryCache {
    */
   async get(key: string, run: () => Promise<CachedRows>): Promise<CachedRows> {
     if (this.maxBytes === 0) return await run();
+    return copy(await this.getShared(key, run));
+  }
+
+  /**
+   * As {@link get}, but the kept answer itself, not a copy: for callers that copy rows only when
+   * they read them (a JSON page sends the kept bytes and never reads its rows). Never change it.
+   */
+  async getShared(key: string, run: () => Promise<CachedRows>): Promise<CachedRows> {
+    if (this.maxBytes === 0) return await run();
     const entry = this.#entries.get(key);
     if (entry) {
       // Moved to the end: the map's order is least recently used first.
       this.#entries.delete(key);
       this.#entries.set(key, entry);
       this.#hits++;
-      return copy(entry.value);
+      return entry.value;
     }
     const pending = this.#pending.get(key);
     if (pending) {
       this.#hits++;
-      return copy(await pending);
+      return await pending;
     }
     this.#misses++;
     const running = run();
@@ -94,7 +107,7 @@ export class QueryCache {
     try {
       const value = await running;
       this.#store(key, value);
-      return copy(value);
+      return value;
     } finally {
       this.#pending.delete(key);
     }

@@ -14,6 +14,11 @@ const PAGES = [
   "/shop/products.csv?_labels=on",
   "/shop/products/1.json",
   "/shop/order_items?_facet=product_id",
+  // JSON pages keep their rows' JSON text in the cache, per shape and page size.
+  "/shop/products.json",
+  "/shop/products.json?_shape=arrays&_size=2",
+  "/shop/products.json?_shape=array&_size=2",
+  "/shop/products.json?_shape=objects&_size=2&_json_infinity=on",
 ];
 
 Deno.test("a page served from the query cache is identical to one computed afresh", async () => {

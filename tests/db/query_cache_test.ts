@@ -55,3 +55,20 @@ Deno.test("the cache stays within its byte budget, least recently used out first
   await cache.get("k0", () => (ran = true, Promise.resolve(big("again"))));
   assert.equal(ran, true, "the oldest was evicted");
 });
+
+Deno.test("getShared() gives the kept answer itself, with the page bytes kept alongside", async () => {
+  const cache = new QueryCache(1024 * 1024);
+  const page = { bytes: new TextEncoder().encode('[{"n": 1}]'), edge: null };
+  const key = QueryCache.key("hash", "select n", null, "json");
+  const first = await cache.getShared(key, () => Promise.resolve({ ...answer(1), page }));
+  let ran = false;
+  const again = await cache.getShared(key, () => (ran = true, Promise.resolve(answer(2))));
+  assert.equal(ran, false);
+  assert.equal(again, first);
+  assert.equal(again.page, page);
+  // get() still hands out a copy of the rows, and the page with it.
+  const copy = await cache.get(key, () => Promise.resolve(answer(3)));
+  assert.notEqual(copy.rows, first.rows);
+  assert.deepEqual(copy.rows, [[1]]);
+  assert.equal(copy.page, page);
+});
