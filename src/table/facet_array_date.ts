@@ -15,11 +15,14 @@ export class ArrayFacet extends Facet {
 
   /** Columns whose non-empty values are all JSON arrays of strings. */
   suggest(): Promise<FacetSuggestion[]> {
-    // Best effort: a timeout or malformed JSON just means no suggestion.
+    // Best effort: a timeout just means no suggestion. A value that is not JSON counts as a kind
+    // of its own (asked of SQLite's json_type, it would fail the query: an error on every page
+    // of such a table, and errors are never cached).
     return this.suggestColumns(async (c) => {
       const types = await this.runSuggestSql(
         `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
-          `select distinct json_type(${c}) from limited where ${c} is not null and ${c} != ''`,
+          `select distinct case when json_valid(${c}) then json_type(${c}) else 'not json' end ` +
+          `from limited where ${c} is not null and ${c} != ''`,
       );
       const kinds = positional(types).map((row) => row[0]);
       if (!kinds.includes("array") || kinds.some((k) => k !== "array" && k !== null)) return false;

@@ -149,3 +149,29 @@ Deno.test("facet permissions and when to suggest", () => {
     false,
   );
 });
+
+Deno.test("array facets are suggested for JSON-array columns only, by queries that never fail", async () => {
+  const { Service } = await import("../../src/service.ts");
+  const { createDatabase, withTempDir } = await import("../sqlite/helpers.ts");
+  await withTempDir(async (dir) => {
+    const path = `${dir}/tags.db`;
+    createDatabase(
+      path,
+      `create table t (id integer primary key, tags text, mixed text, words text);
+       insert into t values (1, '["a","b"]', '["x"]', 'oak'), (2, '["b"]', 'plain text', 'elm'),
+         (3, '["c"]', '["y"]', 'ash');`,
+    );
+    await using svc = new Service({ immutables: [path] });
+    const suggestedArrays = async () => {
+      const response = await svc.client.get("/tags/t.json?_extra=suggested_facets");
+      const body = response.json<{ suggested_facets: { name: string; type?: string }[] }>();
+      return body.suggested_facets.filter((s) => s.type === "array").map((s) => s.name);
+    };
+    assert.deepEqual(await suggestedArrays(), ["tags"]);
+    const misses = svc.queryCache()!.stats().misses;
+    assert.deepEqual(await suggestedArrays(), ["tags"]);
+    // Every query of the page was kept: none failed (a failed query is never cached, so a
+    // column of text that is not JSON would cost a failing query on every page).
+    assert.equal(svc.queryCache()!.stats().misses, misses);
+  });
+});
