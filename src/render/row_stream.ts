@@ -191,12 +191,19 @@ function textStream(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { value, done } = await chunks.next();
-        if (done) return controller.close();
-        const bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
+        let value: string[] | Uint8Array;
+        let bytes: Uint8Array;
+        do {
+          const next = await chunks.next();
+          if (next.done) return controller.close();
+          value = next.value;
+          bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
+          // An empty chunk (the cursor's last, when the rows end on a chunk boundary) must not
+          // end this pull without a chunk: the stream would never ask again, and hang.
+        } while (bytes.length === 0);
         if (budget.fits(bytes.length)) {
           budget.spend(bytes.length);
-          if (bytes.length) controller.enqueue(bytes);
+          controller.enqueue(bytes);
           return;
         }
         // Past the cap within this chunk: line by line, up to the line that crosses it.
