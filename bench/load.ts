@@ -407,11 +407,16 @@ async function timeCommand(cmd: string, args: string[]): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * Downloads `url`, timing it and sampling the server's RSS. Uncompressed unless `headers` say
+ * otherwise: Deno's fetch asks for gzip/br by itself, and `sqlite3 -csv`, the floor, writes plain
+ * text (compressed exports are measured in the compression section).
+ */
 async function download(url: string, headers: Record<string, string> = {}) {
   const sampler = rssSampler(server.pid);
   const before = cpuMs(server.pid);
   const t0 = performance.now();
-  const response = await fetch(url, { headers });
+  const response = await fetch(url, { headers: { "accept-encoding": "identity", ...headers } });
   let bytes = 0;
   for await (const chunk of response.body!) bytes += chunk.length;
   const time = performance.now() - t0;
@@ -457,7 +462,9 @@ if (want("stream")) {
   // A slow client: 1 MB/s for a few seconds; the server's memory must stay flat.
   {
     const sampler = rssSampler(server.pid);
-    const response = await fetch(`${base}/bench/trees.csv?_stream=on`);
+    const response = await fetch(`${base}/bench/trees.csv?_stream=on`, {
+      headers: { "accept-encoding": "identity" },
+    });
     const reader = response.body!.getReader();
     const t0 = performance.now();
     let bytes = 0;
