@@ -109,7 +109,7 @@ async function handle(message: ToWorker): Promise<void> {
     started = performance.now();
     if (message.type === "cursor") {
       const chunk = readChunk(conn, message.cursor, request, message.text, message.rows);
-      const lines = chunk.lines === null ? null : new TextEncoder().encode(chunk.lines);
+      const lines = chunk.lines;
       const reply: FromWorker = {
         type: "chunk",
         id: message.id,

@@ -4,6 +4,11 @@
  * `OFFSET` that grew with every page). Each chunk has its own time limit; a cursor nobody asked
  * for in a minute is closed.
  *
+ * A chunk is read {@link BATCH_ROWS} rows at a time, each batch written as lines and encoded into
+ * the chunk's bytes at once: the values and the text of a batch die young, where a whole chunk of
+ * rows, then its text, lived long enough to be promoted and grew the worker's heap with every
+ * export (and the text was a rope of thousands of lines until encoded).
+ *
  * @module
  */
 
@@ -18,20 +23,29 @@ interface Cursor {
   conn: Connection;
   columns: string[];
   lastUsed: number;
+  /** Bytes of the last chunk: the next one's buffer is sized from it. */
+  lastBytes: number;
+  /** Rows read but not sent: a batch with a BLOB cell that followed lines in the same chunk. */
+  pending: { rows: SqlValue[][]; done: boolean } | null;
 }
+
+/** Rows read and written at a time within a chunk. */
+const BATCH_ROWS = 500;
 
 /** A cursor left alone this long is closed (its client is gone without saying so). */
 const IDLE_MS = 60_000;
 
 const cursors = new Map<number, Cursor>();
 
-/** One chunk: its rows written as lines, or the rows themselves when a cell is a BLOB. */
+/** One chunk: its rows written as lines (UTF-8), or the rows themselves when a cell is a BLOB. */
 export interface Chunk {
   columns: string[];
-  lines: string | null;
+  lines: Uint8Array | null;
   rows: SqlValue[][] | null;
   done: boolean;
 }
+
+const encoder = new TextEncoder();
 
 /** Reads the next `count` rows of cursor `id`, opening it on `conn` first if it is new. */
 export function readChunk(
@@ -50,7 +64,14 @@ export function readChunk(
       () => conn.openCursor(request.sql, request.params ?? undefined),
       limits,
     );
-    cursor = { statement, conn, columns: statement.columns(), lastUsed: 0 };
+    cursor = {
+      statement,
+      conn,
+      columns: statement.columns(),
+      lastUsed: 0,
+      lastBytes: 0,
+      pending: null,
+    };
     cursors.set(id, cursor);
   }
   cursor.lastUsed = performance.now();
@@ -59,21 +80,79 @@ export function readChunk(
   try {
     if (remaining <= 0) throw interruptedError();
     if (remaining !== Infinity) conn.setDeadline(remaining);
-    const rows = conn.restricted(() => cursor!.statement.all(count, maxBytes), limits);
-    const done = rows.length < count;
-    // A statement recompiled by its first step may have other columns than before it.
-    if (cursor.columns.length !== cursor.statement.columns().length) {
-      cursor.columns = cursor.statement.columns();
-    }
-    const lines = textRows(cursor.columns, rows, { ...text, limit: rows.length });
-    if (done) closeCursor(id);
-    return { columns: cursor.columns, lines, rows: lines === null ? rows : null, done };
+    const chunk = conn.restricted(() => nextChunk(cursor!, text, count, maxBytes), limits);
+    if (chunk.done) closeCursor(id);
+    return chunk;
   } catch (error) {
     closeCursor(id);
     throw error;
   } finally {
     if (remaining !== Infinity) conn.setDeadline(null);
   }
+}
+
+/**
+ * Up to `count` rows of `cursor` as lines, batch by batch. A batch the lines cannot hold (a BLOB
+ * cell) is sent as rows: on its own, or after the lines before it as the next chunk. The byte
+ * cap counts the values of the whole chunk, as one `all(count, maxBytes)` would.
+ */
+function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxBytes: number): Chunk {
+  if (cursor.pending) {
+    const { rows, done } = cursor.pending;
+    cursor.pending = null;
+    return { columns: cursor.columns, lines: null, rows, done };
+  }
+  let out = new Uint8Array(Math.max(64 * 1024, cursor.lastBytes + (cursor.lastBytes >> 3)));
+  let at = 0;
+  let read = 0;
+  let spent = 0;
+  let done = false;
+  while (read < count && !done) {
+    const want = Math.min(BATCH_ROWS, count - read);
+    const rows = cursor.statement.all(want, maxBytes - spent);
+    read += rows.length;
+    done = rows.length < want;
+    if (maxBytes !== Infinity) spent += valueBytes(rows);
+    // A statement recompiled by its first step may have other columns than before it.
+    if (cursor.columns.length !== cursor.statement.columns().length) {
+      cursor.columns = cursor.statement.columns();
+    }
+    if (rows.length === 0) break;
+    const lines = textRows(cursor.columns, rows, { ...text, limit: rows.length });
+    if (lines === null) {
+      if (at === 0) return { columns: cursor.columns, lines: null, rows, done };
+      cursor.pending = { rows, done };
+      done = false;
+      break;
+    }
+    while (true) {
+      const { read: taken, written } = encoder.encodeInto(lines, out.subarray(at));
+      if (taken === lines.length) {
+        at += written;
+        break;
+      }
+      // Too small: a bigger buffer, and this batch's lines again from the start.
+      const bigger = new Uint8Array(Math.max(out.length * 2, at + lines.length * 3));
+      bigger.set(out.subarray(0, at));
+      out = bigger;
+    }
+  }
+  cursor.lastBytes = at;
+  // A buffer mostly empty is copied down rather than sent whole.
+  const lines = at * 2 < out.length ? out.slice(0, at) : out.subarray(0, at);
+  return { columns: cursor.columns, lines, rows: null, done };
+}
+
+/** What `Statement.all` counts against its byte cap: text characters and BLOB bytes. */
+function valueBytes(rows: SqlValue[][]): number {
+  let bytes = 0;
+  for (const row of rows) {
+    for (const value of row) {
+      if (typeof value === "string") bytes += value.length;
+      else if (value instanceof Uint8Array) bytes += value.byteLength;
+    }
+  }
+  return bytes;
 }
 
 /** Finalizes cursor `id` (nothing if it is already gone). */

@@ -59,3 +59,33 @@ for (const rows of [1500, 1499, 1501, 5500]) {
     }
   });
 }
+
+Deno.test("an export with BLOB cells here and there is the same from workers as from the main thread", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-stream-" });
+  const path = `${dir}/data.db`;
+  const conn = Connection.open(path, { mode: "rwc" });
+  // BLOBs in the middle of a worker's chunk (after rows it wrote as lines), at the start of
+  // one, and in a run of batches.
+  conn.exec(`create table t (id integer primary key, name text, data blob);
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < 7000)
+    insert into t select i, 'n' || i,
+      case when i in (1200, 5501) or i between 3000 and 4100 then cast(x'00ff' || i as blob) end
+      from n;`);
+  conn.close();
+  const settings = { max_returned_rows: 500 };
+  await using workers = new Service({ immutables: [path], settings });
+  await using main = new Service({
+    immutables: [path],
+    settings: { ...settings, num_sql_threads: 0 },
+  });
+  for (const format of ["csv", "tsv", "ndjson"]) {
+    const url = `/data/t.${format}?_stream=on`;
+    const fromWorkers = (await workers.client.get(url)).text;
+    assert.equal(fromWorkers, (await main.client.get(url)).text, format);
+    const lines = fromWorkers.trim().split(/\r?\n/);
+    assert.equal(lines.length, format === "ndjson" ? 7000 : 7001, format);
+    // CSV and TSV link to the BLOB's download; NDJSON has it inline, as base64.
+    const blob = format === "ndjson" ? '"$base64": true' : "/data/t/1200.blob?_blob_column=data";
+    assert.ok(fromWorkers.includes(blob), format);
+  }
+});
