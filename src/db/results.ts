@@ -49,8 +49,27 @@ const rowBase = Object.create(Array.prototype, {
   },
 });
 
+/**
+ * Prototypes by column list: defining a getter per column cost more than a row lookup, and the
+ * same few column lists come back with every query. Never changed once made, so results share
+ * them. Bounded: a server running ever new custom SQL makes ever new lists.
+ */
+const prototypes = new Map<string, object>();
+const MAX_PROTOTYPES = 500;
+
 /** A prototype giving rows with these `columns` their named getters. */
 function rowPrototype(columns: string[]): object {
+  const key = columns.join("\u0000") + `\u0000${columns.length}`;
+  let proto = prototypes.get(key);
+  if (!proto) {
+    if (prototypes.size >= MAX_PROTOTYPES) prototypes.clear();
+    proto = newRowPrototype(Object.freeze([...columns]));
+    prototypes.set(key, proto);
+  }
+  return proto;
+}
+
+function newRowPrototype(columns: readonly string[]): object {
   const proto = Object.create(rowBase);
   Object.defineProperty(proto, COLUMNS, { value: columns, enumerable: false });
   const seen = new Set<string>();
@@ -65,7 +84,7 @@ function rowPrototype(columns: string[]): object {
       configurable: false,
     });
   });
-  return proto;
+  return Object.freeze(proto);
 }
 
 /** Turns plain value arrays into rows (in place) sharing one prototype. */

@@ -131,7 +131,10 @@ function accepts(methods: ReadonlySet<string> | "*", method: string): boolean {
 function definedGroups(groups: Record<string, string | undefined> | undefined) {
   const vars: Record<string, string> = {};
   if (groups) {
-    for (const [key, value] of Object.entries(groups)) if (value !== undefined) vars[key] = value;
+    for (const key in groups) {
+      const value = groups[key];
+      if (value !== undefined) vars[key] = value;
+    }
   }
   return vars;
 }
