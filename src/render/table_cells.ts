@@ -31,12 +31,27 @@ function columnClass(column: string): string {
   return css;
 }
 
+/** Value types (`int`, `str`, …: a handful) → escaped. */
+const types = new Map<string, string>();
+
+function typeClass(type: string): string {
+  let css = types.get(type);
+  if (css === undefined) {
+    css = escape(type);
+    if (types.size > 1000) types.clear();
+    types.set(type, css);
+  }
+  return css;
+}
+
 /** The row's cells as HTML, nunjucks-escaped exactly like the template loop. */
 export function tableCells(row: DisplayRow, stacked: unknown): string {
   let html = "";
   for (const cell of row.cells) {
     const value = cell.value instanceof Markup ? cell.value.toString() : escape(String(cell.value));
-    html += `<td class="col-${columnClass(cell.column)} type-${escape(String(cell.value_type))}"`;
+    html += `<td class="col-${columnClass(cell.column)} type-${
+      typeClass(String(cell.value_type))
+    }"`;
     if (stacked) html += ` role="cell" data-column="${escape(cell.column)}"`;
     html += `>${value}</td>`;
   }

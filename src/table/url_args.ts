@@ -9,10 +9,16 @@
 /** Query arguments in order. */
 export type ArgPair = [string, string];
 
+/** Text `quote_plus` leaves as it is. */
+const SAFE = /^[A-Za-z0-9_.~-]*$/;
+const encoder = new TextEncoder();
+
 /** Encodes one key or value the way Python's `quote_plus` does. */
 export function quotePlus(text: string): string {
+  // Most names and values need no encoding (a table page builds a link per column and facet).
+  if (SAFE.test(text)) return text;
   let out = "";
-  for (const byte of new TextEncoder().encode(text)) {
+  for (const byte of encoder.encode(text)) {
     const char = String.fromCharCode(byte);
     if (byte < 128 && /[A-Za-z0-9_.~-]/.test(char)) out += char;
     else if (byte === 0x20) out += "+";

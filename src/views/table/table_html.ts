@@ -140,8 +140,10 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
   const keys = query.primary_keys;
   const compound = !ctx.is_view && (keys.length > 1 || query.use_rowid);
   const labels = await rowLabels(ctx, query.columns, true).lookup(values);
+  // The table's path once per page, not once per row.
+  const tablePath = String(svc.urls.table(db.name, table));
   const rowPath = (row: Record<string, unknown>) =>
-    `${svc.urls.table(db.name, table)}/${keys.map((k) => tilde_encode(String(row[k]))).join(",")}`;
+    `${tablePath}/${keys.map((k) => tilde_encode(String(row[k]))).join(",")}`;
   const cellContext: CellContext = {
     svc,
     request,
