@@ -31,7 +31,7 @@ import {
 } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
-import type { PoolCursor } from "./pool.ts";
+import type { CursorChunk, PoolCursor } from "./pool.ts";
 import { QueryCache } from "./query_cache.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
@@ -312,15 +312,35 @@ export class Database extends DatabaseIntrospection {
       maxBytes: maxBytes > 0 ? maxBytes : null,
     };
     const cursor = pool.cursor(this.#readTarget(), request, options.text, options.rows);
+    const read = () =>
+      cursor.next().catch((error) => {
+        if (isInterruptError(error)) {
+          throw new QueryInterrupted(sql, params, undefined, { cause: error });
+        }
+        throw asDatabaseError(error, sql, params);
+      });
+    // The worker reads the chunk after the one asked for while that one is being sent: the
+    // caller asks one chunk ahead already, so the worker always has the next one to write
+    // instead of waiting a thread round trip for each. One more chunk held, no more.
+    let ahead: Promise<CursorChunk> | null = null;
+    let closed = false;
     return {
-      next: () =>
-        cursor.next().catch((error) => {
-          if (isInterruptError(error)) {
-            throw new QueryInterrupted(sql, params, undefined, { cause: error });
+      next: () => {
+        const chunk = ahead ?? read();
+        ahead = null;
+        return chunk.then((value) => {
+          if (!value.done && !closed) {
+            ahead = read();
+            ahead.catch(() => {}); // taken by the next call, or dropped with the cursor
           }
-          throw asDatabaseError(error, sql, params);
-        }),
-      close: () => cursor.close(),
+          return value;
+        });
+      },
+      close: () => {
+        closed = true;
+        ahead = null;
+        return cursor.close();
+      },
     };
   }
 
