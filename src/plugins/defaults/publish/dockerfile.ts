@@ -2,10 +2,13 @@
  * The Dockerfile of a build context: the official Deno image (Debian variant, the Deno version
  * that writes it), SQLite from Debian, the files owned by and run as the image's non-root `deno`
  * user, every plugin and its dependencies cached at build time so the container needs no
- * network (`--cached-only`), and a health check on `/-/versions.json`.
+ * network (`--cached-only`), the V8 flags that bound the server's memory (`util/v8_flags.ts`:
+ * Cloud Run's default container has 512 MB), and a health check on `/-/versions.json`.
  *
  * @module
  */
+
+import { V8_FLAGS_OPTION } from "../../../util/v8_flags.ts";
 
 /** The port Vitrine listens on inside the image. */
 export const IMAGE_PORT = 8001;
@@ -27,7 +30,7 @@ export interface DockerfileOptions {
 /** The Dockerfile text. */
 export function dockerfile(options: DockerfileOptions): string {
   const version = options.denoVersion ?? Deno.version.deno;
-  const run = ["deno", "run", "-A", "--cached-only", "/app/vitrine.js"];
+  const run = ["deno", "run", "-A", "--cached-only", V8_FLAGS_OPTION, "/app/vitrine.js"];
   const lines = [
     "# Written by Vitrine. Build with: docker build -t NAME .",
     `FROM denoland/deno:debian-${version}`,
