@@ -68,6 +68,7 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
   const limit = Number(svc.setting("max_post_body_bytes"));
   const request = new Request(raw, {
     max_post_body_bytes: limit > 0 ? limit : null,
+    body_time_limit_ms: Number(svc.setting("body_time_limit_ms")),
     max_json_depth: Number(svc.setting("max_json_depth")),
     scheme: origin.scheme,
     host: origin.host,

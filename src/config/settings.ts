@@ -89,6 +89,12 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     2097152,
     "Maximum size of a POST body held in memory, in bytes (0 means no limit)",
   ),
+  def(
+    "body_time_limit_ms",
+    30000,
+    "Time a request body may take to arrive once its headers have; slower is a 408 " +
+      "(0 means no limit)",
+  ),
   // The built-in visualisations (default plugins in src/plugins/defaults/), each switchable off.
   def("column_menus", true, "Show a menu on each column heading of table pages"),
   def("sql_editor", true, "Edit SQL with highlighting, autocomplete and formatting"),
