@@ -31,6 +31,7 @@ import {
 import { authTokenView, createTokenView, logoutView } from "../views/special/auth_pages.ts";
 import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts";
 import { messagesDebugView } from "../views/special/messages_debug.ts";
+import { patternsView } from "../views/special/patterns.ts";
 import { customPageView } from "../views/special/custom_page.ts";
 
 /** A view: receives the service and the request, returns a Response. */
@@ -63,6 +64,7 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(["GET", "POST"], `/-/messages`, messagesDebugView, "messages");
   add(["GET", "POST"], `/-/permissions${FORMAT}`, permissionsDebugView, "permissions");
   add(["GET", "POST"], `/-/allow-debug`, allowDebugView, "allow-debug");
+  add(get, `/-/patterns`, patternsView, "patterns");
 
   for (const [mount] of svc.options.static_mounts ?? []) {
     const escaped = mount.replace(/^\/+|\/+$/g, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
