@@ -5,7 +5,7 @@
  */
 import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
-import type { Response } from "../http/response.ts";
+import { Response } from "../http/response.ts";
 import type { Router } from "../http/router.ts";
 import { indexView } from "../views/index/index.ts";
 import { databaseDownloadView, databaseView } from "../views/database/database.ts";
@@ -37,6 +37,9 @@ import { customPageView } from "../views/special/custom_page.ts";
 /** A view: receives the service and the request, returns a Response. */
 export type View = (svc: AppHost, request: Request) => Promise<Response>;
 
+const dashRedirectView: View = (svc) =>
+  Promise.resolve(Response.redirect(String(svc.urls.path("-/")), { status: 301 }));
+
 const FORMAT = String.raw`(?:\.(?<format>\w+))?`;
 const NAME = String.raw`[^/.]+`;
 
@@ -47,6 +50,9 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
     router.add(methods, new RegExp(`^${pattern}$`), view, { name });
 
   add(get, `/${FORMAT}`, indexView, "index");
+  // The reference also serves the index at `/-/` and sends `/-` there (301).
+  add(get, `/-/${FORMAT}`, indexView, "index-alias");
+  add(get, `/-`, dashRedirectView, "index-redirect");
   add(get, `/-/versions${FORMAT}`, versionsView, "versions");
   add(get, `/-/plugins${FORMAT}`, pluginsView, "plugins");
   add(get, `/-/settings${FORMAT}`, settingsView, "settings");
