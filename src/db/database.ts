@@ -30,8 +30,15 @@ import { QueryCache } from "./query_cache.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
-import { writeMany, writeOne, type WriteResult, writeScript } from "./write_ops.ts";
+import {
+  needsOwnTransaction,
+  writeMany,
+  writeOne,
+  type WriteResult,
+  writeScript,
+} from "./write_ops.ts";
 import { WriteQueue } from "./write_queue.ts";
+import { beginImmediate, DatabaseBusy, isUnwritableError } from "./write_lock.ts";
 
 /** Constructor options (the spec's keyword arguments, plus Vitrine's extras). */
 export interface DatabaseOptions {
@@ -103,6 +110,17 @@ export interface WriteOptions {
   block?: boolean;
 }
 
+/** Options of `execute_write_fn`. */
+export interface WriteFnOptions extends WriteOptions {
+  /**
+   * Vitrine's extra: run `fn` inside a transaction Vitrine opens and commits when `fn` returns
+   * (rolls back when it throws). While another process writes the same file, Vitrine waits for
+   * it without holding up other requests. `fn` must then not BEGIN or COMMIT itself (nested
+   * transactions through `SAVEPOINT` are fine). Default false: `fn` commits itself.
+   */
+  transaction?: boolean;
+}
+
 /**
  * The most a tiny query may hold up the main thread before it is moved to a worker (above the
  * 20 ms under which `setDeadline` checks the clock at every SQLite opcode).
@@ -155,6 +173,7 @@ export class Database extends DatabaseIntrospection {
       path: this.is_memory ? null : this.path,
       memory_name: this.memory_name,
       prepare: (conn) => this.#prepare(conn),
+      prepareWriter: (conn) => this.#prepareWriter(conn),
     });
   }
 
@@ -388,13 +407,40 @@ export class Database extends DatabaseIntrospection {
     this.#host.prepareConnection(conn, this.name);
   }
 
+  /**
+   * The write connection waits up to `write_lock_timeout_ms` for a lock another connection
+   * holds (only where Vitrine does not wait itself, see `#write`). A file is switched to WAL on
+   * its first write (`wal_mode`): readers then never block the writer, nor one another, and
+   * several processes can share the file. Best effort: a file that cannot switch (a read-only
+   * directory, a replica) keeps its journal mode.
+   */
+  #prepareWriter(conn: Connection): void {
+    conn.exec(`PRAGMA busy_timeout = ${this.#setting("write_lock_timeout_ms")}`);
+    if (this.is_memory || !this.#host.setting("wal_mode")) return;
+    try {
+      const mode = conn.query("PRAGMA journal_mode").rows[0]?.[0];
+      if (mode !== "wal") conn.query("PRAGMA journal_mode = WAL");
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`Database "${this.name}" stays in its journal mode (not WAL): ${message}`);
+    }
+  }
+
   #openWriteConnection(): Connection {
     this.#assertOpen();
     return this.#connections.writer();
   }
 
-  /** Runs `task` with exclusive use of the write connection, in arrival order. */
-  #write<T>(task: (conn: Connection) => T, block: boolean): Promise<Awaited<T> | string> {
+  /**
+   * Runs `task` with exclusive use of the write connection, in arrival order. With `managed`,
+   * the task runs inside a transaction opened here with `BEGIN IMMEDIATE` (waiting for other
+   * processes' writes without blocking this thread, see `write_lock.ts`) and committed after it.
+   */
+  #write<T>(
+    task: (conn: Connection) => T,
+    block: boolean,
+    managed = false,
+  ): Promise<Awaited<T> | string> {
     if (!this.is_mutable || this.#options.mode === "ro") {
       return Promise.reject(new DatabaseNotMutable(this.name));
     }
@@ -407,7 +453,24 @@ export class Database extends DatabaseIntrospection {
       }
       const version = schemaVersion(conn);
       try {
-        return await task(conn);
+        if (!managed) return await task(conn);
+        await beginImmediate(conn, {
+          timeoutMs: this.#setting("write_lock_timeout_ms"),
+          busyTimeoutMs: this.#setting("write_lock_timeout_ms"),
+          label: JSON.stringify(this.name),
+        });
+        try {
+          const result = await task(conn);
+          if (conn.isOpen && conn.inTransaction) conn.exec("COMMIT");
+          return result;
+        } catch (error) {
+          try {
+            if (conn.isOpen && conn.inTransaction) conn.exec("ROLLBACK");
+          } catch { /* the task's error matters more */ }
+          throw error;
+        }
+      } catch (error) {
+        throw unwritable(error, this.name);
       } finally {
         // Only writes that changed the schema (CREATE, ALTER, DROP…) move schema_version; rows
         // written leave the memoised introspection valid, which spares the next request its
@@ -453,6 +516,7 @@ export class Database extends DatabaseIntrospection {
     return this.#write(
       (conn) => this.#traced(sql, params, () => writeOne(conn, sql, params ?? undefined)),
       block,
+      !needsOwnTransaction(sql),
     );
   }
 
@@ -492,6 +556,7 @@ export class Database extends DatabaseIntrospection {
     return this.#write(
       (conn) => this.#traced(sql, list, () => writeMany(conn, sql, list)),
       block,
+      true,
     );
   }
 
@@ -502,27 +567,34 @@ export class Database extends DatabaseIntrospection {
    */
   execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
   /** With `block: false`: queues `fn` and returns its task id at once. */
-  execute_write_fn<T>(fn: (conn: Connection) => T, options: { block: false }): Promise<string>;
+  execute_write_fn<T>(
+    fn: (conn: Connection) => T,
+    options: { block: false; transaction?: boolean },
+  ): Promise<string>;
   /** `fn`'s result, or the task id when `options.block` is false. */
   execute_write_fn<T>(
     fn: (conn: Connection) => T,
-    options?: WriteOptions,
+    options?: WriteFnOptions,
   ): Promise<Awaited<T> | string>;
   execute_write_fn<T>(
     fn: (conn: Connection) => T,
-    { block = true }: WriteOptions = {},
+    { block = true, transaction = false }: WriteFnOptions = {},
   ): Promise<Awaited<T> | string> {
-    return this.#write(async (conn) => {
-      try {
-        return await fn(conn);
-      } catch (error) {
-        // The caller gets fn's own error, even if the rollback fails too.
+    return this.#write(
+      async (conn) => {
         try {
-          if (conn.isOpen) conn.rollback();
-        } catch { /* the original error matters more */ }
-        throw error;
-      }
-    }, block);
+          return await fn(conn);
+        } catch (error) {
+          // The caller gets fn's own error, even if the rollback fails too.
+          try {
+            if (conn.isOpen) conn.rollback();
+          } catch { /* the original error matters more */ }
+          throw error;
+        }
+      },
+      block,
+      transaction,
+    );
   }
 
   /** Closes this database's connections (main thread and workers). */
@@ -563,6 +635,20 @@ export class Database extends DatabaseIntrospection {
   get pending_writes(): number {
     return this.#queue.pending;
   }
+}
+
+/**
+ * A write SQLite refused because the file cannot be written here (a LiteFS replica answers
+ * SQLITE_READONLY or SQLITE_IOERR) is a retryable 503, not a 500.
+ */
+function unwritable(error: unknown, name: string): unknown {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  if (!isUnwritableError(error) && !isUnwritableError(cause)) return error;
+  return new DatabaseBusy(
+    `Database ${JSON.stringify(name)} cannot be written on this server right now ` +
+      `(${error instanceof Error ? error.message : error}). Try again.`,
+    { cause: error },
+  );
 }
 
 /** `PRAGMA schema_version` on `conn`, or null when it cannot be read. */

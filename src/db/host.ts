@@ -17,6 +17,8 @@ const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   spare_sql_threads: 2,
   cache_size_kb: 0,
   max_returned_bytes: 10485760,
+  write_lock_timeout_ms: 5000,
+  wal_mode: true,
 };
 
 /** The service-side facilities a `Database` uses. */
