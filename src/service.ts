@@ -78,7 +78,7 @@ export class Service {
   readonly permissionRegistry: PermissionRegistry = new PermissionRegistry();
   /** @internal Answers permission checks; use `permission_allowed()`. */
   readonly permissionChecker: PermissionChecker;
-  /** @internal The one-time `--root` login token, when started with `--root`. */
+  /** @internal The `--root` login token, when started with `--root`. */
   readonly rootToken: RootToken | null;
   /** Ordered mapping of database name to Database, regardless of permissions. */
   readonly databases: Map<string, Database> = new Map();
@@ -105,8 +105,8 @@ export class Service {
     // A plugin whose hook never answers fails its page with a 500 instead of hanging it.
     this.pm.timeLimitMs = Number(this.setting("hook_time_limit_ms"));
     this.#localMetadata = new Metadata(options.metadata ?? {});
-    this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
+    this.rootToken = options.root ? new RootToken(this.signer) : null;
     this.urls = new Urls(() => String(this.setting("base_url")), {
       databaseRoute: (name) => this.databases.get(name)?.route ?? name,
     });
