@@ -273,7 +273,9 @@ export class Database extends DatabaseIntrospection {
       }
       throw asDatabaseError(error, sql, params);
     } finally {
-      traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
+      const end = traceClock();
+      traceSql({ database: this.name, sql, params: params ?? null, start, end });
+      this.#host.observeSql?.(this.name, "read", end - start);
     }
   }
 
@@ -452,6 +454,7 @@ export class Database extends DatabaseIntrospection {
         throw new WriteLockError();
       }
       const version = schemaVersion(conn);
+      const started = performance.now();
       try {
         if (!managed) return await task(conn);
         await beginImmediate(conn, {
@@ -459,6 +462,7 @@ export class Database extends DatabaseIntrospection {
           busyTimeoutMs: this.#setting("write_lock_timeout_ms"),
           label: JSON.stringify(this.name),
         });
+        this.#host.observeLockWait?.(this.name, (performance.now() - started) / 1000);
         try {
           const result = await task(conn);
           if (conn.isOpen && conn.inTransaction) conn.exec("COMMIT");
@@ -472,6 +476,7 @@ export class Database extends DatabaseIntrospection {
       } catch (error) {
         throw unwritable(error, this.name);
       } finally {
+        this.#host.observeSql?.(this.name, "write", (performance.now() - started) / 1000);
         // Only writes that changed the schema (CREATE, ALTER, DROP…) move schema_version; rows
         // written leave the memoised introspection valid, which spares the next request its
         // worker round trips.
@@ -634,6 +639,11 @@ export class Database extends DatabaseIntrospection {
   /** Tasks waiting on the write queue (for `/-/threads`-style reports). */
   get pending_writes(): number {
     return this.#queue.pending;
+  }
+
+  /** @internal Resolves once no write is queued or running (for a graceful shutdown). */
+  async drainWrites(): Promise<void> {
+    while (this.#queue.pending > 0) await this.#queue.drain();
   }
 }
 

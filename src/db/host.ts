@@ -35,6 +35,10 @@ export interface DatabaseHost {
   pluginModules(): string[];
   /** The cache of immutable databases' query answers (`execute(…, { cache: true })`), if any. */
   queryCache?(): QueryCache | null;
+  /** Records the time of a read query (waiting included) or a write task, for `/-/metrics`. */
+  observeSql?(database: string, kind: "read" | "write", seconds: number): void;
+  /** Records how long a write waited for another process's write lock. */
+  observeLockWait?(database: string, seconds: number): void;
 }
 
 /** Options of {@link standaloneHost}. */
