@@ -85,9 +85,9 @@ Deno.test({
       await Deno.writeTextFile(`${dir}/metadata.json`, JSON.stringify(METADATA));
       const args = [db, "-m", `${dir}/metadata.json`, "--root"];
       replicas.push(
-        ...await Promise.all([1, 2, 3].map(() =>
-          startVitrine(args, { env: { VITRINE_SECRET: SECRET } })
-        )),
+        ...await Promise.all(
+          [1, 2, 3].map(() => startVitrine(args, { env: { VITRINE_SECRET: SECRET } })),
+        ),
       );
       balancer = await startHaproxy(dir, replicas.map((r) => r.port));
       const base = balancer.url.replace(/\/$/, "");
@@ -127,7 +127,9 @@ Deno.test({
         const body = JSON.parse(page.text);
         seen.push(...body.rows.map((row: { id: number }) => row.id));
         pageServers.add(page.by);
-        next = body.next ? `/data/items.json?_size=10&_next=${encodeURIComponent(body.next)}` : null;
+        next = body.next
+          ? `/data/items.json?_size=10&_next=${encodeURIComponent(body.next)}`
+          : null;
       }
       assert.deepEqual(seen, Array.from({ length: 45 }, (_, i) => i + 1));
       assert.equal(pageServers.size, 3);
