@@ -10,7 +10,7 @@
 import type { Database } from "../db/database.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { QueryCache } from "../db/query_cache.ts";
-import { type Labels, MetricsRegistry } from "../util/metrics.ts";
+import { type Counter, type Histogram, type Labels, MetricsRegistry } from "../util/metrics.ts";
 import { VERSION } from "../version.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { openConnections } from "./connections.ts";
@@ -56,10 +56,10 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 /** One service's metrics. */
 export class ServiceMetrics {
   readonly registry: MetricsRegistry = new MetricsRegistry();
-  #requests;
-  #latency;
-  #sql;
-  #lockWait;
+  #requests: Counter;
+  #latency: Histogram;
+  #sql: Histogram;
+  #lockWait: Histogram;
 
   constructor(source: MetricsSource) {
     const r = this.registry;

@@ -142,7 +142,12 @@ export class MetricsRegistry {
   }
 
   /** Registers and returns a histogram with the given bucket upper bounds. */
-  histogram(name: string, help: string, labelNames: string[], buckets: readonly number[]) {
+  histogram(
+    name: string,
+    help: string,
+    labelNames: string[],
+    buckets: readonly number[],
+  ): Histogram {
     return this.#add(new Histogram(name, help, labelNames, buckets));
   }
 
