@@ -100,6 +100,7 @@ Deno.test("fly --litefs: mutable databases on a LiteFS volume, its proxy in fron
     Deno.readTextFileSync(`${context}/litefs.yml`)
       // LiteFS expands ${…} before parsing; so does this test, with Fly's values.
       .replace("${FLY_REGION == PRIMARY_REGION}", "true"),
+    // deno-lint-ignore no-explicit-any
   ) as Record<string, any>;
   assert.equal(litefs.fuse.dir, "/litefs");
   assert.equal(litefs.data.dir, "/var/lib/litefs");
