@@ -87,10 +87,10 @@ export class ServiceMetrics {
     );
     r.gauge(
       "vitrine_http_connections_open",
-      "Established TCP connections to this server's port (Linux; accepted or queued)",
+      "Open connections of this process: its sockets less the listening one (Linux)",
       () => {
-        const port = source.lifecycle.port;
-        const count = port === null ? null : openConnections(port);
+        if (source.lifecycle.port === null) return [];
+        const count = openConnections();
         return count === null ? [] : [[{}, count]];
       },
     );

@@ -36,7 +36,9 @@ function numberText(value: number): string {
 
 /** The key of one label combination (in the metric's label order). */
 function keyOf(names: readonly string[], labels: Labels): string {
-  return JSON.stringify(names.map((name) => labels[name] ?? ""));
+  let key = "";
+  for (const name of names) key += (labels[name] ?? "") + "\u0000";
+  return key;
 }
 
 /** A monotonically increasing count per label combination. */

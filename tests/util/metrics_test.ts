@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MetricsRegistry } from "../../src/util/metrics.ts";
 import { parsePrometheus, valueOf } from "../scale/prometheus.ts";
-import { countInTable } from "../../src/app/connections.ts";
+import { openConnections } from "../../src/app/connections.ts";
 
 Deno.test("counters, histograms and gauges in the Prometheus text format", () => {
   const registry = new MetricsRegistry();
@@ -42,15 +42,16 @@ Deno.test("the test's parser refuses what Prometheus would refuse", () => {
   assert.throws(() => parsePrometheus("# TYPE x counter\nx 1"), /newline/);
 });
 
-Deno.test("open connections are the established rows of /proc/net/tcp on the local port", () => {
-  const table = [
-    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid",
-    "   0: 0100007F:1F41 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0",
-    "   1: 0100007F:1F41 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0",
-    "   2: 0100007F:D431 0100007F:1F41 01 00000000:00000000 00:00000000 00000000     0",
-    "   3: 0100007F:1F41 0100007F:D432 06 00000000:00000000 00:00000000 00000000     0",
-    "   4: 0100007F:1F41 0100007F:D433 01 00000000:00000000 00:00000000 00000000     0",
-  ].join("\n");
-  // Port 8001 = 0x1F41: rows 1 and 4 (row 0 listens, row 2 is the client's end, row 3 waits).
-  assert.equal(countInTable(table, 8001), 2);
+Deno.test("open connections: the process's sockets less its listener", async () => {
+  const before = openConnections(0)!;
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  const client = await Deno.connect({ hostname: "127.0.0.1", port });
+  const server = await listener.accept();
+  // One listener, two ends of one connection (both in this process).
+  assert.equal(openConnections(0)! - before, 3);
+  assert.equal(openConnections(1)! - before, 2);
+  client.close();
+  server.close();
+  listener.close();
 });
