@@ -36,7 +36,7 @@ import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
 import { HttpError } from "../http/errors.ts";
 import { healthResponse } from "./lifecycle.ts";
 import { noteKind, noteRoute } from "./metrics.ts";
-import { sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
+import { markReplayedWrite, sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
 
 export type { FetchHandler };
 
@@ -72,6 +72,7 @@ export function createHandler(svc: Service): FetchHandler {
     }
     wrapped ??= (svc.state.wrappers as Wrapper[]).reduce((app, wrap) => wrap(app) ?? app, core);
     const response = await wrapped(raw, info);
+    markReplayedWrite(svc, raw, response);
     // While draining, clients should open their next connection elsewhere.
     if (svc.lifecycle.phase === "draining") {
       try {

@@ -10,8 +10,11 @@
  * - elsewhere, by sending it on to `litefs_primary_url` (`{primary}` replaced by the host name)
  *   and passing the primary's answer back; without that setting, with a 503 saying so.
  *
- * Reads always stay local. A request already sent on by another Vitrine is answered here (a
- * loop would otherwise be possible while two nodes disagree about who is primary).
+ * Reads stay local, except for read-your-writes: a client whose write went to the primary gets
+ * the `vitrine_wrote` cookie for `litefs_read_primary_s` seconds, and its reads on a replica go
+ * to the primary too while it lasts (the replica may not have the write yet). A request already
+ * sent on by another Vitrine is answered here (a loop would otherwise be possible while two
+ * nodes disagree about who is primary).
  *
  * @module
  */
@@ -20,8 +23,11 @@ import type { AppHost } from "./host.ts";
 
 /** Marks a request one Vitrine sent on to another. */
 export const FORWARDED_HEADER = "x-vitrine-forwarded";
+/** Set after a write made on the primary for a replica's client; its reads follow the write. */
+export const WROTE_COOKIE = "vitrine_wrote";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const READS = new Set(["GET", "HEAD"]);
 
 /** Longest wait for the primary's answer. */
 const PRIMARY_TIMEOUT_MS = 30_000;
@@ -62,9 +68,19 @@ export async function primaryOf(folder: string): Promise<string | null> {
   }
 }
 
-/** The primary that `raw` must go to, or null to answer it here. */
+/** True when the request carries the read-your-writes cookie. */
+function wroteRecently(raw: Request): boolean {
+  const cookie = raw.headers.get("cookie");
+  return cookie !== null && new RegExp(`(?:^|;\\s*)${WROTE_COOKIE}=`).test(cookie);
+}
+
+/**
+ * The primary that `raw` must go to, or null to answer it here: a write (any method but GET,
+ * HEAD and OPTIONS), or a read right after this client's write, on a replica.
+ */
 export async function writeGoesToPrimary(svc: AppHost, raw: Request): Promise<string | null> {
-  if (SAFE_METHODS.has(raw.method) || raw.headers.has(FORWARDED_HEADER)) return null;
+  if (raw.headers.has(FORWARDED_HEADER)) return null;
+  if (SAFE_METHODS.has(raw.method) && !(READS.has(raw.method) && wroteRecently(raw))) return null;
   for (const folder of databaseFolders(svc)) {
     const primary = await primaryOf(folder);
     if (primary) return primary;
@@ -84,6 +100,7 @@ export async function sendToPrimary(
       { "fly-replay": `instance=${primary}` },
     );
   }
+  const write = !SAFE_METHODS.has(raw.method);
   const template = String(svc.setting("litefs_primary_url"));
   if (!template) {
     return replicaError(
@@ -113,6 +130,7 @@ export async function sendToPrimary(
     for (const [name, value] of upstream.headers) {
       if (!HOP_BY_HOP.has(name)) headers.append(name, value);
     }
+    if (write && upstream.status < 400) rememberWrite(svc, headers);
     return new Response(upstream.body, {
       status: upstream.status,
       statusText: upstream.statusText,
@@ -125,6 +143,28 @@ export async function sendToPrimary(
         "Try again.",
     );
   }
+}
+
+/**
+ * Read-your-writes: this client's reads go to the primary for `litefs_read_primary_s` seconds
+ * (no cookie when 0). On Fly, the primary sets it on writes Fly replayed (`fly-replay-src`).
+ */
+export function rememberWrite(svc: AppHost, headers: Headers): void {
+  const seconds = Number(svc.setting("litefs_read_primary_s"));
+  if (seconds <= 0) return;
+  headers.append(
+    "set-cookie",
+    `${WROTE_COOKIE}=1; Max-Age=${seconds}; Path=/; HttpOnly; SameSite=Lax`,
+  );
+}
+
+/** On the primary: a write Fly replayed from a replica gets the read-your-writes cookie. */
+export function markReplayedWrite(svc: AppHost, raw: Request, response: Response): void {
+  if (SAFE_METHODS.has(raw.method) || !raw.headers.has("fly-replay-src")) return;
+  if (response.status >= 400) return;
+  try {
+    rememberWrite(svc, response.headers);
+  } catch { /* immutable headers (a plugin's response): no cookie */ }
 }
 
 /** The client's headers for the primary, with where the request came from. */

@@ -172,6 +172,12 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
       "named in LiteFS's .primary file, e.g. http://{primary}:8081 (empty: answer 503)",
   ),
   def(
+    "litefs_read_primary_s",
+    5,
+    "On a LiteFS replica, for how many seconds after a client's write its reads go to the " +
+      "primary too, so that it sees its own write (0: reads always stay local)",
+  ),
+  def(
     "hook_time_limit_ms",
     10000,
     "Time a plugin hook may take to answer during a request before the page fails with a 500 " +

@@ -109,3 +109,33 @@ Deno.test("the metrics count writes sent to the primary as kind forwarded", asyn
     await svc.close();
   }
 });
+
+Deno.test("on the primary, a write Fly replayed from a replica gets the read-your-writes cookie", async () => {
+  const { svc, dir } = replicaService();
+  try {
+    Deno.removeSync(`${dir}/.primary`);
+    const replayed = await post(svc, { "fly-replay-src": "instance=replica-2;region=ams;t=1" });
+    assert.equal(replayed.status, 200);
+    assert.match(replayed.headers.get("set-cookie") ?? "", /^vitrine_wrote=1; Max-Age=5;/);
+    // A write made here directly needs no cookie: this client reads here anyway.
+    const direct = await post(svc);
+    assert.equal(direct.headers.get("set-cookie"), null);
+  } finally {
+    await svc.close();
+  }
+});
+
+Deno.test("on Fly, a replica replays the reads of a client that just wrote", async () => {
+  const { svc } = replicaService();
+  Deno.env.set("FLY_APP_NAME", "vitrine-test-app");
+  try {
+    const read = await svc.client.get("/data/t.json", { cookies: { vitrine_wrote: "1" } });
+    assert.equal(read.headers.get("fly-replay"), "instance=primary-node-1");
+    const other = await svc.client.get("/data/t.json");
+    assert.equal(other.status, 200);
+    assert.equal(other.headers.get("fly-replay"), null);
+  } finally {
+    Deno.env.delete("FLY_APP_NAME");
+    await svc.close();
+  }
+});

@@ -59,11 +59,17 @@ async function postNote(node: VitrineProcess, body: string) {
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({ body }),
   });
-  return { status: response.status, json: await response.json() };
+  return {
+    status: response.status,
+    json: await response.json(),
+    cookies: response.headers.getSetCookie(),
+  };
 }
 
-async function readNotes(node: VitrineProcess): Promise<string[]> {
-  const response = await fetch(`${node.url}data/notes.json?_shape=array`);
+async function readNotes(node: VitrineProcess, cookie = ""): Promise<string[]> {
+  const response = await fetch(`${node.url}data/notes.json?_shape=array`, {
+    headers: cookie ? { cookie } : {},
+  });
   assert.equal(response.status, 200);
   return (await response.json()).map((row: { body: string }) => row.body);
 }
@@ -101,9 +107,13 @@ Deno.test({
       assert.deepEqual(bodies(dbA), ["sent to the replica"]);
       assert.deepEqual(bodies(dbB), [], "the replica's own copy was not written");
 
-      // Reads stay local: the replica shows its copy until LiteFS brings it up to date.
+      // Reads stay local: the replica shows its copy until LiteFS brings it up to date...
       assert.deepEqual(await readNotes(b), []);
       assert.deepEqual(await readNotes(a), ["sent to the replica"]);
+      // ...except for the client that just wrote: its cookie sends its reads to the primary.
+      const wrote = sent.cookies.find((c) => c.startsWith("vitrine_wrote="));
+      assert.match(wrote ?? "", /^vitrine_wrote=1; Max-Age=5; Path=\/; HttpOnly; SameSite=Lax$/);
+      assert.deepEqual(await readNotes(b, "vitrine_wrote=1"), ["sent to the replica"]);
       replicate(dbA, dbB);
       assert.deepEqual(await readNotes(b), ["sent to the replica"]);
 
