@@ -141,6 +141,12 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
   ),
   def("max_header_bytes", 16384, "Most bytes of request headers accepted; more is a 431"),
   def("max_json_depth", 64, "Deepest nesting of arrays and objects accepted in a JSON body"),
+  def(
+    "hook_time_limit_ms",
+    10000,
+    "Time a plugin hook may take to answer during a request before the page fails with a 500 " +
+      "(0 means no limit)",
+  ),
   // Scaling out (docs/scaling.md): several processes, LiteFS, graceful restarts.
   def(
     "wal_mode",
@@ -176,12 +182,6 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     5,
     "On a LiteFS replica, for how many seconds after a client's write its reads go to the " +
       "primary too, so that it sees its own write (0: reads always stay local)",
-  ),
-  def(
-    "hook_time_limit_ms",
-    10000,
-    "Time a plugin hook may take to answer during a request before the page fails with a 500 " +
-      "(0 means no limit)",
   ),
 ];
 
