@@ -123,3 +123,34 @@ Deno.test("a lock held past write_lock_timeout_ms fails the write with a 503, ch
     close();
   }
 });
+
+Deno.test("a writable canned query on a file locked too long answers 503, not a failed query", async () => {
+  const { Service } = await import("../../src/service.ts");
+  const { dir, cleanup } = tempDir();
+  const path = makeDbFile(dir, "shared.db", SCHEMA);
+  await using svc = new Service({
+    files: [path],
+    settings: { write_lock_timeout_ms: 100 },
+    metadata: {
+      databases: {
+        shared: { queries: { hit: { sql: "insert into hits values (1, 'q')", write: true } } },
+      },
+    },
+  });
+  await svc.invoke_startup();
+  const other = Connection.open(path, { mode: "rw" });
+  try {
+    other.exec("BEGIN IMMEDIATE");
+    const response = await svc.client.post("/shared/hit", {
+      json: {},
+      headers: { accept: "application/json" },
+    });
+    assert.equal(response.status, 503);
+    assert.equal(response.headers.get("retry-after"), "1");
+    assert.match(response.json().error, /busy/);
+  } finally {
+    other.exec("ROLLBACK");
+    other.close();
+    cleanup();
+  }
+});
