@@ -253,7 +253,12 @@ export type {
   MetadataFormat,
 } from "./src/config/metadata.ts";
 /** What a Facet subclass works with. */
-export type { FacetCounter, FacetDatabase, LabelLookup } from "./src/table/facet_base.ts";
+export type {
+  FacetCounter,
+  FacetDatabase,
+  FacetRows,
+  LabelLookup,
+} from "./src/table/facet_base.ts";
 export type { FacetConfig, FacetSource, FacetValue } from "./src/table/facet_configs.ts";
 export type { ArgsLike, SettingsLike, TableSettings } from "./src/table/args.ts";
 export type { ArgPair } from "./src/table/url_args.ts";

@@ -15,7 +15,7 @@ import { Database } from "./db/database.ts";
 import { QueryCache } from "./db/query_cache.ts";
 import { fileSize, fileStem } from "./db/file_facts.ts";
 import { ReadPool } from "./db/pool.ts";
-import { CATALOG_SCHEMA, refreshCatalog } from "./db/internal_db.ts";
+import { openInternalDatabase, refreshCatalog } from "./db/internal_db.ts";
 import { checkDatabaseFile } from "./db/file_check.ts";
 import type { Connection } from "./sqlite/mod.ts";
 import { setHardHeapLimit } from "./sqlite/guard.ts";
@@ -129,7 +129,6 @@ export class Service {
           // Plugins get a fresh pair they may keep or change without touching the checker's.
           resource: typeof resource === "string" || !resource ? resource ?? null : [...resource],
         }),
-      setting: (key: string) => this.setting(key),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
       cannedQuery: (database: string, name: string, actor: Actor | null) =>
@@ -341,14 +340,10 @@ export class Service {
   /** The private internal database (not exposed over HTTP). */
   get_internal_database(): Database {
     if (!this.#internal) {
-      const path = this.options.internal ?? null;
-      this.#internal = path ? new Database(this, { path, name: "_internal" }) : new Database(this, {
-        memory_name: `vitrine_internal_${crypto.randomUUID()}`,
-        name: "_internal",
-      });
-      // Writes run in arrival order, so the catalog tables exist before any plugin's write;
-      // reads do not queue behind writes, so catalog refreshes await this first.
-      this.#internalSchema = this.#internal.execute_write_script(CATALOG_SCHEMA).then(() => {});
+      // Reads do not queue behind writes, so catalog refreshes await the schema first.
+      const { db, ready } = openInternalDatabase(this, this.options.internal ?? null);
+      this.#internal = db;
+      this.#internalSchema = ready;
     }
     return this.#internal;
   }

@@ -17,7 +17,8 @@
 import type { AppHost as Service, FetchHandler } from "./host.ts";
 import { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
-import { MethodNotAllowed, NotFound } from "../http/errors.ts";
+import { HttpError, MethodNotAllowed, NotFound } from "../http/errors.ts";
+import { isMethodMismatch } from "../http/router.ts";
 import { handleError } from "./error_response.ts";
 import { requestState, routePath } from "../http/request_state.ts";
 import { resolveActor } from "./resolve_actor.ts";
@@ -33,7 +34,6 @@ import { wallClock } from "../db/read_query.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
 import { type RequestOrigin, requestOrigin } from "./origin.ts";
 import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
-import { HttpError } from "../http/errors.ts";
 import { healthResponse } from "./lifecycle.ts";
 import { noteKind, noteRoute } from "./metrics.ts";
 import { markReplayedWrite, sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
@@ -167,7 +167,7 @@ async function route(svc: Service, request: Request): Promise<Response> {
   const path = routePath(request);
   const match = svc.state.router.match(request.method, path);
   request.actor = await resolveActor(svc, request);
-  if (match && "allowedMethods" in match) {
+  if (isMethodMismatch(match)) {
     // Only the custom-page route matched: no page lives at this path for other methods.
     const nothingElse = svc.state.router.claimant(path)?.name === CUSTOM_PAGE_ROUTE;
     if (request.method === "OPTIONS") {

@@ -44,11 +44,6 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     "Number of read workers for SQL queries (0 runs them on the main thread)",
   ),
   def(
-    "spare_sql_threads",
-    2,
-    "Extra read workers for short queries while the others are busy with long ones",
-  ),
-  def(
     "sql_time_limit_ms",
     1000,
     "Time limit for a SQL query in milliseconds, counted from the request's arrival",
@@ -68,11 +63,6 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
   def("suggest_facets", true, "Calculate and display suggested facets"),
   def("default_cache_ttl", 5, "Default HTTP cache TTL (used in Cache-Control: max-age= header)"),
   def("cache_size_kb", 0, "SQLite cache size in KB (0 == use SQLite default)"),
-  def(
-    "query_cache_mb",
-    32,
-    "Memory for remembered counts, facets and suggestions of immutable databases, in MB (0 = off)",
-  ),
   def("allow_csv_stream", true, "Allow .csv?_stream=1 to download all rows (ignoring pagination)"),
   def("max_csv_mb", 100, "Maximum size allowed for CSV export in MB - set 0 to disable this limit"),
   def(
@@ -88,6 +78,17 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     "max_post_body_bytes",
     2097152,
     "Maximum size of a POST body held in memory, in bytes (0 means no limit)",
+  ),
+  // Vitrine's own: the read pool and the query cache (docs/internals.md "Speed").
+  def(
+    "spare_sql_threads",
+    2,
+    "Extra read workers for short queries while the others are busy with long ones",
+  ),
+  def(
+    "query_cache_mb",
+    32,
+    "Memory for remembered counts, facets and suggestions of immutable databases, in MB (0 = off)",
   ),
   // The built-in visualisations (default plugins in src/plugins/defaults/), each switchable off.
   def("column_menus", true, "Show a menu on each column heading of table pages"),

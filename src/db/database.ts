@@ -86,9 +86,13 @@ export interface ExecuteOptions {
   /**
    * Vitrine's JSON pages: also write the first rows as JSON where they are read (in the read
    * worker), ready to be sent as they are (`Results.page`).
+   * @internal
    */
   json_rows?: RowsJsonRequest | null;
-  /** The same for `_stream=on` exports: the rows as CSV, TSV or NDJSON lines (`Results.page`). */
+  /**
+   * The same for `_stream=on` exports: the rows as CSV, TSV or NDJSON lines (`Results.page`).
+   * @internal
+   */
   text_rows?: TextRowsOptions | null;
   /**
    * False: limited only while it runs, not from the request's arrival (default true). For
@@ -283,6 +287,7 @@ export class Database extends DatabaseIntrospection {
    * An export's query read `rows` at a time as CSV/TSV/NDJSON lines in a read worker, in one
    * statement (`ReadPool.cursor`); each chunk has the time limit of one query. Null when there
    * are no workers (`num_sql_threads` 0, private memory databases): page through it instead.
+   * @internal
    */
   exportCursor(
     sql: string,
