@@ -38,7 +38,7 @@ import {
   writeScript,
 } from "./write_ops.ts";
 import { WriteQueue } from "./write_queue.ts";
-import { beginImmediate, DatabaseBusy, isUnwritableError } from "./write_lock.ts";
+import { inManagedTransaction, prepareWriteConnection, unwritable } from "./write_lock.ts";
 
 /** Constructor options (the spec's keyword arguments, plus Vitrine's extras). */
 export interface DatabaseOptions {
@@ -414,23 +414,13 @@ export class Database extends DatabaseIntrospection {
     this.#host.prepareConnection(conn, this.name);
   }
 
-  /**
-   * The write connection waits up to `write_lock_timeout_ms` for a lock another connection
-   * holds (only where Vitrine does not wait itself, see `#write`). A file is switched to WAL on
-   * its first write (`wal_mode`): readers then never block the writer, nor one another, and
-   * several processes can share the file. Best effort: a file that cannot switch (a read-only
-   * directory, a replica) keeps its journal mode.
-   */
+  /** Busy timeout and WAL for the write connection (`write_lock.ts`). */
   #prepareWriter(conn: Connection): void {
-    conn.exec(`PRAGMA busy_timeout = ${this.#setting("write_lock_timeout_ms")}`);
-    if (this.is_memory || !this.#host.setting("wal_mode")) return;
-    try {
-      const mode = conn.query("PRAGMA journal_mode").rows[0]?.[0];
-      if (mode !== "wal") conn.query("PRAGMA journal_mode = WAL");
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      console.error(`Database "${this.name}" stays in its journal mode (not WAL): ${message}`);
-    }
+    prepareWriteConnection(conn, {
+      label: this.name,
+      busyTimeoutMs: this.#setting("write_lock_timeout_ms"),
+      wal: !this.is_memory && Boolean(this.#host.setting("wal_mode")),
+    });
   }
 
   #openWriteConnection(): Connection {
@@ -462,22 +452,11 @@ export class Database extends DatabaseIntrospection {
       const started = performance.now();
       try {
         if (!managed) return await task(conn);
-        await beginImmediate(conn, {
+        return await inManagedTransaction(conn, task, {
           timeoutMs: this.#setting("write_lock_timeout_ms"),
-          busyTimeoutMs: this.#setting("write_lock_timeout_ms"),
-          label: JSON.stringify(this.name),
+          label: this.name,
+          onLocked: (ms) => this.#host.observeLockWait?.(this.name, ms / 1000),
         });
-        this.#host.observeLockWait?.(this.name, (performance.now() - started) / 1000);
-        try {
-          const result = await task(conn);
-          if (conn.isOpen && conn.inTransaction) conn.exec("COMMIT");
-          return result;
-        } catch (error) {
-          try {
-            if (conn.isOpen && conn.inTransaction) conn.exec("ROLLBACK");
-          } catch { /* the task's error matters more */ }
-          throw error;
-        }
       } catch (error) {
         throw unwritable(error, this.name);
       } finally {
@@ -650,20 +629,6 @@ export class Database extends DatabaseIntrospection {
   async drainWrites(): Promise<void> {
     while (this.#queue.pending > 0) await this.#queue.drain();
   }
-}
-
-/**
- * A write SQLite refused because the file cannot be written here (a LiteFS replica answers
- * SQLITE_READONLY or SQLITE_IOERR) is a retryable 503, not a 500.
- */
-function unwritable(error: unknown, name: string): unknown {
-  const cause = (error as { cause?: unknown })?.cause ?? error;
-  if (!isUnwritableError(error) && !isUnwritableError(cause)) return error;
-  return new DatabaseBusy(
-    `Database ${JSON.stringify(name)} cannot be written on this server right now ` +
-      `(${error instanceof Error ? error.message : error}). Try again.`,
-    { cause: error },
-  );
 }
 
 /** `PRAGMA schema_version` on `conn`, or null when it cannot be read. */

@@ -55,6 +55,79 @@ export interface LockOptions {
   label: string;
 }
 
+/** Longest wait for the lock that switching a file to WAL needs (the thread waits). */
+const WAL_SWITCH_WAIT_MS = 250;
+
+/**
+ * Readies a database's write connection: it waits up to `busyTimeoutMs` for a lock another
+ * connection holds (only where Vitrine does not wait itself: writes that manage their own
+ * transaction, COMMIT in rollback-journal mode). With `wal`, the file is switched to WAL on its
+ * first write: readers then never block the writer, nor one another, in any process. Best
+ * effort: a file that cannot switch now (locked, read-only) keeps its journal mode.
+ */
+export function prepareWriteConnection(
+  conn: Connection,
+  options: { label: string; busyTimeoutMs: number; wal: boolean },
+): void {
+  if (options.wal) {
+    conn.exec(`PRAGMA busy_timeout = ${Math.min(options.busyTimeoutMs, WAL_SWITCH_WAIT_MS)}`);
+    try {
+      const mode = conn.query("PRAGMA journal_mode").rows[0]?.[0];
+      if (mode !== "wal") conn.query("PRAGMA journal_mode = WAL");
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(
+        `Database "${options.label}" could not switch to WAL now (${message}); it keeps its ` +
+          "journal mode until a later write connection (or another process) switches it",
+      );
+    }
+  }
+  conn.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`);
+}
+
+/**
+ * Runs `task` inside a transaction opened with {@link beginImmediate} and committed after it
+ * (rolled back if it throws). `onLocked` learns how long the lock took to get, in ms.
+ */
+export async function inManagedTransaction<T>(
+  conn: Connection,
+  task: (conn: Connection) => T,
+  options: { timeoutMs: number; label: string; onLocked?: (ms: number) => void },
+): Promise<Awaited<T>> {
+  const started = performance.now();
+  await beginImmediate(conn, {
+    timeoutMs: options.timeoutMs,
+    busyTimeoutMs: options.timeoutMs,
+    label: JSON.stringify(options.label),
+  });
+  options.onLocked?.(performance.now() - started);
+  try {
+    const result = await task(conn);
+    if (conn.isOpen && conn.inTransaction) conn.exec("COMMIT");
+    return result;
+  } catch (error) {
+    try {
+      if (conn.isOpen && conn.inTransaction) conn.exec("ROLLBACK");
+    } catch { /* the task's error matters more */ }
+    throw error;
+  }
+}
+
+/**
+ * A write SQLite refused because the file cannot be written here (a LiteFS replica answers
+ * SQLITE_READONLY or SQLITE_IOERR) is a retryable 503, not a 500; other errors are returned as
+ * they are.
+ */
+export function unwritable(error: unknown, name: string): unknown {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  if (!isUnwritableError(error) && !isUnwritableError(cause)) return error;
+  return new DatabaseBusy(
+    `Database ${JSON.stringify(name)} cannot be written on this server right now ` +
+      `(${error instanceof Error ? error.message : error}). Try again.`,
+    { cause: error },
+  );
+}
+
 /**
  * Opens a write transaction with `BEGIN IMMEDIATE`, pausing (not blocking) while another
  * connection holds the lock. Rejects with {@link DatabaseBusy} once `timeoutMs` have passed.
