@@ -49,7 +49,9 @@ export function healthResponse(
   baseUrl: string,
 ): Response | null {
   if (raw.method !== "GET" && raw.method !== "HEAD") return null;
-  const path = new URL(raw.url).pathname;
+  // Not `new URL(raw.url)`: a hostile Host header can make the URL unparsable, and that request
+  // must reach the pipeline's 400, not fail here.
+  const path = raw.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").split("?")[0];
   const prefix = baseUrl === "/" ? "" : baseUrl.replace(/\/$/, "");
   const inside = prefix && path.startsWith(prefix + "/") ? path.slice(prefix.length) : path;
   let status: number;

@@ -108,9 +108,10 @@ export async function sendToPrimary(
         "litefs_primary_url setting (e.g. http://{primary}:8001) to have Vitrine send them there.",
     );
   }
-  const incoming = new URL(raw.url);
+  let incoming: URL;
   let target: URL;
   try {
+    incoming = new URL(raw.url);
     target = new URL(template.replaceAll("{primary}", primary).replace(/\/+$/, ""));
     target = new URL(target.href.replace(/\/$/, "") + incoming.pathname + incoming.search);
   } catch {
