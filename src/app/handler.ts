@@ -65,7 +65,7 @@ export function createHandler(svc: Service): FetchHandler {
         status: 500,
       });
     }
-    const primary = await writeGoesToPrimary(svc, raw);
+    const primary = writeGoesToPrimary(svc, raw);
     if (primary) {
       noteKind(raw, "forwarded");
       return await sendToPrimary(svc, raw, primary);

@@ -58,10 +58,14 @@ function databaseFolders(svc: AppHost): string[] {
   return [...folders];
 }
 
-/** The host named by `<folder>/.primary`, or null when there is none (this node may write). */
-export async function primaryOf(folder: string): Promise<string | null> {
+/**
+ * The host named by `<folder>/.primary`, or null when there is none (this node may write).
+ * Read synchronously: it is a few bytes (or, most often, no file at all), and an asynchronous
+ * read would let concurrent writes overtake one another on their way to the write queue.
+ */
+export function primaryOf(folder: string): string | null {
   try {
-    const host = (await Deno.readTextFile(`${folder}/.primary`)).trim();
+    const host = Deno.readTextFileSync(`${folder}/.primary`).trim();
     return host || null;
   } catch {
     return null;
@@ -78,11 +82,11 @@ function wroteRecently(raw: Request): boolean {
  * The primary that `raw` must go to, or null to answer it here: a write (any method but GET,
  * HEAD and OPTIONS), or a read right after this client's write, on a replica.
  */
-export async function writeGoesToPrimary(svc: AppHost, raw: Request): Promise<string | null> {
+export function writeGoesToPrimary(svc: AppHost, raw: Request): string | null {
   if (raw.headers.has(FORWARDED_HEADER)) return null;
   if (SAFE_METHODS.has(raw.method) && !(READS.has(raw.method) && wroteRecently(raw))) return null;
   for (const folder of databaseFolders(svc)) {
-    const primary = await primaryOf(folder);
+    const primary = primaryOf(folder);
     if (primary) return primary;
   }
   return null;
