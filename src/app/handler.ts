@@ -37,6 +37,9 @@ import { tilde_decode } from "../util/tilde.ts";
 import { cannedQueryFor } from "../config/canned_query_catalog.ts";
 import { type RequestOrigin, requestOrigin } from "./origin.ts";
 import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
+import { healthResponse } from "./lifecycle.ts";
+import { noteKind, noteRoute } from "./metrics.ts";
+import { markReplayedWrite, sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
 
 export type { FetchHandler };
 
@@ -49,7 +52,12 @@ export function createHandler(svc: Service): FetchHandler {
   // Every query of the request is limited from its arrival (`request_clock.ts`).
   const core: FetchHandler = (raw) =>
     withArrival(wallClock(), () => traceRequest(svc, raw, () => handleRequest(svc, raw)));
-  return async (raw, info) => {
+  const answer: FetchHandler = async (raw, info) => {
+    const health = healthResponse(svc.lifecycle, raw, String(svc.setting("base_url")));
+    if (health) {
+      noteKind(raw, "health");
+      return health;
+    }
     try {
       await svc.ready();
     } catch (error) {
@@ -60,8 +68,36 @@ export function createHandler(svc: Service): FetchHandler {
         status: 500,
       });
     }
+    const primary = writeGoesToPrimary(svc, raw);
+    if (primary) {
+      noteKind(raw, "forwarded");
+      return await sendToPrimary(svc, raw, primary);
+    }
     wrapped ??= (svc.state.wrappers as Wrapper[]).reduce((app, wrap) => wrap(app) ?? app, core);
-    return await wrapped(raw, info);
+    const response = await wrapped(raw, info);
+    markReplayedWrite(svc, raw, response);
+    // While draining, clients should open their next connection elsewhere.
+    if (svc.lifecycle.phase === "draining") {
+      try {
+        response.headers.set("connection", "close");
+      } catch { /* a plugin's response with immutable headers */ }
+    }
+    return response;
+  };
+  // Every answer is counted (`/-/metrics`), from its arrival to its headers.
+  return async (raw, info) => {
+    const started = performance.now();
+    const lifecycle = svc.lifecycle;
+    lifecycle.inFlight++;
+    let status = 500;
+    try {
+      const response = await answer(raw, info);
+      status = response.status;
+      return response;
+    } finally {
+      lifecycle.inFlight--;
+      svc.metrics.observeRequest(raw, status, (performance.now() - started) / 1000);
+    }
   };
 }
 
@@ -147,6 +183,7 @@ async function route(svc: Service, request: Request): Promise<Response> {
   }
   if (!match) throw new NotFound("Not found");
   request.url_vars = match.url_vars;
+  noteRoute(request.raw, match.route.name ?? "none");
   requestState(request).hasJsonTwin = match.route.pattern.source.includes("(?<format>");
   await enforceCsrf(svc, request);
   // Pages of immutable databases: answered 304 when the client already has them (`conditional.ts`).

@@ -33,6 +33,7 @@ import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts"
 import { messagesDebugView } from "../views/special/messages_debug.ts";
 import { patternsView } from "../views/special/patterns.ts";
 import { customPageView } from "../views/special/custom_page.ts";
+import { metricsView } from "./metrics_view.ts";
 
 /** A view: receives the service and the request, returns a Response. */
 export type View = (svc: AppHost, request: Request) => Promise<Response>;
@@ -61,6 +62,7 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(get, `/-/databases${FORMAT}`, databasesView, "databases");
   add(get, `/-/metadata${FORMAT}`, metadataView, "metadata");
   add(get, `/-/actor${FORMAT}`, actorView, "actor");
+  add(get, `/-/metrics`, metricsView, "metrics");
   add(get, `/-/static/(?<path>.+)`, staticView, "static");
   add(get, `/-/static-plugins/(?<plugin>[^/]+)/(?<path>.+)`, pluginStaticView, "static-plugins");
   add(get, `/favicon\\.ico`, faviconView, "favicon");
