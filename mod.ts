@@ -46,7 +46,12 @@ export type { ResolvedRow, ResolvedTable, ServiceOptions } from "./src/service.t
  */
 export { Database } from "./src/db/database.ts";
 /** Options of `new Database()`, `db.execute()` and the write methods. */
-export type { DatabaseOptions, ExecuteOptions, WriteOptions } from "./src/db/database.ts";
+export type {
+  DatabaseOptions,
+  ExecuteOptions,
+  WriteFnOptions,
+  WriteOptions,
+} from "./src/db/database.ts";
 
 /**
  * Query results: `rows` (arrays that also answer `row["column"]`), `columns`, `truncated`,
@@ -248,7 +253,12 @@ export type {
   MetadataFormat,
 } from "./src/config/metadata.ts";
 /** What a Facet subclass works with. */
-export type { FacetCounter, FacetDatabase, LabelLookup } from "./src/table/facet_base.ts";
+export type {
+  FacetCounter,
+  FacetDatabase,
+  FacetRows,
+  LabelLookup,
+} from "./src/table/facet_base.ts";
 export type { FacetConfig, FacetSource, FacetValue } from "./src/table/facet_configs.ts";
 export type { ArgsLike, SettingsLike, TableSettings } from "./src/table/args.ts";
 export type { ArgPair } from "./src/table/url_args.ts";

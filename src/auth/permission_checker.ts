@@ -14,9 +14,10 @@
  *    then database, then instance.
  * 4. Root: with `--root`, the actor `{"id": "root"}` may do everything the rules above did not
  *    explicitly deny.
- * 5. `permission_allowed` plugin hooks: the first true/false answer, in call order.
- * 6. `execute-sql` is denied when the `default_allow_sql` setting is off.
- * 7. No opinion: the `default_` argument when given (null keeps "no opinion"), else the
+ * 5. `permission_allowed` hooks: the first true/false answer, in call order. Core's own answer
+ *    comes last (`src/plugins/defaults/default_permissions.ts`): `execute-sql` is denied when the
+ *    `default_allow_sql` setting is off.
+ * 6. No opinion: the `default_` argument when given (null keeps "no opinion"), else the
  *    Permission's default (false for unknown actions).
  *
  * @module
@@ -52,8 +53,6 @@ export interface PermissionCheckerOptions {
   permissionHooks: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
     unknown[]
   >;
-  /** A setting's value (`default_allow_sql`). */
-  setting: (key: string) => unknown;
   /** Whether the service was started with `--root`. */
   rootEnabled: () => boolean;
   /** A canned query's definition including plugin-provided ones; defaults to metadata. */
@@ -153,9 +152,9 @@ export class PermissionChecker {
     }
   }
 
-  // Steps 1–6 of the module comment; null means nobody had an opinion.
+  // Steps 1–5 of the module comment; null means nobody had an opinion.
   async #opinion(actor: Actor | null, action: string, resource: Resource) {
-    const { registry, setting, rootEnabled, permissionHooks } = this.#options;
+    const { registry, rootEnabled, permissionHooks } = this.#options;
     if (actor && "_r" in actor && !restrictionsAllow(actor._r, action, resource, registry)) {
       return false;
     }
@@ -168,7 +167,6 @@ export class PermissionChecker {
     for (const answer of await permissionHooks({ actor, action, resource })) {
       if (typeof answer === "boolean") return answer;
     }
-    if (action === "execute-sql" && !setting("default_allow_sql")) return false;
     return null;
   }
 

@@ -72,19 +72,19 @@ const CATALOG_TABLES = [
 ];
 
 /**
- * Creates the internal database (named `_internal`) with the catalog tables. With `path` it is
- * that file, otherwise a shared in-memory database with an unguessable name.
+ * Opens the internal database (named `_internal`) and starts creating its catalog tables. With
+ * `path` it is that file, otherwise a shared in-memory database with an unguessable name. Writes
+ * run in arrival order, so the tables exist before any later write; readers await `ready`.
  */
-export async function createInternalDatabase(
+export function openInternalDatabase(
   host: DatabaseHost | undefined,
   path?: string | null,
-): Promise<Database> {
+): { db: Database; ready: Promise<void> } {
   const db = path ? new Database(host, { path, name: "_internal" }) : new Database(host, {
     memory_name: `vitrine_internal_${crypto.randomUUID()}`,
     name: "_internal",
   });
-  await db.execute_write_script(CATALOG_SCHEMA);
-  return db;
+  return { db, ready: db.execute_write_script(CATALOG_SCHEMA).then(() => {}) };
 }
 
 interface TableSchema {

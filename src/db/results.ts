@@ -84,6 +84,7 @@ export class Results implements Iterable<Row> {
   /**
    * For `execute(…, { json_rows })` (Vitrine's JSON pages): the first rows already written as
    * UTF-8 JSON where they were read, and the last of them as values. Null otherwise.
+   * @internal
    */
   readonly page: EncodedPage | null;
   #values: SqlValue[][] | null;

@@ -236,6 +236,8 @@ export interface Hooks {
     svc: Service;
     request: Request;
     message: string;
+    /** Vitrine extension: the error being answered (its `title` and `headers` among others). */
+    exception: unknown;
   }): Lazy<Response | null | undefined>;
   /** An unexpected error: a Response replaces the error page. First non-null wins. */
   handle_exception(args: {

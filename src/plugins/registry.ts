@@ -18,7 +18,8 @@
  * **Time limit**: a promise an implementation returns must settle within `timeLimitMs` (the
  * `hook_time_limit_ms` setting), else the call fails with a {@link HookTimeout} naming the plugin
  * and the hook — a page then fails with a 500 instead of hanging, and the server goes on.
- * `startup` hooks are exempt: loading data at start-up may take as long as it takes.
+ * `startup` hooks are exempt (loading data at start-up may take as long as it takes), and so are
+ * the built-in default plugins, whose own calls to other plugins' hooks are limited.
  *
  * @module
  */
@@ -219,7 +220,8 @@ export class PluginRegistry {
 
   async #resolve(name: HookName, impl: Impl, value: unknown): Promise<unknown> {
     const callable = !FUNCTION_RESULT.has(name);
-    const limit = name === "startup" ? 0 : this.timeLimitMs;
+    // Core's own implementations are exempt: the user hooks they call are limited themselves.
+    const limit = name === "startup" || impl.plugin.builtin ? 0 : this.timeLimitMs;
     for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
       if (callable && typeof value === "function") value = value();
       else if (isThenable(value)) {

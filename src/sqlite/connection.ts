@@ -196,6 +196,7 @@ export class Connection {
   /**
    * Compiles one statement (read-only while `restricted`) and binds `params`, for reading its
    * rows a chunk at a time with `Statement.all(n)` (an export's cursor). Finalize it when done.
+   * @internal
    */
   openCursor(sql: string, params?: BindParams): Statement {
     const statement = this.prepare(sql);

@@ -31,8 +31,11 @@ export interface FacetDatabase {
 
 /** A facet query's answer: `values` (plain arrays, Vitrine's `Results`) when there, else `rows`. */
 export interface FacetRows {
+  /** The rows (objects or arrays, by position in `columns`). */
   rows: ArrayLike<unknown>[];
+  /** The same rows as plain arrays, when the database has them. */
   values?: ArrayLike<unknown>[];
+  /** The column names, in order. */
   columns: string[];
 }
 

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { BUILTIN_PERMISSIONS, PermissionRegistry } from "../../src/auth/permission_registry.ts";
 import { PermissionChecker } from "../../src/auth/permission_checker.ts";
 import { Forbidden } from "../../src/http/errors.ts";
+import type { ViewHost } from "../../src/views/host.ts";
+import * as defaultPermissions from "../../src/plugins/defaults/default_permissions.ts";
 
 type HookAnswer = (args: Record<string, unknown>) => unknown;
 
@@ -9,7 +11,6 @@ function checker(
   options: {
     metadata?: Record<string, unknown>;
     hooks?: HookAnswer[];
-    settings?: Record<string, unknown>;
     root?: boolean;
   } = {},
 ) {
@@ -22,7 +23,6 @@ function checker(
       const answers = (options.hooks ?? []).map((hook) => hook(args));
       return Promise.resolve(answers.filter((answer) => answer !== null && answer !== undefined));
     },
-    setting: (key) => ({ default_allow_sql: true, ...options.settings })[key],
     rootEnabled: () => options.root ?? false,
   });
   return Object.assign(instance, { hookCalls });
@@ -146,14 +146,22 @@ Deno.test("root may do everything with --root, unless metadata denies it", async
 });
 
 Deno.test("default_allow_sql off denies execute-sql unless a rule allows it", async () => {
+  // Core's own answer is a trylast hook (src/plugins/defaults/default_permissions.ts), asked last.
+  const settings: Record<string, unknown> = { default_allow_sql: false };
+  const svc = { setting: (key: string) => settings[key] } as unknown as ViewHost;
+  const coreAnswer: HookAnswer = ({ action }) =>
+    defaultPermissions.permission_allowed({ svc, action: String(action) });
   const c = checker({
-    settings: { default_allow_sql: false },
     metadata: { databases: { db: { allow_sql: { id: "alice" } } } },
+    hooks: [({ actor }) => (actor as { id?: string })?.id === "carol" ? true : null, coreAnswer],
   });
   assert.equal(await c.permission_allowed(bob, "execute-sql", "other"), false);
   assert.equal(await c.permission_allowed(alice, "execute-sql", "db"), true);
+  // A plugin asked before core may still grant it.
+  assert.equal(await c.permission_allowed({ id: "carol" }, "execute-sql", "other"), true);
   assert.equal(await c.permission_allowed(bob, "view-database", "other"), true);
-  assert.equal(await checker().permission_allowed(bob, "execute-sql", "other"), true);
+  settings.default_allow_sql = true;
+  assert.equal(await c.permission_allowed(bob, "execute-sql", "other"), true);
 });
 
 Deno.test("token restrictions only narrow, by name or abbreviation", async () => {

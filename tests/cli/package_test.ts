@@ -72,7 +72,7 @@ Deno.test("package --dir writes a build context whose recipe serves the data", a
   assert.equal(env.VITRINE_SECRET, "baked-secret", "package bakes the secret, as documented");
   assert.equal(env.VITRINE_PLUGINS, "./installed/banner.js");
   const healthcheck = dockerfile.find((i) => i.keyword === "HEALTHCHECK")!;
-  assert.match(healthcheck.json!.join(" "), /\/-\/versions\.json/);
+  assert.match(healthcheck.json!.join(" "), /\/-\/health"/);
   const entrypoint = dockerfile.find((i) => i.keyword === "ENTRYPOINT")!.json!;
   assert.deepEqual(entrypoint, [
     "/tini",

@@ -159,12 +159,14 @@ Deno.test("a port already in use names the port and how to choose another", asyn
 });
 
 /**
- * Starts `vitrine ARGS -p 0`, fetches `paths`, stops it; returns everything it printed and the
- * size of each body received.
+ * Starts `vitrine ARGS -p 0`, fetches `paths`, waits until its output matches `waitFor` (the
+ * access log is written in batches), stops it; returns everything it printed and the size of each
+ * body received.
  */
 async function serveAndFetch(
   args: string[],
   paths: string[],
+  waitFor?: RegExp,
 ): Promise<{ text: string; sizes: number[] }> {
   const sizes: number[] = [];
   const child = new Deno.Command(Deno.execPath(), {
@@ -183,7 +185,15 @@ async function serveAndFetch(
     }
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(text)![0];
     for (const path of paths) {
-      sizes.push((await (await fetch(`${url}${path.slice(1)}`)).arrayBuffer()).byteLength);
+      // Uncompressed, so the bytes received are the bytes sent (fetch would decode gzip).
+      const headers = { "accept-encoding": "identity" };
+      const response = await fetch(`${url}${path.slice(1)}`, { headers });
+      sizes.push((await response.arrayBuffer()).byteLength);
+    }
+    while (waitFor && !waitFor.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
     }
   } finally {
     child.kill("SIGTERM");
@@ -202,7 +212,7 @@ Deno.test("serve prints an access log line per request; --no-access-log silences
   const { text: logged, sizes } = await serveAndFetch([db], [
     "/shop/categories.csv?_stream=on",
     "/nope",
-  ]);
+  ], /"GET \/nope" 404/);
   const line = logged.split("\n").find((l) => l.includes('"GET /shop/categories.csv'));
   assert.ok(line, logged);
   // Client, time, request, status, bytes sent, milliseconds.

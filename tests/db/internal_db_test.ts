@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { Database } from "../../src/db/database.ts";
-import { createInternalDatabase, refreshCatalog } from "../../src/db/internal_db.ts";
+import { openInternalDatabase, refreshCatalog } from "../../src/db/internal_db.ts";
 import { makeDbFile, SHOP_SCHEMA, tempDir, testHost } from "./helpers.ts";
 
 Deno.test("the catalog describes attached databases and follows schema changes", async () => {
   const { dir, cleanup } = tempDir();
   const host = testHost();
-  const internal = await createInternalDatabase(host);
+  const { db: internal, ready } = openInternalDatabase(host);
+  await ready;
   const shop = new Database(host, { path: makeDbFile(dir, "shop.db", SHOP_SCHEMA) });
   const scratch = new Database(host, { memory_name: "catalog_scratch" });
   try {
@@ -49,7 +50,8 @@ Deno.test("the catalog describes attached databases and follows schema changes",
 Deno.test("--internal <path> keeps the internal database in a file", async () => {
   const { dir, cleanup } = tempDir();
   const host = testHost();
-  const internal = await createInternalDatabase(host, `${dir}/internal.db`);
+  const { db: internal, ready } = openInternalDatabase(host, `${dir}/internal.db`);
+  await ready;
   try {
     await internal.execute_write("create table myplugin_state (k text)");
     assert.equal(internal.path, `${dir}/internal.db`);

@@ -4,6 +4,8 @@
  */
 import type { PluginRegistry } from "../registry.ts";
 import * as actorAuth from "./actor_auth.ts";
+import * as defaultPermissions from "./default_permissions.ts";
+import * as errorPages from "./error_pages.ts";
 import * as writeApi from "./write_api.ts";
 import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
@@ -16,6 +18,9 @@ import * as publishKubernetes from "./publish/kubernetes.ts";
 
 const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.actor_auth", actorAuth],
+  // The default 403 and 500 pages and the default permission answers, all `trylast`.
+  ["vitrine.error_pages", errorPages],
+  ["vitrine.default_permissions", defaultPermissions],
   ["vitrine.write_api", writeApi],
   // The built-in visualisations: each adds its scripts through the page hooks and can be switched
   // off with a setting of the same name (docs/configuration.md).
