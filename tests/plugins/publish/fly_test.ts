@@ -4,6 +4,7 @@ import { parse } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { buildShopDb } from "../../fixtures/shop.ts";
 import { dockerEnv, fakeTools, parseDockerfile, vitrine } from "./fake_tools.ts";
+import { V8_FLAGS_OPTION } from "../../../src/util/v8_flags.ts";
 
 Deno.test("fly creates a missing app, stages secrets and deploys the context", async () => {
   const tools = fakeTools(["flyctl"]);
@@ -118,10 +119,13 @@ Deno.test("fly --litefs: mutable databases on a LiteFS volume, its proxy in fron
     start,
     /\[ -e \/litefs\/shop\.db \] \|\| litefs import -name shop\.db \/app\/data\/shop\.db/,
   );
-  // Vitrine serves the LiteFS copy, mutable (no -i), behind the proxy.
-  assert.match(
+  // Vitrine serves the LiteFS copy, mutable (no -i), behind the proxy, with its V8 flags.
+  assert.ok(
+    start.includes(
+      `exec deno run -A --cached-only ${V8_FLAGS_OPTION} /app/vitrine.js serve --host 0.0.0.0 ` +
+        "--port 8081 /litefs/shop.db",
+    ),
     start,
-    /exec deno run -A --cached-only \/app\/vitrine\.js serve --host 0\.0\.0\.0 --port 8081 \/litefs\/shop\.db/,
   );
   assert.doesNotMatch(start, / -i /);
   assert.equal(Deno.statSync(`${context}/litefs-start.sh`).mode! & 0o111, 0o111);
