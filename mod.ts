@@ -46,7 +46,12 @@ export type { ResolvedRow, ResolvedTable, ServiceOptions } from "./src/service.t
  */
 export { Database } from "./src/db/database.ts";
 /** Options of `new Database()`, `db.execute()` and the write methods. */
-export type { DatabaseOptions, ExecuteOptions, WriteOptions } from "./src/db/database.ts";
+export type {
+  DatabaseOptions,
+  ExecuteOptions,
+  WriteFnOptions,
+  WriteOptions,
+} from "./src/db/database.ts";
 
 /**
  * Query results: `rows` (arrays that also answer `row["column"]`), `columns`, `truncated`,

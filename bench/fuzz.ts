@@ -3,6 +3,12 @@
  * server process, printing status counts, failures, throughput and the server's RSS as it goes.
  *
  *     deno run -A bench/fuzz.ts [--count 100000] [--seed 1] [--concurrency 8]
+ *         [--server-arg ARG]… [--deno-flag FLAG]… [--bare]
+ *
+ * The server runs as shipped, with Vitrine's V8 flags (src/util/v8_flags.ts). `--server-arg`
+ * adds an argument to `vitrine serve` (`--server-arg=-s --server-arg=num_sql_threads
+ * --server-arg=1`); `--deno-flag` replaces those flags (`--deno-flag=--v8-flags=--optimize-for-size`)
+ * and `--bare` drops them, to compare settings and runtime options.
  *
  * Prints figures; never fails a test run (the CI-sized run is tests/security/fuzz_test.ts).
  */
@@ -10,6 +16,7 @@ import { parseArgs } from "node:util";
 import { runFuzz } from "../tests/security/fuzz.ts";
 import { startFuzzTarget } from "../tests/security/fuzz_target.ts";
 import { rssMiB } from "../tests/security/server_process.ts";
+import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -17,6 +24,9 @@ const { values } = parseArgs({
     count: { type: "string", default: "100000" },
     seed: { type: "string", default: "1" },
     concurrency: { type: "string", default: "8" },
+    "server-arg": { type: "string", multiple: true, default: [] },
+    "deno-flag": { type: "string", multiple: true, default: [] },
+    bare: { type: "boolean", default: false },
   },
 });
 const count = Number(values.count);
@@ -24,13 +34,20 @@ const seed = Number(values.seed);
 const concurrency = Number(values.concurrency);
 
 const started = performance.now();
-const target = await startFuzzTarget();
+const denoFlags = values.bare
+  ? []
+  : values["deno-flag"].length
+  ? values["deno-flag"]
+  : [V8_FLAGS_OPTION];
+const target = await startFuzzTarget(values["server-arg"], denoFlags);
 const source = new URL("..", import.meta.url).pathname;
 try {
   const startRss = rssMiB(target.server.pid);
   console.log(
     `fuzzing ${target.server.url} with ${count} requests (seed ${seed}, ` +
-      `${concurrency} at a time); server RSS at start ${startRss} MiB`,
+      `${concurrency} at a time); server RSS at start ${startRss} MiB` +
+      (values["server-arg"].length ? `; serve ${values["server-arg"].join(" ")}` : "") +
+      `; deno run ${denoFlags.join(" ") || "without V8 flags"}`,
   );
   console.log("requests | req/s | RSS MiB | max RSS | failures | statuses");
   const report = await runFuzz({

@@ -1,8 +1,10 @@
 /**
- * Slow and idle connections: 1,000 connections held open against a real server process — half
- * never send a byte, half send their request one byte a second (slowloris) — while normal
- * requests keep coming. Prints the latency of those requests before and during the siege, and
- * whether the server still answers afterwards.
+ * Slow and idle connections: 1,000 connections held open against a real server process — a third
+ * never send a byte, a third send their request headers one byte a second (slowloris), a third
+ * send complete headers and then their body one byte a second — while normal requests keep
+ * coming. Prints the latency of those requests before and during the siege, how the server dealt
+ * with each kind of connection (slow bodies are cut with a 408 after `body_time_limit_ms`, here
+ * 10 s; Deno has no way to time out the others), and whether the server still answers afterwards.
  *
  *     deno run -A bench/slow_connections.ts [--connections 1000] [--seconds 20]
  *
@@ -58,51 +60,105 @@ function row(label: string, latencies: number[]): void {
   );
 }
 
-const target = await startFuzzTarget();
+const BODY_LIMIT_MS = 10_000;
+const target = await startFuzzTarget(["-s", "body_time_limit_ms", String(BODY_LIMIT_MS)]);
 const url = new URL(target.server.url);
-const sockets: Deno.Conn[] = [];
+const encoder = new TextEncoder();
+
+/** One held connection: what it trickles, and what became of it. */
+interface Slow {
+  kind: "idle" | "slow headers" | "slow body";
+  conn: Deno.Conn;
+  /** Bytes it trickles, one a second (after `head`, sent at once). */
+  trickle: Uint8Array;
+  sent: number;
+  /** What the server did: answered (status), closed, or nothing yet. */
+  outcome: string | null;
+}
+
+const body = encoder.encode("message=" + "x".repeat(500));
+const kinds: { kind: Slow["kind"]; head: Uint8Array; trickle: Uint8Array }[] = [
+  { kind: "idle", head: new Uint8Array(), trickle: new Uint8Array() },
+  {
+    kind: "slow headers",
+    head: new Uint8Array(),
+    trickle: encoder.encode(
+      "GET /shop/products.json HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(400) +
+        "\r\n\r\n",
+    ),
+  },
+  {
+    kind: "slow body",
+    head: encoder.encode(
+      "POST /shop/add_log_entry HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n" +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    ),
+    trickle: body,
+  },
+];
+
+const slow: Slow[] = [];
 try {
   await normalTraffic(target.server.url, 1000); // warm up
   console.log(`${"".padEnd(34)} | reqs  |  p50 ms |  p95 ms |  p99 ms |  max ms`);
   row("normal requests alone", await normalTraffic(target.server.url, SECONDS * 250));
   const rssBefore = rssMiB(target.server.pid);
 
-  let opened = 0;
   let refused = 0;
   for (let i = 0; i < CONNECTIONS; i++) {
+    const { kind, head, trickle } = kinds[i % kinds.length];
     try {
-      sockets.push(await Deno.connect({ hostname: url.hostname, port: Number(url.port) }));
-      opened++;
+      const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
+      if (head.length) await conn.write(head);
+      const held: Slow = { kind, conn, trickle, sent: 0, outcome: null };
+      slow.push(held);
+      // Whatever the server sends back (a 408) or its closing the connection.
+      (async () => {
+        const buffer = new Uint8Array(4096);
+        const n = await conn.read(buffer).catch(() => null);
+        held.outcome = n === null
+          ? "closed"
+          : (/^HTTP\/1\.1 (\d+)/.exec(new TextDecoder().decode(buffer.subarray(0, n)))?.[1] ??
+            "answered");
+      })();
     } catch {
       refused++;
     }
   }
-  // Half the connections trickle a request in, one byte a second; the others stay silent.
-  const request = new TextEncoder().encode(
-    "GET /shop/products.json HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(400) + "\r\n\r\n",
-  );
-  let sent = 0;
-  let closedByServer = 0;
   const trickle = setInterval(() => {
-    for (let i = 0; i < sockets.length; i += 2) {
-      sockets[i].write(request.subarray(sent, sent + 1)).catch(() => closedByServer++);
+    for (const held of slow) {
+      if (held.outcome !== null || held.sent >= held.trickle.length) continue;
+      held.conn.write(held.trickle.subarray(held.sent, ++held.sent)).catch(() => {});
     }
-    sent++;
   }, 1000);
   const during = await normalTraffic(target.server.url, SECONDS * 1000);
   clearInterval(trickle);
-  row(`during ${opened} idle/slow connections`, during);
+  row(`during ${slow.length} idle/slow connections`, during);
   console.log(
-    `\nconnections opened ${opened}, refused ${refused}; slow ones sent ${sent} bytes each; ` +
-      `writes failing (closed by the server) ${closedByServer}`,
+    `\nconnections opened ${slow.length}, refused ${refused}; ` +
+      `slow body limit (body_time_limit_ms) ${BODY_LIMIT_MS} ms, siege ${SECONDS} s`,
   );
+  for (const { kind } of kinds) {
+    const mine = slow.filter((held) => held.kind === kind);
+    const outcomes: Record<string, number> = {};
+    for (const held of mine) {
+      const key = held.outcome ?? "still open";
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+    }
+    console.log(
+      `  ${kind.padEnd(12)} ${mine.length} connections, ${mine[0]?.sent ?? 0} bytes sent ` +
+        `by the first: ${JSON.stringify(outcomes)}`,
+    );
+  }
+  const fds = [...Deno.readDirSync(`/proc/${target.server.pid}/fd`)].length;
   console.log(
-    `server RSS before the siege ${rssBefore} MiB, during ${rssMiB(target.server.pid)} MiB`,
+    `server RSS before the siege ${rssBefore} MiB, during ${rssMiB(target.server.pid)} MiB; ` +
+      `open file descriptors ${fds}`,
   );
 } finally {
-  for (const socket of sockets) {
+  for (const held of slow) {
     try {
-      socket.close();
+      held.conn.close();
     } catch { /* already closed */ }
   }
   const alive = await fetch(`${target.server.url}-/versions.json`).then((r) => r.status, () => 0);

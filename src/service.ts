@@ -41,6 +41,8 @@ import { boot, type BootState, registeredFrom } from "./app/boot.ts";
 import type { Registered, ResolvedRow, ResolvedTable } from "./views/host.ts";
 import { cannedQueryFor } from "./config/canned_query_catalog.ts";
 import type { ServiceOptions } from "./config/service_options.ts";
+import { Lifecycle } from "./app/lifecycle.ts";
+import { ServiceMetrics } from "./app/metrics.ts";
 
 export type { Actor, ResolvedRow, ResolvedTable, ServiceOptions };
 
@@ -78,7 +80,7 @@ export class Service {
   readonly permissionRegistry: PermissionRegistry = new PermissionRegistry();
   /** @internal Answers permission checks; use `permission_allowed()`. */
   readonly permissionChecker: PermissionChecker;
-  /** @internal The one-time `--root` login token, when started with `--root`. */
+  /** @internal The `--root` login token, when started with `--root`. */
   readonly rootToken: RootToken | null;
   /** Ordered mapping of database name to Database, regardless of permissions. */
   readonly databases: Map<string, Database> = new Map();
@@ -86,6 +88,10 @@ export class Service {
   readonly state: BootState;
   /** @internal What plugins registered at start-up, as views read it. */
   readonly registered: Registered;
+  /** @internal Starting, ready or draining; requests in flight (`/-/health`). */
+  readonly lifecycle: Lifecycle = new Lifecycle();
+  /** @internal The counters and histograms of `/-/metrics`. */
+  readonly metrics: ServiceMetrics = new ServiceMetrics(this);
   #localMetadata: Metadata;
   #pool: ReadPool | null = null;
   #queryCache: QueryCache | null | undefined;
@@ -105,8 +111,8 @@ export class Service {
     // A plugin whose hook never answers fails its page with a 500 instead of hanging it.
     this.pm.timeLimitMs = Number(this.setting("hook_time_limit_ms"));
     this.#localMetadata = new Metadata(options.metadata ?? {});
-    this.rootToken = options.root ? new RootToken() : null;
     this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
+    this.rootToken = options.root ? new RootToken(this.signer) : null;
     this.urls = new Urls(() => String(this.setting("base_url")), {
       databaseRoute: (name) => this.databases.get(name)?.route ?? name,
     });
@@ -166,7 +172,8 @@ export class Service {
     this.#booting ??= Promise.resolve()
       .then(() => this.#checkFiles())
       .then(() => boot(this))
-      .then(() => this.refresh_catalog());
+      .then(() => this.refresh_catalog())
+      .then(() => this.lifecycle.markReady());
     return this.#booting;
   }
 
@@ -253,6 +260,23 @@ export class Service {
       this.#queryCache = mb > 0 ? new QueryCache(mb * 1024 * 1024) : null;
     }
     return this.#queryCache;
+  }
+
+  /** @internal Records a read query's or write task's time for `/-/metrics`. */
+  observeSql(database: string, kind: "read" | "write", seconds: number): void {
+    this.metrics.observeSql(database, kind, seconds);
+  }
+
+  /** @internal Records a write's wait for another process's lock, for `/-/metrics`. */
+  observeLockWait(database: string, seconds: number): void {
+    this.metrics.observeLockWait(database, seconds);
+  }
+
+  /** @internal Resolves once every database's queued and running writes are done. */
+  async drainWrites(): Promise<void> {
+    const databases = [...this.databases.values()];
+    if (this.#internal) databases.push(this.#internal);
+    await Promise.all(databases.map((db) => db.drainWrites()));
   }
 
   /** @internal Extensions and `prepare_connection` hooks on a new main-thread connection. */

@@ -216,8 +216,9 @@
   }
 
   function start() {
+    // Table pages, and the samples of the pattern portfolio that ask for them.
     const headings = document.querySelectorAll(
-      "body.table table.rows-and-columns thead th[data-column]",
+      ":is(body.table, [data-column-menus]) table.rows-and-columns thead th[data-column]",
     );
     // The `Link` column of compound keys is not a real column.
     [...headings].filter((th) => th.dataset.column !== "Link" || th.dataset.columnType)

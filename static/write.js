@@ -5,6 +5,10 @@
 (function () {
   "use strict";
 
+  // A page that includes both write partials (the pattern portfolio) loads this file twice.
+  if (globalThis.vitrineWriteForms) return;
+  globalThis.vitrineWriteForms = true;
+
   const INTEGER = /^[+-]?\d+$/;
   const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
   // Untyped columns only take a number written the plain way (`007` stays text).

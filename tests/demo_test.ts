@@ -18,6 +18,10 @@ Deno.test("the bundled demo database builds and serves with its metadata", async
   const trees = index.databases.demo.tables_and_views_truncated.find(
     (t: { name: string }) => t.name === "trees",
   );
-  assert.equal(trees.count, 1500);
   assert.equal(trees.fts_table, "trees_fts");
+  // The index gives each count a few milliseconds (a loaded machine may miss them); the table's
+  // own count has the full time limit.
+  assert.ok(trees.count === 1500 || trees.count === null, String(trees.count));
+  const table = (await svc.client.get("/demo/trees.json?_size=1&_extra=count")).json();
+  assert.equal(table.count, 1500);
 });

@@ -33,8 +33,14 @@ import { compressResponse } from "./compression.ts";
 import { wallClock } from "../db/read_query.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
 import type { HeaderAccess } from "../http/header_list.ts";
+import { databaseForRoute } from "./resolve.ts";
+import { tilde_decode } from "../util/tilde.ts";
+import { cannedQueryFor } from "../config/canned_query_catalog.ts";
 import { type RequestOrigin, requestOrigin } from "./origin.ts";
 import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
+import { healthResponse } from "./lifecycle.ts";
+import { noteKind, noteRoute } from "./metrics.ts";
+import { markReplayedWrite, sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
 
 export type { FetchHandler };
 
@@ -47,7 +53,12 @@ export function createHandler(svc: Service): FetchHandler {
   // Every query of the request is limited from its arrival (`request_clock.ts`).
   const core: FetchHandler = (raw) =>
     withArrival(wallClock(), () => traceRequest(svc, raw, () => handleRequest(svc, raw)));
-  return async (raw, info) => {
+  const answer: FetchHandler = async (raw, info) => {
+    const health = healthResponse(svc.lifecycle, raw, String(svc.setting("base_url")));
+    if (health) {
+      noteKind(raw, "health");
+      return health;
+    }
     try {
       await svc.ready();
     } catch (error) {
@@ -58,8 +69,36 @@ export function createHandler(svc: Service): FetchHandler {
         status: 500,
       });
     }
+    const primary = writeGoesToPrimary(svc, raw);
+    if (primary) {
+      noteKind(raw, "forwarded");
+      return await sendToPrimary(svc, raw, primary);
+    }
     wrapped ??= (svc.state.wrappers as Wrapper[]).reduce((app, wrap) => wrap(app) ?? app, core);
-    return await wrapped(raw, info);
+    const response = await wrapped(raw, info);
+    markReplayedWrite(svc, raw, response);
+    // While draining, clients should open their next connection elsewhere.
+    if (svc.lifecycle.phase === "draining") {
+      try {
+        response.headers.set("connection", "close");
+      } catch { /* a plugin's response with immutable headers */ }
+    }
+    return response;
+  };
+  // Every answer is counted (`/-/metrics`), from its arrival to its headers.
+  return async (raw, info) => {
+    const started = performance.now();
+    const lifecycle = svc.lifecycle;
+    lifecycle.inFlight++;
+    let status = 500;
+    try {
+      const response = await answer(raw, info);
+      status = response.status;
+      return response;
+    } finally {
+      lifecycle.inFlight--;
+      svc.metrics.observeRequest(raw, status, (performance.now() - started) / 1000);
+    }
   };
 }
 
@@ -71,6 +110,7 @@ async function handleRequest(svc: Service, raw: globalThis.Request): Promise<glo
   const limit = Number(svc.setting("max_post_body_bytes"));
   const request = new Request(raw, {
     max_post_body_bytes: limit > 0 ? limit : null,
+    body_time_limit_ms: Number(svc.setting("body_time_limit_ms")),
     max_json_depth: Number(svc.setting("max_json_depth")),
     scheme: origin.scheme,
     host: origin.host,
@@ -163,6 +203,7 @@ async function route(svc: Service, request: Request): Promise<Response> {
   }
   if (!match) throw new NotFound("Not found");
   request.url_vars = match.url_vars;
+  noteRoute(request.raw, match.route.name ?? "none");
   requestState(request).hasJsonTwin = match.route.pattern.source.includes("(?<format>");
   await enforceCsrf(svc, request);
   // Pages of immutable databases: answered 304 when the client already has them (`conditional.ts`).
@@ -184,22 +225,42 @@ async function route(svc: Service, request: Request): Promise<Response> {
         if (!(pageError instanceof NoCustomPage)) throw pageError;
       }
     }
-    const tilde = tildeFormOf(request);
+    const tilde = await tildeFormOf(svc, request);
     if (tilde) return Response.redirect(tilde);
     throw error;
   }
 }
 
 /**
- * Links written with percent-encoding (`/db/my%2Ftable`) predate tilde encoding; a GET that 404s
- * with `%XX` in its path is sent to the tilde form (`/db/my~2Ftable`), which does resolve.
+ * Links written with percent-encoding predate tilde encoding; a GET that 404s with `%XX` in its
+ * path is sent to the tilde form: `~` becomes `~7E` and `%XX` `~XX`. The reference also turns
+ * every `.` into `~2E`, which is right when the dot belongs to a name
+ * (`/db/table%2Fwith%2Fslashes.csv`, the table called `table/with/slashes.csv`) and loses the
+ * format of an old JSON or CSV link (`/db/reports%2F2024.json`); so the dots are encoded when the
+ * name with its dot is a table, view or canned query of the database, and kept otherwise.
  */
-function tildeFormOf(request: Request): string | null {
+async function tildeFormOf(svc: Service, request: Request): Promise<string | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   // Only database, table and row URLs use tilde encoding; static paths must not be rewritten.
-  if (!request.url_vars?.database || !/%[0-9A-Fa-f]{2}/.test(request.path)) return null;
-  const path = request.path.replace(/%([0-9A-Fa-f]{2})/g, (_, hex) => `~${hex.toUpperCase()}`);
-  return request.query_string ? `${path}?${request.query_string}` : path;
+  const routed = routePath(request);
+  if (!request.url_vars?.database || !/%[0-9A-Fa-f]{2}/.test(routed)) return null;
+  const kept = routed.replaceAll("~", "~7E")
+    .replace(/%([0-9A-Fa-f]{2})/g, (_, hex) => `~${hex.toUpperCase()}`);
+  const dotted = kept.replaceAll(".", "~2E");
+  const path = dotted !== kept && await namesTable(svc, request, dotted) ? dotted : kept;
+  const prefixed = String(svc.urls.path(path));
+  return request.query_string ? `${prefixed}?${request.query_string}` : prefixed;
+}
+
+/** True when `/<db>/<name>` (tilde-encoded) names a table, view or canned query of `db`. */
+async function namesTable(svc: Service, request: Request, path: string): Promise<boolean> {
+  const [, database, name] = path.split("/");
+  if (!database || !name) return false;
+  const db = databaseForRoute(svc.databases, tilde_decode(database));
+  if (!db) return false;
+  const table = tilde_decode(name);
+  return await db.table_exists(table) || await db.view_exists(table) ||
+    await cannedQueryFor(svc, db.name, table, request.actor ?? null) !== null;
 }
 
 /** Under base_url `/prefix/`, `/prefix/x` is routed as `/x`; paths outside the prefix are not. */

@@ -9,6 +9,8 @@ import type { ViewHost } from "../views/host.ts";
 import type { Request } from "../http/request.ts";
 import type { BootState } from "./boot.ts";
 import type { FetchHandler } from "../http/client.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { ServiceMetrics } from "./metrics.ts";
 
 export type { FetchHandler } from "../http/client.ts";
 
@@ -26,4 +28,10 @@ export interface AppHost extends ViewHost {
   handler(): FetchHandler;
   /** The actor a request carries (resolved by the pipeline). */
   add_message(request: Request, message: string, type?: number): void;
+  /** Starting, ready or draining, and the requests in flight. */
+  readonly lifecycle: Lifecycle;
+  /** The metrics of `/-/metrics`. */
+  readonly metrics: ServiceMetrics;
+  /** Resolves once every queued and running write is done. */
+  drainWrites(): Promise<void>;
 }

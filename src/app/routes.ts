@@ -5,7 +5,7 @@
  */
 import type { AppHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
-import type { Response } from "../http/response.ts";
+import { Response } from "../http/response.ts";
 import type { Router } from "../http/router.ts";
 import { indexView } from "../views/index/index.ts";
 import { databaseDownloadView, databaseView } from "../views/database/database.ts";
@@ -31,10 +31,15 @@ import {
 import { authTokenView, createTokenView, logoutView } from "../views/special/auth_pages.ts";
 import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts";
 import { messagesDebugView } from "../views/special/messages_debug.ts";
+import { patternsView } from "../views/special/patterns.ts";
 import { customPageView } from "../views/special/custom_page.ts";
+import { metricsView } from "./metrics_view.ts";
 
 /** A view: receives the service and the request, returns a Response. */
 export type View = (svc: AppHost, request: Request) => Promise<Response>;
+
+const dashRedirectView: View = (svc) =>
+  Promise.resolve(Response.redirect(String(svc.urls.path("-/")), { status: 301 }));
 
 const FORMAT = String.raw`(?:\.(?<format>\w+))?`;
 const NAME = String.raw`[^/.]+`;
@@ -46,6 +51,9 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
     router.add(methods, new RegExp(`^${pattern}$`), view, { name });
 
   add(get, `/${FORMAT}`, indexView, "index");
+  // The reference also serves the index at `/-/` and sends `/-` there (301).
+  add(get, `/-/${FORMAT}`, indexView, "index-alias");
+  add(get, `/-`, dashRedirectView, "index-redirect");
   add(get, `/-/versions${FORMAT}`, versionsView, "versions");
   add(get, `/-/plugins${FORMAT}`, pluginsView, "plugins");
   add(get, `/-/settings${FORMAT}`, settingsView, "settings");
@@ -54,6 +62,7 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(get, `/-/databases${FORMAT}`, databasesView, "databases");
   add(get, `/-/metadata${FORMAT}`, metadataView, "metadata");
   add(get, `/-/actor${FORMAT}`, actorView, "actor");
+  add(get, `/-/metrics`, metricsView, "metrics");
   add(get, `/-/static/(?<path>.+)`, staticView, "static");
   add(get, `/-/static-plugins/(?<plugin>[^/]+)/(?<path>.+)`, pluginStaticView, "static-plugins");
   add(get, `/favicon\\.ico`, faviconView, "favicon");
@@ -63,6 +72,7 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(["GET", "POST"], `/-/messages`, messagesDebugView, "messages");
   add(["GET", "POST"], `/-/permissions${FORMAT}`, permissionsDebugView, "permissions");
   add(["GET", "POST"], `/-/allow-debug`, allowDebugView, "allow-debug");
+  add(get, `/-/patterns`, patternsView, "patterns");
 
   for (const [mount] of svc.options.static_mounts ?? []) {
     const escaped = mount.replace(/^\/+|\/+$/g, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -126,6 +126,7 @@ export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("update-query", "uq", "resource", false, "Change a saved query"),
   builtin("delete-query", "dq", "resource", false, "Delete a saved query"),
   builtin("set-column-type", "sct", "resource", false, "Set the type of a column"),
+  builtin("view-metrics", "vm", "instance", false, "Read the Prometheus metrics at /-/metrics"),
 ]);
 
 /**

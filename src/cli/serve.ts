@@ -1,7 +1,7 @@
 /** `vitrine serve FILES…` (the default command): options → Service → Deno.serve. */
 import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
-import { serve } from "../app/server.ts";
+import { drain, serve } from "../app/server.ts";
 import { batchedLines } from "../app/access_log.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
 import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
@@ -75,39 +75,81 @@ export function addServeCommand(program: Command): void {
     .action(async (files: string[], flags: ServeFlags) => {
       const options = await serviceOptionsFrom(files, flags);
       const svc = new Service(options);
-      try {
-        await svc.invoke_startup();
-      } catch (error) {
-        await svc.close();
-        throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+      if (flags.get) {
+        try {
+          await svc.invoke_startup();
+        } catch (error) {
+          await svc.close();
+          throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+        }
+        return await printPath(svc, flags.get);
       }
-      if (flags.get) return await printPath(svc, flags.get);
       const server = await listen(svc, flags);
+      stopOnSignals(svc, server);
       await server.finished;
     });
 }
 
 /**
- * Starts the server; a port already taken or not allowed ends the command with a message that
- * names the address and how to choose another, not the bare operating-system error.
+ * SIGTERM and SIGINT (Ctrl+C) stop the server gracefully (`drain`, docs/scaling.md): running
+ * requests and queued writes finish within `shutdown_timeout_ms`, then the process exits 0 (1
+ * if the time ran out). Only SIGTERM, which comes from a supervisor or orchestrator, waits
+ * `shutdown_delay_ms` first. A second signal ends the process at once.
+ */
+function stopOnSignals(svc: Service, server: Deno.HttpServer): void {
+  let stopping = false;
+  const stop = async (signal: "SIGTERM" | "SIGINT") => {
+    if (stopping) {
+      console.error(`Vitrine: ${signal} again, stopping now`);
+      Deno.exit(1);
+    }
+    stopping = true;
+    const timeoutMs = Number(svc.setting("shutdown_timeout_ms"));
+    const delayMs = signal === "SIGTERM" ? Number(svc.setting("shutdown_delay_ms")) : 0;
+    console.log(
+      `Vitrine is stopping (${signal}): finishing ${svc.lifecycle.inFlight} running ` +
+        `request(s) and the queued writes (up to ${timeoutMs} ms)`,
+    );
+    const inTime = await drain(svc, server, { delayMs, timeoutMs });
+    if (!inTime) {
+      console.error(
+        `Vitrine: requests or writes were still running after ${timeoutMs} ms ` +
+          "(shutdown_timeout_ms); exiting anyway",
+      );
+      Deno.exit(1);
+    }
+    await svc.close();
+    Deno.exit(0);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    try {
+      Deno.addSignalListener(signal, () => void stop(signal));
+    } catch {
+      // Windows has no SIGTERM listener: Ctrl+C still works there.
+    }
+  }
+}
+
+/**
+ * Starts the server and runs start-up (meanwhile `/-/health` answers 503 "starting"); says where
+ * it serves once start-up is over. A port already taken or not allowed ends the command with a
+ * message that names the address and how to choose another, not the bare operating-system
+ * error; a start-up failure with its message.
  */
 async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer> {
+  let url = "";
+  let server: Deno.HttpServer;
   try {
-    return await serve(svc, {
+    server = await serve(svc, {
       host: flags.host,
       port: Number(flags.port),
       access_log: flags.accessLog === false ? null : batchedLines((text) => console.log(text)),
-      onListen: (url) => {
-        console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
-        if (svc.rootToken) {
-          console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
-        }
-      },
+      onListen: (listening) => url = listening,
     });
   } catch (error) {
+    await svc.close();
     const where = `${flags.host}:${flags.port}`;
     if (error instanceof Deno.errors.AddrInUse) {
-      await svc.close();
       throw new CliExit(
         1,
         `Error: port ${flags.port} is already in use on ${flags.host}, perhaps by another ` +
@@ -119,15 +161,19 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     if (
       error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.AddrNotAvailable
     ) {
-      await svc.close();
       throw new CliExit(
         1,
         `Error: cannot listen on ${where}: ${error.message}. Choose another address with -h or ` +
           "a port above 1023 with -p.",
       );
     }
-    throw error;
+    throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
   }
+  console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
+  if (svc.rootToken) {
+    console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
+  }
+  return server;
 }
 
 const SQLITE_HEADER = new TextEncoder().encode("SQLite format 3\0");

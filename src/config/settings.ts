@@ -143,10 +143,52 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
   def("max_header_bytes", 16384, "Most bytes of request headers accepted; more is a 431"),
   def("max_json_depth", 64, "Deepest nesting of arrays and objects accepted in a JSON body"),
   def(
+    "body_time_limit_ms",
+    30000,
+    "Time a request body may take to arrive once its headers have; slower is a 408 " +
+      "(0 means no limit)",
+  ),
+  def(
     "hook_time_limit_ms",
     10000,
     "Time a plugin hook may take to answer during a request before the page fails with a 500 " +
       "(0 means no limit)",
+  ),
+  // Scaling out (docs/scaling.md): several processes, LiteFS, graceful restarts.
+  def(
+    "wal_mode",
+    true,
+    "Switch a mutable database file to WAL journal mode on its first write, so readers and " +
+      "writers, also in other processes, do not block each other",
+  ),
+  def(
+    "write_lock_timeout_ms",
+    5000,
+    "How long a write waits for another process writing the same file before failing with a 503",
+  ),
+  def(
+    "shutdown_timeout_ms",
+    30000,
+    "On SIGTERM or SIGINT, how long running requests and queued writes may take to finish " +
+      "before the process exits anyway",
+  ),
+  def(
+    "shutdown_delay_ms",
+    0,
+    "On SIGTERM, how long to keep serving while /-/health answers 503, so a load balancer " +
+      "stops sending requests before the server stops accepting them",
+  ),
+  def(
+    "litefs_primary_url",
+    "",
+    "On a LiteFS replica, where to send writes: a URL with {primary} standing for the host " +
+      "named in LiteFS's .primary file, e.g. http://{primary}:8081 (empty: answer 503)",
+  ),
+  def(
+    "litefs_read_primary_s",
+    5,
+    "On a LiteFS replica, for how many seconds after a client's write its reads go to the " +
+      "primary too, so that it sees its own write (0: reads always stay local)",
   ),
 ];
 

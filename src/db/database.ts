@@ -36,8 +36,15 @@ import { QueryCache } from "./query_cache.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
-import { writeMany, writeOne, type WriteResult, writeScript } from "./write_ops.ts";
+import {
+  needsOwnTransaction,
+  writeMany,
+  writeOne,
+  type WriteResult,
+  writeScript,
+} from "./write_ops.ts";
 import { WriteQueue } from "./write_queue.ts";
+import { inManagedTransaction, prepareWriteConnection, unwritable } from "./write_lock.ts";
 
 /** Constructor options (the spec's keyword arguments, plus Vitrine's extras). */
 export interface DatabaseOptions {
@@ -113,6 +120,17 @@ export interface WriteOptions {
   block?: boolean;
 }
 
+/** Options of `execute_write_fn`. */
+export interface WriteFnOptions extends WriteOptions {
+  /**
+   * Vitrine's extra: run `fn` inside a transaction Vitrine opens and commits when `fn` returns
+   * (rolls back when it throws). While another process writes the same file, Vitrine waits for
+   * it without holding up other requests. `fn` must then not BEGIN or COMMIT itself (nested
+   * transactions through `SAVEPOINT` are fine). Default false: `fn` commits itself.
+   */
+  transaction?: boolean;
+}
+
 /**
  * The most a tiny query may hold up the main thread before it is moved to a worker (above the
  * 20 ms under which `setDeadline` checks the clock at every SQLite opcode).
@@ -165,6 +183,7 @@ export class Database extends DatabaseIntrospection {
       path: this.is_memory ? null : this.path,
       memory_name: this.memory_name,
       prepare: (conn) => this.#prepare(conn),
+      prepareWriter: (conn) => this.#prepareWriter(conn),
     });
   }
 
@@ -285,7 +304,9 @@ export class Database extends DatabaseIntrospection {
       }
       throw asDatabaseError(error, sql, params);
     } finally {
-      traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
+      const end = traceClock();
+      traceSql({ database: this.name, sql, params: params ?? null, start, end });
+      this.#host.observeSql?.(this.name, "read", end - start);
     }
   }
 
@@ -440,13 +461,30 @@ export class Database extends DatabaseIntrospection {
     this.#host.prepareConnection(conn, this.name);
   }
 
+  /** Busy timeout and WAL for the write connection (`write_lock.ts`). */
+  #prepareWriter(conn: Connection): void {
+    prepareWriteConnection(conn, {
+      label: this.name,
+      busyTimeoutMs: this.#setting("write_lock_timeout_ms"),
+      wal: !this.is_memory && Boolean(this.#host.setting("wal_mode")),
+    });
+  }
+
   #openWriteConnection(): Connection {
     this.#assertOpen();
     return this.#connections.writer();
   }
 
-  /** Runs `task` with exclusive use of the write connection, in arrival order. */
-  #write<T>(task: (conn: Connection) => T, block: boolean): Promise<Awaited<T> | string> {
+  /**
+   * Runs `task` with exclusive use of the write connection, in arrival order. With `managed`,
+   * the task runs inside a transaction opened here with `BEGIN IMMEDIATE` (waiting for other
+   * processes' writes without blocking this thread, see `write_lock.ts`) and committed after it.
+   */
+  #write<T>(
+    task: (conn: Connection) => T,
+    block: boolean,
+    managed = false,
+  ): Promise<Awaited<T> | string> {
     if (!this.is_mutable || this.#options.mode === "ro") {
       return Promise.reject(new DatabaseNotMutable(this.name));
     }
@@ -458,9 +496,18 @@ export class Database extends DatabaseIntrospection {
         throw new WriteLockError();
       }
       const version = schemaVersion(conn);
+      const started = performance.now();
       try {
-        return await task(conn);
+        if (!managed) return await task(conn);
+        return await inManagedTransaction(conn, task, {
+          timeoutMs: this.#setting("write_lock_timeout_ms"),
+          label: this.name,
+          onLocked: (ms) => this.#host.observeLockWait?.(this.name, ms / 1000),
+        });
+      } catch (error) {
+        throw unwritable(error, this.name);
       } finally {
+        this.#host.observeSql?.(this.name, "write", (performance.now() - started) / 1000);
         // Only writes that changed the schema (CREATE, ALTER, DROP…) move schema_version; rows
         // written leave the memoised introspection valid, which spares the next request its
         // worker round trips.
@@ -505,6 +552,7 @@ export class Database extends DatabaseIntrospection {
     return this.#write(
       (conn) => this.#traced(sql, params, () => writeOne(conn, sql, params ?? undefined)),
       block,
+      !needsOwnTransaction(sql),
     );
   }
 
@@ -544,6 +592,7 @@ export class Database extends DatabaseIntrospection {
     return this.#write(
       (conn) => this.#traced(sql, list, () => writeMany(conn, sql, list)),
       block,
+      true,
     );
   }
 
@@ -554,27 +603,34 @@ export class Database extends DatabaseIntrospection {
    */
   execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
   /** With `block: false`: queues `fn` and returns its task id at once. */
-  execute_write_fn<T>(fn: (conn: Connection) => T, options: { block: false }): Promise<string>;
+  execute_write_fn<T>(
+    fn: (conn: Connection) => T,
+    options: { block: false; transaction?: boolean },
+  ): Promise<string>;
   /** `fn`'s result, or the task id when `options.block` is false. */
   execute_write_fn<T>(
     fn: (conn: Connection) => T,
-    options?: WriteOptions,
+    options?: WriteFnOptions,
   ): Promise<Awaited<T> | string>;
   execute_write_fn<T>(
     fn: (conn: Connection) => T,
-    { block = true }: WriteOptions = {},
+    { block = true, transaction = false }: WriteFnOptions = {},
   ): Promise<Awaited<T> | string> {
-    return this.#write(async (conn) => {
-      try {
-        return await fn(conn);
-      } catch (error) {
-        // The caller gets fn's own error, even if the rollback fails too.
+    return this.#write(
+      async (conn) => {
         try {
-          if (conn.isOpen) conn.rollback();
-        } catch { /* the original error matters more */ }
-        throw error;
-      }
-    }, block);
+          return await fn(conn);
+        } catch (error) {
+          // The caller gets fn's own error, even if the rollback fails too.
+          try {
+            if (conn.isOpen) conn.rollback();
+          } catch { /* the original error matters more */ }
+          throw error;
+        }
+      },
+      block,
+      transaction,
+    );
   }
 
   /** Closes this database's connections (main thread and workers). */
@@ -614,6 +670,11 @@ export class Database extends DatabaseIntrospection {
   /** Tasks waiting on the write queue (for `/-/threads`-style reports). */
   get pending_writes(): number {
     return this.#queue.pending;
+  }
+
+  /** @internal Resolves once no write is queued or running (for a graceful shutdown). */
+  async drainWrites(): Promise<void> {
+    while (this.#queue.pending > 0) await this.#queue.drain();
   }
 }
 

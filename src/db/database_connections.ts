@@ -24,6 +24,8 @@ export interface ConnectionSource {
   memory_name: string | null;
   /** Runs on every connection opened: cache size, extensions, `prepare_connection` hooks. */
   prepare(conn: Connection): void;
+  /** Runs first on the write connection: busy timeout, journal mode. */
+  prepareWriter(conn: Connection): void;
 }
 
 /** Opens, reuses and closes the main-thread connections of one database. */
@@ -74,7 +76,7 @@ export class DatabaseConnections {
     else if (path === null) conn = Connection.open(":memory:");
     else conn = Connection.open(path, { mode: "rwc" });
     try {
-      conn.exec("PRAGMA busy_timeout = 5000");
+      this.#source.prepareWriter(conn);
       this.#source.prepare(conn);
     } catch (error) {
       conn.close();

@@ -17,6 +17,8 @@ const DB_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   spare_sql_threads: 2,
   cache_size_kb: 0,
   max_returned_bytes: 10485760,
+  write_lock_timeout_ms: 5000,
+  wal_mode: true,
 };
 
 /** The service-side facilities a `Database` uses. */
@@ -33,6 +35,10 @@ export interface DatabaseHost {
   pluginModules(): string[];
   /** The cache of immutable databases' query answers (`execute(…, { cache: true })`), if any. */
   queryCache?(): QueryCache | null;
+  /** Records the time of a read query (waiting included) or a write task, for `/-/metrics`. */
+  observeSql?(database: string, kind: "read" | "write", seconds: number): void;
+  /** Records how long a write waited for another process's write lock. */
+  observeLockWait?(database: string, seconds: number): void;
 }
 
 /** Options of {@link standaloneHost}. */

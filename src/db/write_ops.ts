@@ -21,9 +21,37 @@ export interface WriteResult {
 const NO_TRANSACTION =
   /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:vacuum|attach|detach|pragma|begin|commit|end|rollback|savepoint|release)\b/i;
 
-/** Runs `body` inside BEGIN … COMMIT, rolling back if it throws. */
+/** True for statements that must run outside a transaction (PRAGMA, VACUUM, ATTACH, BEGIN…). */
+export function needsOwnTransaction(sql: string): boolean {
+  return NO_TRANSACTION.test(sql);
+}
+
+let savepoints = 0;
+
+/**
+ * Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back if it throws. Inside a transaction
+ * already open (Vitrine opens one for managed writes, `database.ts`), it uses a SAVEPOINT, so a
+ * failure still undoes exactly what `body` did.
+ */
 export function inTransaction<T>(conn: Connection, body: () => T): T {
-  conn.exec("BEGIN");
+  if (conn.inTransaction) {
+    const name = `vitrine_${++savepoints}`;
+    conn.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = body();
+      conn.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      try {
+        conn.exec(`ROLLBACK TO ${name}`);
+        conn.exec(`RELEASE ${name}`);
+      } catch { /* the caller rethrows the original error */ }
+      throw error;
+    }
+  }
+  // IMMEDIATE takes the write lock at once (the busy timeout waits for it there), so a
+  // transaction that reads before writing cannot fail half-way with SQLITE_BUSY_SNAPSHOT.
+  conn.exec("BEGIN IMMEDIATE");
   try {
     const result = body();
     conn.exec("COMMIT");

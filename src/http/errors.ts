@@ -91,6 +91,18 @@ export class MethodNotAllowed extends HttpError {
   }
 }
 
+/**
+ * 408: a request body that did not arrive in time (`body_time_limit_ms`). Sent with
+ * `Connection: close`: the rest of that body is never read.
+ */
+export class RequestTimeout extends HttpError {
+  override name = "RequestTimeout";
+  constructor(message = "Request timeout", options: HttpErrorOptions = {}) {
+    super(408, message, options);
+    this.headers["connection"] = "close";
+  }
+}
+
 /** 413, e.g. a POST body above `max_post_body_bytes`. */
 export class PayloadTooLarge extends HttpError {
   override name = "PayloadTooLarge";

@@ -63,7 +63,7 @@ export function pkString(row: Record<string, unknown>, pks: string[]): string {
 /**
  * The `rows` part of the body in the chosen shape: `objects`/`array` give row objects, `arrays`
  * lists, `arrayfirst` the first column's values, `object` a record keyed by {@link pkString}.
- * `primaryKeys` is null for queries and views (`_shape=object` is then an error) and `[]` for
+ * `primaryKeys` is null for queries (`_shape=object` is then an error) and `[]` for views and
  * tables keyed by rowid only.
  */
 export function shapedRows(

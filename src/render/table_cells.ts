@@ -18,13 +18,18 @@ import type { DisplayRow } from "./display_row.ts";
 
 const escape = (nunjucks as unknown as { lib: { escape(text: string): string } }).lib.escape;
 
-/** Column name → its class attribute part, for the names seen so far (a page repeats them). */
+/**
+ * Column name → its class attribute part, for the names seen so far (a page repeats them). Names
+ * come from visitors' SQL too (`select 1 as "…"`), so only short ones are remembered.
+ */
 const classes = new Map<string, string>();
+const REMEMBERED_NAME_CHARS = 256;
 
 function columnClass(column: string): string {
   let css = classes.get(column);
   if (css === undefined) {
     css = escape(cssClass(column));
+    if (column.length > REMEMBERED_NAME_CHARS) return css;
     if (classes.size > 10_000) classes.clear();
     classes.set(column, css);
   }

@@ -42,6 +42,11 @@ export interface RunResult {
 
 /** Statements `query()` keeps compiled per connection. */
 const STATEMENT_CACHE_SIZE = 32;
+/**
+ * Longer SQL texts are compiled each time, never kept: visitors' SQL may be 100 KB, and 32
+ * compiled statements of that size per connection would fill SQLite's heap limit.
+ */
+export const STATEMENT_CACHE_MAX_SQL = 16_384;
 
 const DML = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:insert|update|delete|replace)\b/i;
 
@@ -221,7 +226,7 @@ export class Connection {
 
   #keep(key: string, statement: Statement): void {
     statement.reset();
-    if (!this.#state.open) return statement.finalize();
+    if (!this.#state.open || key.length > STATEMENT_CACHE_MAX_SQL) return statement.finalize();
     this.#statements.get(key)?.finalize();
     this.#statements.set(key, statement);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {

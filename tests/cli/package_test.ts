@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { buildShopDb } from "../fixtures/shop.ts";
 import { dockerEnv, fakeTools, parseDockerfile, vitrine } from "../plugins/publish/fake_tools.ts";
 import { startDeno } from "./server_process.ts";
+import { V8_FLAGS_OPTION } from "../../src/util/v8_flags.ts";
 
 /** A project folder: a database, plugins, an installable plugin, templates, static files. */
 function project(): string {
@@ -71,7 +72,7 @@ Deno.test("package --dir writes a build context whose recipe serves the data", a
   assert.equal(env.VITRINE_SECRET, "baked-secret", "package bakes the secret, as documented");
   assert.equal(env.VITRINE_PLUGINS, "./installed/banner.js");
   const healthcheck = dockerfile.find((i) => i.keyword === "HEALTHCHECK")!;
-  assert.match(healthcheck.json!.join(" "), /\/-\/versions\.json/);
+  assert.match(healthcheck.json!.join(" "), /\/-\/health"/);
   const entrypoint = dockerfile.find((i) => i.keyword === "ENTRYPOINT")!.json!;
   assert.deepEqual(entrypoint, [
     "/tini",
@@ -80,6 +81,7 @@ Deno.test("package --dir writes a build context whose recipe serves the data", a
     "run",
     "-A",
     "--cached-only",
+    V8_FLAGS_OPTION,
     "/app/vitrine.js",
   ]);
   const cmd = dockerfile.find((i) => i.keyword === "CMD")!.json!;

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { shopService } from "../fixtures/shop.ts";
+import { quietly } from "../fixtures/quietly.ts";
 
 const PLUGIN = `
 export function forbidden({ request }) {
@@ -33,16 +34,6 @@ function pluginService(settings: Record<string, unknown> = {}) {
     metadata: { databases: { shop: { tables: { log: { allow: false } } } } },
     settings: { hook_time_limit_ms: 200, ...settings },
   });
-}
-
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const error = console.error;
-  console.error = () => {};
-  try {
-    return await fn();
-  } finally {
-    console.error = error;
-  }
 }
 
 Deno.test("core's error pages and permission answer are listed as built-in plugins", async () => {

@@ -99,6 +99,8 @@ async function killDuringWrites(dir: string, journalMode: "delete" | "wal"): Pro
   createDatabase(db, journalMode);
   Deno.writeTextFileSync(`${dir}/metadata.json`, JSON.stringify(METADATA));
   const args = [db, "-m", `${dir}/metadata.json`];
+  // Vitrine switches a file to WAL on its first write unless told not to (wal_mode).
+  if (journalMode === "delete") args.push("-s", "wal_mode", "off");
   const server = await startServer(args);
   // One write of each kind first, so that workers and caches are warm when the storm starts.
   const acknowledged: string[] = [];

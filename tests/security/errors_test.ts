@@ -5,23 +5,13 @@
 import assert from "node:assert/strict";
 import { shopService } from "../fixtures/shop.ts";
 import type { Service } from "../../src/service.ts";
+import { quietly } from "../fixtures/quietly.ts";
 
 const SECRET_PATH = "/srv/vitrine/plugins/private/boom.ts";
 
 function assertNoInternals(text: string, where: string): void {
   assert.doesNotMatch(text, /\/srv\/vitrine|file:\/\//, `${where} leaks a path: ${text}`);
   assert.doesNotMatch(text, /\bat \S+ \(|\.ts:\d+:\d+/, `${where} leaks a stack: ${text}`);
-}
-
-async function quietly<T>(run: () => Promise<T>): Promise<T> {
-  // The full error still goes to the operator's log; keep it out of the test output.
-  const original = console.error;
-  console.error = () => {};
-  try {
-    return await run();
-  } finally {
-    console.error = original;
-  }
 }
 
 function failingService(): Service {

@@ -19,8 +19,14 @@ export interface FuzzTarget {
   close(): Promise<void>;
 }
 
-/** Builds the databases and starts the server (extra CLI arguments appended). */
-export async function startFuzzTarget(extraArgs: string[] = []): Promise<FuzzTarget> {
+/**
+ * Builds the databases and starts the server (extra CLI arguments appended; `denoFlags`, when
+ * given, replace the shipped V8 flags passed to `deno run`).
+ */
+export async function startFuzzTarget(
+  extraArgs: string[] = [],
+  denoFlags?: string[],
+): Promise<FuzzTarget> {
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-fuzz-" });
   const shop = buildShopDb(dir);
   {
@@ -42,7 +48,7 @@ export async function startFuzzTarget(extraArgs: string[] = []): Promise<FuzzTar
     "template_debug",
     "1",
     ...extraArgs,
-  ]);
+  ], denoFlags);
   return {
     server,
     dir,

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { shopService } from "../fixtures/shop.ts";
+import { quietly } from "../fixtures/quietly.ts";
 
 const PLUGIN = `
 const never = () => new Promise(() => {});
@@ -26,16 +27,6 @@ function failingService() {
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-failing-" });
   Deno.writeTextFileSync(`${dir}/failing.ts`, PLUGIN);
   return shopService({ plugins_dir: dir, settings: { hook_time_limit_ms: 300 } });
-}
-
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const error = console.error;
-  console.error = () => {};
-  try {
-    return await fn();
-  } finally {
-    console.error = error;
-  }
 }
 
 Deno.test("a hook that throws is a 500 page; the server goes on", async () => {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { V8_FLAGS_OPTION } from "../../src/util/v8_flags.ts";
+
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 
 /** A running server process. */
@@ -21,10 +23,17 @@ export interface ServerProcess {
   stderr: Promise<string>;
 }
 
-/** Starts `vitrine serve ARGS -p 0` and resolves once it prints where it listens. */
-export async function startServer(args: string[]): Promise<ServerProcess> {
+/**
+ * Starts `vitrine serve ARGS -p 0` and resolves once it prints where it listens. `denoFlags` go
+ * before the script; by default the V8 flags every shipped launch command passes, so that what
+ * is measured is the server as shipped (`[]` runs it without them).
+ */
+export async function startServer(
+  args: string[],
+  denoFlags: string[] = [V8_FLAGS_OPTION],
+): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-lock", CLI, ...args, "-p", "0"],
+    args: ["run", "-A", "--no-lock", ...denoFlags, CLI, ...args, "-p", "0"],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/mod.ts";
+import { STATEMENT_CACHE_MAX_SQL } from "../../src/sqlite/connection.ts";
+import { sqlite } from "../../src/sqlite/ffi.ts";
 
 Deno.test("kept statements follow schema changes and never hold a read transaction", () => {
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-stmt-" });
@@ -28,5 +30,24 @@ Deno.test("kept statements follow schema changes and never hold a read transacti
     reader.close();
     writer.close();
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("very long SQL texts are not kept compiled", () => {
+  const conn = Connection.open(":memory:");
+  try {
+    const before = Number(sqlite().sqlite3_memory_used());
+    // 32 different 100 KB statements: kept, they would hold several megabytes of SQLite's heap.
+    for (let i = 0; i < 32; i++) {
+      const sql = `select ${i} as n, '${"x".repeat(STATEMENT_CACHE_MAX_SQL * 6)}' as pad`;
+      assert.equal(conn.query(sql).rows[0][0], i);
+    }
+    const held = Number(sqlite().sqlite3_memory_used()) - before;
+    assert.ok(held < 1_000_000, `${held} bytes still held by SQLite`);
+    // Short ones still are: the same text twice returns the same answer from the kept statement.
+    assert.deepEqual(conn.query("select 1 as a").rows, [[1]]);
+    assert.deepEqual(conn.query("select 1 as a").rows, [[1]]);
+  } finally {
+    conn.close();
   }
 });

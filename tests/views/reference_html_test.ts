@@ -75,3 +75,57 @@ Deno.test("the query page's heading is the database; a 403 page is titled Forbid
   assert.match(forbidden.text, /<h1>Forbidden<\/h1>/);
   assert.match(forbidden.text, /<body class="error error-403">/);
 });
+
+Deno.test("a canned query's heading is its title, or the database and the query's name", async () => {
+  await using svc = referenceService({
+    metadata: {
+      databases: {
+        fixtures: {
+          description: "Test tables description",
+          queries: {
+            magic_parameters: "select :_header_user_agent as user_agent",
+            neighborhood_search: {
+              sql:
+                "select _neighborhood from facetable where _neighborhood like '%' || :text || '%'",
+              title: "Search neighborhoods",
+            },
+          },
+        },
+      },
+    },
+  });
+  const h1 = (html: string) => html.match(/<h1>([^<]*)/)?.[1].trim();
+  const untitled = await svc.client.get("/fixtures/magic_parameters");
+  assert.equal(untitled.status, 200);
+  assert.equal(h1(untitled.text), "fixtures: magic_parameters");
+  const titled = (await svc.client.get("/fixtures/neighborhood_search?text=town")).text;
+  assert.equal(h1(titled), "Search neighborhoods");
+  // Deliberate difference: the <title> names the query instead of printing its SQL.
+  assert.equal(title(untitled.text), "magic_parameters");
+  assert.equal(title(titled), "Search neighborhoods");
+  // The custom SQL page is the database's: its heading and its description.
+  const query = (await svc.client.get("/fixtures/-/query?sql=select+*+from+simple_primary_key"))
+    .text;
+  assert.equal(h1(query), "fixtures");
+  assert.equal(title(query), "fixtures: select * from simple_primary_key");
+  const long = `select ${"content, ".repeat(10)}pk from simple_primary_key`;
+  const longTitle = title((await svc.client.get(`/fixtures?sql=${encodeURIComponent(long)}`)).text);
+  assert.equal(longTitle, `fixtures: ${long.slice(0, 60)}...`);
+  assert.match(query, /Test tables description/);
+});
+
+Deno.test("the custom SQL page's heading is the database's title when it has one", async () => {
+  await using svc = referenceService({
+    metadata: { title: "Instance", databases: { fixtures: { title: "Fixture tables" } } },
+  });
+  const query = (await svc.client.get("/fixtures/-/query?sql=select+1")).text;
+  assert.match(query, /<h1>Fixture tables<\/h1>/);
+  // An instance title is not the database's: the heading falls back to the database's name.
+  await using plain = referenceService({
+    metadata: { title: "Instance", databases: { fixtures: { queries: { one: "select 1" } } } },
+  });
+  const untitled = (await plain.client.get("/fixtures/-/query?sql=select+1")).text;
+  assert.match(untitled, /<h1>fixtures<\/h1>/);
+  const canned = (await plain.client.get("/fixtures/one")).text;
+  assert.match(canned, /<h1>fixtures: one<\/h1>/);
+});

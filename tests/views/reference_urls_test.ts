@@ -75,3 +75,44 @@ Deno.test("every fixture name round-trips through tilde encoding in table and ro
   assert.equal(legacy.status, 302);
   assert.equal(legacy.headers.get("location"), "/fixtures/table~2Fwith~2Fslashes~2Ecsv");
 });
+
+Deno.test("percent-encoded names go to the reference's tilde form: ~ as ~7E, %XX as ~XX, . as ~2E", async () => {
+  await using svc = referenceService();
+  for (
+    const [from, to] of [
+      ["/fixtures/table%2Fwith%2Fslashes.csv", "/fixtures/table~2Fwith~2Fslashes~2Ecsv"],
+      ["/foo/bar%2Fbaz?id=5", "/foo/bar~2Fbaz?id=5"],
+      ["/fixtures/a~b%2Fc", "/fixtures/a~7Eb~2Fc"],
+    ]
+  ) {
+    const response = await svc.client.get(from);
+    assert.equal(response.status, 302, from);
+    assert.equal(response.headers.get("location"), to, from);
+  }
+  // The first one leads to the table called "table/with/slashes.csv".
+  const page = await svc.client.get("/fixtures/table~2Fwith~2Fslashes~2Ecsv.json?_extra=table");
+  assert.equal(page.json<{ table: string }>().table, "table/with/slashes.csv");
+});
+
+Deno.test("the index answers at /-/ too, and /- redirects there (301), as in the reference", async () => {
+  await using svc = referenceService();
+  const index = await svc.client.get("/-/");
+  assert.equal(index.status, 200);
+  assert.match(index.text, /<body class="index">/);
+  const json = await svc.client.get("/-/.json");
+  assert.equal(json.status, 200);
+  assert.ok(json.json<{ databases: Record<string, unknown> }>().databases.fixtures);
+  const dash = await svc.client.get("/-");
+  assert.equal(dash.status, 301);
+  assert.equal(dash.headers.get("location"), "/-/");
+});
+
+Deno.test("deliberate difference: a percent-encoded link keeps its format unless the dot is in a name", async () => {
+  await using svc = referenceService();
+  // No table is called "simple_primary_key.json": the `.json` is a format, and stays one.
+  const old = await svc.client.get("/fixtures/simple%5Fprimary%5Fkey.json?_shape=array");
+  assert.equal(old.status, 302);
+  assert.equal(old.headers.get("location"), "/fixtures/simple~5Fprimary~5Fkey.json?_shape=array");
+  const followed = await svc.client.get(old.headers.get("location")!);
+  assert.equal(followed.json<unknown[]>().length, 4);
+});

@@ -7,8 +7,10 @@
 import type { ViewHost } from "../../views/host.ts";
 import { staticAsset } from "./ui_assets.ts";
 
-/** The menu script, on table pages only. */
+const PAGES = new Set(["table", "patterns"]);
+
+/** The menu script, on table pages and the pattern portfolio (`/-/patterns`). */
 export function extra_js_urls({ svc, view_name }: { svc: ViewHost; view_name: string }) {
-  if (view_name !== "table" || !svc.setting("column_menus")) return [];
+  if (!PAGES.has(view_name) || !svc.setting("column_menus")) return [];
   return [staticAsset(svc, "column-menu.js")];
 }

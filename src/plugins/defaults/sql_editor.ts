@@ -25,9 +25,11 @@ function wanted({ svc, view_name, database }: PageArgs): boolean {
   return PAGES.has(view_name) && Boolean(database) && Boolean(svc.setting("sql_editor"));
 }
 
-/** The editor script (an ES module). */
+/** The editor script (an ES module); the pattern portfolio shows it too, with no schema. */
 export function extra_js_urls(args: PageArgs) {
-  return wanted(args) ? [{ url: staticAsset(args.svc, "code-editor.js"), module: true }] : [];
+  const shown = wanted(args) ||
+    (args.view_name === "patterns" && Boolean(args.svc.setting("sql_editor")));
+  return shown ? [{ url: staticAsset(args.svc, "code-editor.js"), module: true }] : [];
 }
 
 /**

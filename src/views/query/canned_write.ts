@@ -14,6 +14,7 @@ import { Forbidden, HttpError } from "../../http/errors.ts";
 import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { cannedBindValues, queryParameters } from "./query_params.ts";
 import { cacheHeaders } from "../../render/output_format.ts";
+import { DatabaseBusy } from "../../db/write_lock.ts";
 
 /** Runs the write and answers as JSON or with a redirect plus a flash message. */
 export async function cannedWrite(
@@ -72,7 +73,9 @@ async function runWrite(
     bound = cannedBindValues(params, body, request, svc.registered.magicParameters);
     rowcount = (await db.execute_write(query.sql, bound as never)).rowcount;
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    // A busy or read-only file (another process's lock, a LiteFS replica) is a 503 to retry,
+    // not a failure of this query.
+    if (error instanceof HttpError || error instanceof DatabaseBusy) throw error;
     const text = error instanceof Error ? error.message : String(error);
     return {
       ok: false,

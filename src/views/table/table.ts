@@ -36,7 +36,8 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
   const ctx = await prepareTable(svc, request, { db, table, is_view, private: isPrivate }, args);
   const columns = ctx.query.columns;
   const labels = rowLabels(ctx, columns, false);
-  const primary_keys = is_view ? null : ctx.facts.pks;
+  // A view has no primary key (as the reference reports it): `_shape=object` says so.
+  const primary_keys = ctx.facts.pks;
   const column_types = ctx.facts.column_types ?? {};
   const page = await fetchPage(
     ctx,

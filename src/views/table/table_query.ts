@@ -120,7 +120,9 @@ async function tableFacts(
   config: Record<string, unknown>,
 ): Promise<TableContext["facts"]> {
   const details = (await db.table_column_details(table)).map((row) => row.toObject());
-  const columns = details.filter((d) => !Number(d.hidden)).map((d) => String(d.name));
+  // Every column `table_xinfo` lists, as the reference selects them: the hidden columns of
+  // full-text tables (the table-named column, `docid`, `__langid`, `rank`) and generated columns.
+  const columns = details.map((d) => String(d.name));
   const column_types: Record<string, string | null> = {};
   for (const d of details) column_types[String(d.name)] = (d.type as string | null) || null;
   const fts_table = is_view ? null : (config.fts_table as string | undefined) ??

@@ -16,10 +16,13 @@ import { Forbidden } from "../../http/errors.ts";
 import { Response } from "../../http/response.ts";
 import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/json.ts";
 
-/** `fn(conn)` on the write queue of `db`; resolves with its result. */
+/**
+ * `fn(conn)` on the write queue of `db`, inside a transaction the database opens (so a wait for
+ * another process's write never holds up this thread); resolves with its result.
+ */
 export async function runWrite<T>(db: Database, fn: (conn: WriteConnection) => T): Promise<T> {
   try {
-    return await db.execute_write_fn(fn) as T;
+    return await db.execute_write_fn(fn, { transaction: true }) as T;
   } catch (error) {
     if (error instanceof DatabaseNotMutable) {
       throw new Forbidden("Database is immutable", { cause: error });

@@ -74,9 +74,10 @@ Deno.test("kubernetes builds, pushes and applies a Deployment, Service, Secret a
   const [container] = deployment.spec.template.spec.containers;
   assert.equal(container.image, "registry.test/shop:3");
   assert.deepEqual(container.ports, [{ name: "http", containerPort: 8001 }]);
-  for (const probe of [container.readinessProbe, container.livenessProbe]) {
-    assert.deepEqual(probe.httpGet, { path: "/-/versions.json", port: "http" });
-  }
+  assert.deepEqual(container.readinessProbe.httpGet, { path: "/-/health", port: "http" });
+  assert.deepEqual(container.livenessProbe.httpGet, { path: "/-/health/live", port: "http" });
+  assert.deepEqual(container.lifecycle.preStop.exec.command, ["sleep", "5"]);
+  assert.equal(deployment.spec.template.spec.terminationGracePeriodSeconds, 40);
   assert.deepEqual(container.resources, {
     requests: { cpu: "100m", memory: "300Mi" },
     limits: { memory: "1Gi" },

@@ -14,7 +14,14 @@
 import { basename, join, resolve } from "node:path";
 import { isPlainObject, loadMetadataFile, type MetadataDict } from "../../../config/metadata.ts";
 import { inspectFiles } from "../../../db/inspect_files.ts";
-import { dockerfile, IMAGE_PORT } from "./dockerfile.ts";
+import { dockerfile, IMAGE_PORT, RUN_VITRINE } from "./dockerfile.ts";
+import {
+  LITEFS_APP_PORT,
+  LITEFS_MOUNT,
+  LITEFS_PROXY_PORT,
+  litefsStartScript,
+  litefsYml,
+} from "./litefs.ts";
 import {
   METADATA_FIELDS,
   pluginSecretVariable,
@@ -36,6 +43,11 @@ export interface BuildContextOptions {
   bakeSecrets: boolean;
   /** Progress messages (default: console.log). */
   print?: (line: string) => void;
+  /**
+   * Serve the databases mutable from a LiteFS mount instead of immutable from the image (the
+   * image ships them for the primary's first import; see litefs.ts).
+   */
+  litefs?: boolean;
 }
 
 /** What was written. */
@@ -62,19 +74,24 @@ export async function writeBuildContext(
 
   print(`Writing the build context in ${dir}`);
   print(`  vitrine.js: ${await writeVitrineProgram(join(dir, "vitrine.js"), options.branch)}`);
-  const serveArgs = ["serve", "--host", "0.0.0.0", "--port", String(IMAGE_PORT)];
+  const litefs = context.litefs ?? false;
+  const port = litefs ? LITEFS_APP_PORT : IMAGE_PORT;
+  const serveArgs = ["serve", "--host", "0.0.0.0", "--port", String(port)];
 
   await Deno.mkdir(join(dir, "data"));
   for (const file of options.files) {
     await Deno.copyFile(file, join(dir, "data", basename(file)));
-    serveArgs.push("-i", `data/${basename(file)}`);
+    if (litefs) serveArgs.push(`${LITEFS_MOUNT}/${basename(file)}`);
+    else serveArgs.push("-i", `data/${basename(file)}`);
   }
-  const inspected = await inspectFiles(options.files);
-  for (const entry of Object.values(inspected)) {
-    entry.file = entry.file === null ? null : `data/${basename(entry.file)}`;
+  if (!litefs) {
+    const inspected = await inspectFiles(options.files);
+    for (const entry of Object.values(inspected)) {
+      entry.file = entry.file === null ? null : `data/${basename(entry.file)}`;
+    }
+    await writeJson(join(dir, "inspect-data.json"), inspected);
+    serveArgs.push("--inspect-file", "inspect-data.json");
   }
-  await writeJson(join(dir, "inspect-data.json"), inspected);
-  serveArgs.push("--inspect-file", "inspect-data.json");
 
   const metadata = await publishedMetadata(options);
   if (metadata) {
@@ -109,10 +126,25 @@ export async function writeBuildContext(
       env,
       cachePlugins: installed.length > 0 || options.plugins_dir !== null,
       pluginsDir: options.plugins_dir ? "plugins" : null,
+      litefs,
     }),
   );
+  if (litefs) {
+    const names = options.files.map((file) => basename(file));
+    await Deno.writeTextFile(join(dir, "litefs.yml"), litefsYml(names));
+    await Deno.writeTextFile(
+      join(dir, "litefs-start.sh"),
+      litefsStartScript(names, RUN_VITRINE, serveArgs),
+    );
+    await Deno.chmod(join(dir, "litefs-start.sh"), 0o755);
+  }
   await Deno.writeTextFile(join(dir, ".dockerignore"), "Dockerfile\n.dockerignore\n");
-  return { dir, serveArgs, secrets: context.bakeSecrets ? {} : secrets, port: IMAGE_PORT };
+  return {
+    dir,
+    serveArgs,
+    secrets: context.bakeSecrets ? {} : secrets,
+    port: litefs ? LITEFS_PROXY_PORT : IMAGE_PORT,
+  };
 }
 
 /** Validates paths before anything is written; returns the parsed static mounts. */

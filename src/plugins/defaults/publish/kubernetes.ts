@@ -8,7 +8,7 @@
  * ```
  *
  * Manifests (in `kubernetes/` of the build context): `deployment.yaml` (N replicas, readiness and
- * liveness probes on `/-/versions.json`, resource requests, non-root), `service.yaml`,
+ * liveness probes on `/-/health` and `/-/health/live`, resource requests, non-root), `service.yaml`,
  * `secret.yaml` (a `Secret` holding `VITRINE_SECRET` and plugin secrets; replicas must share the
  * signing secret, so one is generated when `--secret` is not given) and, with `--max-replicas`,
  * `hpa.yaml` (a CPU-based HorizontalPodAutoscaler).
@@ -70,8 +70,9 @@ export interface KubernetesConfig {
 /** The manifests, by file name (`deployment.yaml`, `service.yaml`, ...), as YAML text. */
 export function kubernetesManifests(config: KubernetesConfig): Record<string, string> {
   const labels = { "app.kubernetes.io/name": "vitrine", "app.kubernetes.io/instance": config.name };
-  const probe = (delay: number, period: number) => ({
-    httpGet: { path: "/-/versions.json", port: "http" },
+  // Readiness fails while the pod starts or drains (SIGTERM); liveness only if it hangs.
+  const probe = (path: string, delay: number, period: number) => ({
+    httpGet: { path, port: "http" },
     initialDelaySeconds: delay,
     periodSeconds: period,
     timeoutSeconds: 5,
@@ -83,10 +84,13 @@ export function kubernetesManifests(config: KubernetesConfig): Record<string, st
     image: config.image,
     ports: [{ name: "http", containerPort: config.port }],
     ...(hasSecrets ? { envFrom: [{ secretRef: { name: `${config.name}-secrets` } }] } : {}),
-    readinessProbe: probe(2, 10),
-    livenessProbe: probe(15, 30),
+    readinessProbe: probe("/-/health", 2, 5),
+    livenessProbe: probe("/-/health/live", 15, 30),
     resources: { requests: config.requests, ...(Object.keys(limits).length ? { limits } : {}) },
     securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: false },
+    // A stopping pod leaves the Service's endpoints while this runs; only then does SIGTERM
+    // make Vitrine stop accepting connections and drain (docs/scaling.md).
+    lifecycle: { preStop: { exec: { command: ["sleep", "5"] } } },
   };
   const files: Record<string, unknown> = {
     "deployment.yaml": {
@@ -100,6 +104,8 @@ export function kubernetesManifests(config: KubernetesConfig): Record<string, st
           metadata: { labels },
           spec: {
             securityContext: { runAsNonRoot: true, runAsUser: DENO_IMAGE_UID },
+            // preStop's 5 s, then up to shutdown_timeout_ms (30 s) of draining.
+            terminationGracePeriodSeconds: 40,
             containers: [container],
           },
         },

@@ -20,6 +20,8 @@ export interface Deployment {
   tools: Tool[];
   /** Bake secrets into the image (see {@link BuildContextOptions.bakeSecrets}). */
   bakeSecrets: boolean;
+  /** Serve the databases from LiteFS, given the provider's flags (see build_context.ts). */
+  litefs?: (flags: Record<string, unknown>) => boolean;
   /** Writes its own files into the context and runs its commands through `runner`. */
   deploy(args: DeployArgs): Promise<void>;
 }
@@ -64,6 +66,7 @@ export function providerAction(
         dir,
         bakeSecrets: deployment.bakeSecrets,
         print,
+        litefs: deployment.litefs?.(flags) ?? false,
       });
       const runner = new Runner(dryRun, print);
       await deployment.deploy({ options, flags, context, runner, tools, print });

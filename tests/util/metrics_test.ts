@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { MetricsRegistry } from "../../src/util/metrics.ts";
+import { parsePrometheus, valueOf } from "../scale/prometheus.ts";
+import { openConnections } from "../../src/app/connections.ts";
+
+Deno.test("counters, histograms and gauges in the Prometheus text format", () => {
+  const registry = new MetricsRegistry();
+  const requests = registry.counter("t_requests_total", "Requests\nby kind", ["kind"]);
+  const latency = registry.histogram("t_seconds", "Latency", ["kind"], [0.1, 0.01, 1]);
+  registry.gauge("t_depth", "Depth", () => [[{ db: 'a "quoted"\\name' }, 3]]);
+  requests.inc({ kind: "table" });
+  requests.inc({ kind: "table" }, 2);
+  requests.inc({ kind: "row" });
+  for (const seconds of [0.005, 0.05, 0.5, 5]) latency.observe({ kind: "table" }, seconds);
+  const text = registry.text();
+  assert.match(
+    text,
+    /^# HELP t_requests_total Requests\\nby kind\n# TYPE t_requests_total counter\n/,
+  );
+  assert.match(text, /t_depth\{db="a \\"quoted\\"\\\\name"\} 3\n/);
+  assert.ok(text.endsWith("\n"));
+  const families = parsePrometheus(text);
+  assert.equal(valueOf(families, "t_requests_total", { kind: "table" }), 3);
+  assert.equal(valueOf(families, "t_requests_total", { kind: "row" }), 1);
+  // Buckets sorted and cumulative: 0.01 → 1, 0.1 → 2, 1 → 3, +Inf → 4.
+  const buckets = families.get("t_seconds")!.samples.filter((s) => s.name === "t_seconds_bucket");
+  assert.deepEqual(buckets.map((s) => [s.labels.le, s.value]), [
+    ["0.01", 1],
+    ["0.1", 2],
+    ["1", 3],
+    ["+Inf", 4],
+  ]);
+  assert.equal(valueOf(families, "t_seconds_sum", { kind: "table" }), 5.555);
+  assert.equal(valueOf(families, "t_depth"), 3);
+  assert.equal(families.get("t_depth")!.samples[0].labels.db, 'a "quoted"\\name');
+});
+
+Deno.test("the test's parser refuses what Prometheus would refuse", () => {
+  assert.throws(() => parsePrometheus("no_type 1\n"), /undeclared/);
+  assert.throws(() => parsePrometheus("# TYPE x counter\nx{a=b} 1\n"), /bad label/);
+  assert.throws(() => parsePrometheus("# TYPE x counter\nx one\n"), /not a number/);
+  assert.throws(() => parsePrometheus("# TYPE x counter\nx 1"), /newline/);
+});
+
+Deno.test("open connections: the process's sockets less its listener", async () => {
+  const before = openConnections(0)!;
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  const client = await Deno.connect({ hostname: "127.0.0.1", port });
+  const server = await listener.accept();
+  // One listener, two ends of one connection (both in this process).
+  assert.equal(openConnections(0)! - before, 3);
+  assert.equal(openConnections(1)! - before, 2);
+  client.close();
+  server.close();
+  listener.close();
+});
