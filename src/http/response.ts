@@ -146,7 +146,13 @@ export class Response {
    * headers first (the pipeline's security headers), so they are given to the web Response in one
    * go.
    */
-  toWebResponse(amend?: (headers: HeaderList) => void): globalThis.Response {
+  toWebResponse(
+    amend?: (headers: {
+      has(name: string): boolean;
+      get(name: string): string | null;
+      set(name: string, value: string): void;
+    }) => void,
+  ): globalThis.Response {
     const headers = new HeaderList(this.headerPairs());
     amend?.(headers);
     const nullBody = this.status === 204 || this.status === 304 || this.status < 200;
