@@ -26,38 +26,40 @@ function buildDb(rows: number): string {
 
 // 5500: the rows after the first page fill whole cursor chunks (5000), so the last one is empty.
 for (const rows of [1500, 1499, 1501, 5500]) {
-  Deno.test(`a ${rows}-row export in pages of 500 is whole and the same from workers`, async () => {
-    const path = buildDb(rows);
-    const settings = { max_returned_rows: 500 };
-    await using workers = new Service({ immutables: [path], settings });
-    await using main = new Service({
-      immutables: [path],
-      settings: { ...settings, num_sql_threads: 0 },
-    });
-    for (const format of ["csv", "tsv", "ndjson"]) {
-      // A view and custom SQL (no key to page by) are read through one cursor too.
-      for (
-        const other of [
-          `/data/evens.${format}?_stream=on`,
-          `/data/-/query.${format}?sql=${
-            encodeURIComponent("select * from t order by id")
-          }&_stream=on`,
-        ]
-      ) {
-        const a = (await workers.client.get(other)).text;
-        assert.equal(a, (await main.client.get(other)).text, other);
-        assert.ok(a.length > 1000, other);
+  Deno.test(`a ${rows}-row export in pages of 500 is whole and the same from workers`, () =>
+    // An export that stops short leaves its response unfinished: fail instead of hanging the run.
+    failAfter(120_000, async () => {
+      const path = buildDb(rows);
+      const settings = { max_returned_rows: 500 };
+      await using workers = new Service({ immutables: [path], settings });
+      await using main = new Service({
+        immutables: [path],
+        settings: { ...settings, num_sql_threads: 0 },
+      });
+      for (const format of ["csv", "tsv", "ndjson"]) {
+        // A view and custom SQL (no key to page by) are read through one cursor too.
+        for (
+          const other of [
+            `/data/evens.${format}?_stream=on`,
+            `/data/-/query.${format}?sql=${
+              encodeURIComponent("select * from t order by id")
+            }&_stream=on`,
+          ]
+        ) {
+          const a = (await workers.client.get(other)).text;
+          assert.equal(a, (await main.client.get(other)).text, other);
+          assert.ok(a.length > 1000, other);
+        }
+        const url = `/data/t.${format}?_stream=on`;
+        const fromWorkers = (await workers.client.get(url)).text;
+        const fromMain = (await main.client.get(url)).text;
+        assert.equal(fromWorkers, fromMain, format);
+        const ids = format === "ndjson"
+          ? fromWorkers.trim().split("\n").map((line) => JSON.parse(line).id)
+          : [...fromWorkers.matchAll(/^(\d+)[,\t]/gm)].map((m) => Number(m[1]));
+        assert.deepEqual(ids, Array.from({ length: rows }, (_, i) => i + 1), format);
       }
-      const url = `/data/t.${format}?_stream=on`;
-      const fromWorkers = (await workers.client.get(url)).text;
-      const fromMain = (await main.client.get(url)).text;
-      assert.equal(fromWorkers, fromMain, format);
-      const ids = format === "ndjson"
-        ? fromWorkers.trim().split("\n").map((line) => JSON.parse(line).id)
-        : [...fromWorkers.matchAll(/^(\d+)[,\t]/gm)].map((m) => Number(m[1]));
-      assert.deepEqual(ids, Array.from({ length: rows }, (_, i) => i + 1), format);
-    }
-  });
+    }));
 }
 
 Deno.test("an export with BLOB cells here and there is the same from workers as from the main thread", async () => {
@@ -89,3 +91,16 @@ Deno.test("an export with BLOB cells here and there is the same from workers as 
     assert.ok(fromWorkers.includes(blob), format);
   }
 });
+
+/** Runs `fn`, failing the test if it has not finished within `ms`. */
+async function failAfter(ms: number, fn: () => Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not finished after ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([fn(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
