@@ -81,6 +81,8 @@ Deno.test("the V8 flags keep an isolate's young generation small under allocatio
   };
   const bounded = await youngMiB([V8_FLAGS_OPTION]);
   const unbounded = await youngMiB([]);
-  assert.ok(bounded <= 24, `young generation with the flags: ${bounded} MiB`);
+  // About 17 MiB with the flags and 64 without on a quiet machine; concurrent scavenges on a busy
+  // one add a few pages, so the bound is half of V8's default rather than the quiet figure.
+  assert.ok(bounded <= 32, `young generation with the flags: ${bounded} MiB`);
   assert.ok(unbounded > bounded, `without: ${unbounded} MiB, with: ${bounded} MiB`);
 });
