@@ -16,6 +16,7 @@ import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk, type WrkResult } from "./lib/wrk.ts";
 import { cpuMs, machine, rssBytes, rssSampler } from "./lib/proc.ts";
 import { fastScript, mixScript } from "./lib/mix.ts";
+import { freePort, startServer } from "./lib/process.ts";
 import { Connection } from "../src/sqlite/mod.ts";
 import type { BindParams } from "../src/sqlite/values.ts";
 
@@ -29,7 +30,6 @@ const ROWS = Number(flags.rows ?? 500_000);
 const SECONDS = Number(flags.seconds ?? 5);
 const ONLY = flags.only ? new Set(flags.only.split(",")) : null;
 const want = (section: string) => !ONLY || ONLY.has(section);
-const root = new URL("..", import.meta.url).pathname;
 
 // --- set-up -------------------------------------------------------------------------------
 
@@ -46,49 +46,14 @@ console.log(
     `wrk 1 thread, ${SECONDS} s per line`,
 );
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-interface Server {
-  pid: number;
-  base: string;
-  stop(): Promise<void>;
-}
-
-async function start(args: string[], port: number): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: root,
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      await (await fetch(`${base}/`)).body?.cancel();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    pid: child.pid,
-    base,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
-}
-
 const helloPort = freePort();
-const hello = await start(["run", "-A", "bench/hello_server.ts", String(helloPort)], helloPort);
+const hello = await startServer(
+  [Deno.execPath(), "run", "-A", "bench/hello_server.ts", String(helloPort)],
+  helloPort,
+);
 const port = freePort();
-const server = await start([
+const server = await startServer([
+  Deno.execPath(),
   "run",
   "-A",
   "bench/lib/vitrine_server.ts",

@@ -17,6 +17,7 @@ import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk } from "./lib/wrk.ts";
 import { cpuMs, machine, rssBytes, rssSampler } from "./lib/proc.ts";
 import { fastScript, mixScript } from "./lib/mix.ts";
+import { freePort } from "./lib/process.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -35,13 +36,6 @@ const db = `${dir}/bench.db`;
 buildBenchDatabase(db, ROWS);
 const script = `${dir}/mix.lua`;
 Deno.writeTextFileSync(script, (flags.fast ? fastScript : mixScript)("bench", ROWS));
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 interface Figures {
   rps: number;

@@ -13,6 +13,7 @@ import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk } from "./lib/wrk.ts";
 import { cpuMs, machine } from "./lib/proc.ts";
 import { mixScript } from "./lib/mix.ts";
+import { freePort, type ServerProcess, startServer } from "./lib/process.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -23,7 +24,6 @@ const flags = Object.fromEntries(
 const ROWS = Number(flags.rows ?? 100_000);
 const SECONDS = Number(flags.seconds ?? 5);
 const CONNECTIONS = Number(flags.connections ?? 16);
-const root = new URL("..", import.meta.url).pathname;
 
 const dir = Deno.makeTempDirSync({ prefix: "vitrine-scale-" });
 const benchPath = `${dir}/bench.db`;
@@ -59,49 +59,8 @@ console.log(
     `${SECONDS} s per line\n`,
 );
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-interface Proc {
-  pid: number;
-  base: string;
-  port: number;
-  stop(): Promise<void>;
-}
-
-async function start(args: string[], port: number, ready = "/"): Promise<Proc> {
-  const child = new Deno.Command(args[0], {
-    args: args.slice(1),
-    cwd: root,
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      await (await fetch(`${base}${ready}`)).body?.cancel();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    pid: child.pid,
-    base,
-    port,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
-}
-
-function vitrine(port: number): Promise<Proc> {
-  return start(
+function vitrine(port: number): Promise<ServerProcess> {
+  return startServer(
     [
       Deno.execPath(),
       "run",
@@ -150,7 +109,7 @@ function row(name: string, r: { rps: number; p50: number; p99: number; cpuUs: nu
 // --- one process: req/s per core ---------------------------------------------------------
 
 const helloPort = freePort();
-const hello = await start([
+const hello = await startServer([
   Deno.execPath(),
   "run",
   "-A",
@@ -218,7 +177,7 @@ backend vitrine
 ${replicas.slice(0, count).map((r, i) => `  server r${i + 1} 127.0.0.1:${r.port} check`).join("\n")}
 `,
     );
-    const balancer = await start([haproxy, "-db", "-f", config], port, "/-/health");
+    const balancer = await startServer([haproxy, "-db", "-f", config], port, "/-/health");
     for (
       const [name, path, options] of [
         ["table JSON, 100 rows", "/bench/trees.json?_size=100"],

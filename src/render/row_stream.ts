@@ -21,6 +21,7 @@ import { objectMembers } from "./json_shapes.ts";
 import { applyLabels, csvLabelHeadings, csvLabelRow } from "../table/labels.ts";
 import { withFreshArrival } from "../db/request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
+import type { CursorChunk } from "../db/pool.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -70,6 +71,22 @@ export function streamedResponse(
     headers,
     content_type: contentType,
   });
+}
+
+/**
+ * A chunk of an export cursor as the next page of a stream: its lines, its rows parsed only when
+ * read, and any token as `next` while more follow (the cursor knows where it is).
+ */
+export function cursorPage(
+  chunk: CursorChunk,
+): { rows: SqlValue[][]; next: string | null; lines: Uint8Array | null } {
+  return {
+    get rows() {
+      return chunk.rows();
+    },
+    next: chunk.done ? null : "cursor",
+    lines: chunk.lines,
+  };
 }
 
 /** One page of an export: its rows, or (from the read worker) its lines already written. */

@@ -7,33 +7,11 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest } from "./browser.ts";
-import { Service } from "../../src/service.ts";
-import { parse_metadata } from "../../src/config/metadata.ts";
+import { demoService } from "../fixtures/demo.ts";
 
-function demoService(): Service {
-  const dir = Deno.makeTempDirSync({ prefix: "vitrine-csp-" });
-  const path = `${dir}/demo.db`;
-  const build = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-lock",
-      new URL("../../demo/build.ts", import.meta.url).pathname,
-      path,
-    ],
-    stdout: "null",
-  }).outputSync();
-  if (build.code !== 0) throw new Error(new TextDecoder().decode(build.stderr));
-  const metadata = parse_metadata(
-    Deno.readTextFileSync(new URL("../../demo/metadata.yaml", import.meta.url)),
-  );
-  // Map tiles from an unreachable host: the policy must allow their origin all the same.
-  return new Service({
-    files: [path],
-    metadata,
-    settings: { map_tile_url: "https://{s}.tiles.example.org/{z}/{x}/{y}.png" },
-  });
-}
+/** The demo with map tiles from an unreachable host: the policy must allow their origin. */
+const tiledDemo = () =>
+  demoService({ map_tile_url: "https://{s}.tiles.example.org/{z}/{x}/{y}.png" });
 
 /** Collects the CSP violations the page reports, as the browser words them. */
 function watchViolations(page: Page): string[] {
@@ -65,7 +43,7 @@ browserTest("no page of the demo breaks its own Content-Security-Policy", async 
   await page.waitForSelector(".cm-editor", { timeout: 10_000 });
   await visit("/demo/trees_by_species?species=Oak");
   assert.deepEqual(violations, []);
-}, demoService);
+}, tiledDemo);
 
 browserTest("markup injected without the nonce does not run", async (page, base) => {
   const violations = watchViolations(page);
@@ -81,4 +59,4 @@ browserTest("markup injected without the nonce does not run", async (page, base)
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate("globalThis.injected ?? null"), null);
   assert.ok(violations.length >= 2, violations.join("\n"));
-}, demoService);
+}, tiledDemo);

@@ -2,28 +2,7 @@
 import assert from "node:assert/strict";
 import { browserTest } from "./browser.ts";
 import { bodyClasses, columnValues, textOf, typeSql } from "./pages.ts";
-import { Service } from "../../src/service.ts";
-import { parse_metadata } from "../../src/config/metadata.ts";
-
-function demoService(): Service {
-  const dir = Deno.makeTempDirSync({ prefix: "vitrine-demo-" });
-  const path = `${dir}/demo.db`;
-  const build = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-lock",
-      new URL("../../demo/build.ts", import.meta.url).pathname,
-      path,
-    ],
-    stdout: "null",
-  }).outputSync();
-  if (build.code !== 0) throw new Error(new TextDecoder().decode(build.stderr));
-  const metadata = parse_metadata(
-    Deno.readTextFileSync(new URL("../../demo/metadata.yaml", import.meta.url)),
-  );
-  return new Service({ files: [path], metadata });
-}
+import { demoService } from "../fixtures/demo.ts";
 
 browserTest(
   "the demo: index, database, table, row, canned query and custom SQL",

@@ -14,6 +14,7 @@ import { QueryError } from "../../db/errors.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import type { PoolCursor } from "../../db/pool.ts";
 import type { TextRowsOptions } from "../../util/text_rows.ts";
+import { cursorPage } from "../../render/row_stream.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */
 export interface StreamPage {
@@ -101,16 +102,7 @@ export async function streamQuery(
           custom_time_limit,
         });
       }
-      if (cursor) {
-        const chunk = await cursor.next();
-        return {
-          get rows() {
-            return chunk.rows();
-          },
-          next: chunk.done ? null : "cursor",
-          lines: chunk.lines,
-        };
-      }
+      if (cursor) return cursorPage(await cursor.next());
       const following = await page(Number(next));
       return { rows: following?.rows ?? [], next: following?.next ?? null };
     },

@@ -29,6 +29,7 @@ import type { RowsJsonRequest } from "../../db/read_query.ts";
 import type { TextRowsOptions } from "../../util/text_rows.ts";
 import type { PoolCursor } from "../../db/pool.ts";
 import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
+import { cursorPage } from "../../render/row_stream.ts";
 
 /** Everything the later steps of the table page share. */
 export interface TableContext {
@@ -273,16 +274,7 @@ export async function fetchAfter(
   next: string,
   text: TextRowsOptions | null = null,
 ): Promise<{ rows: SqlValue[][]; next: string | null; lines: Uint8Array | null }> {
-  const args = new URLSearchParams(ctx.args);
-  args.set("_next", next);
-  const query = buildTableQuery({
-    table: ctx.facts,
-    args,
-    settings: ctx.svc.settings,
-    config: ctx.config,
-    filter_arguments: ctx.filter_arguments,
-  });
-  const page = await fetchPage(ctx, query, null, text);
+  const page = await fetchPage(ctx, queryAfter(ctx, next), null, text);
   return {
     get rows() {
       return page.rows;
@@ -290,6 +282,19 @@ export async function fetchAfter(
     next: page.next,
     lines: page.lines,
   };
+}
+
+/** The table query of the page after `next`, with the request's filters and sort. */
+function queryAfter(ctx: TableContext, next: string) {
+  const args = new URLSearchParams(ctx.args);
+  args.set("_next", next);
+  return buildTableQuery({
+    table: ctx.facts,
+    args,
+    settings: ctx.svc.settings,
+    config: ctx.config,
+    filter_arguments: ctx.filter_arguments,
+  });
 }
 
 /** Rows per chunk of an export cursor: only bytes cross threads, so chunks can be large. */
@@ -314,15 +319,7 @@ export function exportPages(ctx: TableContext): {
     async fetchNext(next, text = null) {
       if (text && !tried) {
         tried = true;
-        const args = new URLSearchParams(ctx.args);
-        args.set("_next", next);
-        const query = buildTableQuery({
-          table: ctx.facts,
-          args,
-          settings: ctx.svc.settings,
-          config: ctx.config,
-          filter_arguments: ctx.filter_arguments,
-        });
+        const query = queryAfter(ctx, next);
         const limit = Number(ctx.args.get("_timelimit")) || null;
         cursor = ctx.db.exportCursor(query.export_sql, query.params as BindParams, {
           text,
@@ -331,15 +328,7 @@ export function exportPages(ctx: TableContext): {
         });
       }
       if (!cursor) return await fetchAfter(ctx, next, text);
-      const chunk = await cursor.next();
-      return {
-        get rows() {
-          return chunk.rows();
-        },
-        // Any token will do: the cursor knows where it is.
-        next: chunk.done ? null : "cursor",
-        lines: chunk.lines,
-      };
+      return cursorPage(await cursor.next());
     },
     closeStream() {
       cursor?.close();

@@ -1,0 +1,60 @@
+/**
+ * Servers the benchmarks start as separate processes: a free port, a command started from the
+ * repository root, and a wait until it answers.
+ *
+ * @module
+ */
+
+const root = new URL("../..", import.meta.url).pathname;
+
+/** A port nothing listens on right now (taken and released at once). */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** A started server process. */
+export interface ServerProcess {
+  pid: number;
+  base: string;
+  port: number;
+  /** SIGTERM, then wait for the process to end. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command` (its first item is the program) from the repository root and resolves once
+ * `http://127.0.0.1:<port><ready>` answers (or after 30 s of trying).
+ */
+export async function startServer(
+  command: string[],
+  port: number,
+  ready = "/",
+): Promise<ServerProcess> {
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
+    cwd: root,
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      await (await fetch(`${base}${ready}`)).body?.cancel();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    pid: child.pid,
+    base,
+    port,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
