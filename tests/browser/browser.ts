@@ -66,7 +66,25 @@ export function browserTest(
           ],
         });
         const page = await browser.newPage();
-        await fn(page, base);
+        // What the page said on the way, to tell a failure's cause from its symptom.
+        const trail: string[] = [];
+        page.on("pageerror", (error) => trail.push(`page error: ${error.message}`));
+        page.on("console", (message) => {
+          if (message.type() === "error") trail.push(`console: ${message.text()}`);
+        });
+        page.on(
+          "requestfailed",
+          (request) =>
+            trail.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
+        );
+        try {
+          await fn(page, base);
+        } catch (error) {
+          if (trail.length && error instanceof Error) {
+            error.message += `\n${trail.join("\n")}`;
+          }
+          throw error;
+        }
       } finally {
         await browser?.close();
         controller.abort();

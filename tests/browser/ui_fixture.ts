@@ -69,7 +69,9 @@ export function uiService(settings: Record<string, unknown> = {}): Service {
   return new Service({
     files: [`${dir}/demo.db`, `${dir}/slow.db`],
     metadata,
-    settings: { map_tile_url: "", ...settings },
+    // A generous query limit: a loaded test machine must not turn a map's 1,000-row page into
+    // a "query interrupted" answer (slow.db's facet has its own, shorter limit).
+    settings: { map_tile_url: "", sql_time_limit_ms: 10_000, ...settings },
   });
 }
 

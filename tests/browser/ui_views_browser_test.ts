@@ -9,6 +9,30 @@ import { browserTest } from "./browser.ts";
 import { columnValues, textOf, typeSql } from "./pages.ts";
 import { backgroundLuminance, SCREENS, uiService, unreachable, useScreen } from "./ui_fixture.ts";
 
+/** Waits until Leaflet has finished animating a zoom and the clusters have settled. */
+async function mapSettled(page: import("playwright-core").Page): Promise<void> {
+  // Polled with evaluate: the page's CSP forbids the eval that waitForFunction uses.
+  for (let tries = 0; tries < 100; tries++) {
+    await page.waitForTimeout(150);
+    const moving = await page.evaluate<boolean>(
+      `Boolean(document.querySelector(".leaflet-zoom-anim, .leaflet-cluster-anim"))`,
+    );
+    if (!moving) return;
+  }
+}
+
+/** Index of a single point well inside the map's frame, or -1. */
+function pointInView(page: import("playwright-core").Page): Promise<number> {
+  return page.evaluate<number>(`(() => {
+    const map = document.querySelector(".map").getBoundingClientRect();
+    return [...document.querySelectorAll(".map-dot")].findIndex((dot) => {
+      const box = dot.getBoundingClientRect();
+      return box.left > map.left + 40 && box.right < map.right - 40 &&
+        box.top > map.top + 40 && box.bottom < map.bottom - 40;
+    });
+  })()`);
+}
+
 /** The text of the first CodeMirror editor on the page. */
 function editorText(page: import("playwright-core").Page): Promise<string> {
   return page.evaluate<string>("globalThis.vitrineEditors[0].state.doc.toString()");
@@ -118,23 +142,21 @@ for (const screen of SCREENS) {
       const clustered = clusters.reduce((sum, text) => sum + Number(text.replace(/,/g, "")), 0);
       assert.ok(clustered > 1000, `most trees are in clusters: ${clustered}`);
       // Zoomed in, single points show; one opens a popup whose link goes to the row.
-      for (let i = 0; i < 4; i++) {
+      let inside = -1;
+      for (let zoom = 0; zoom < 8 && inside < 0; zoom++) {
         await page.locator(".leaflet-control-zoom-in").click();
-        await page.waitForTimeout(350);
+        await mapSettled(page);
+        if (zoom >= 3) inside = await pointInView(page);
       }
-      const inside = await page.evaluate<number>(`(() => {
-      const map = document.querySelector(".map").getBoundingClientRect();
-      return [...document.querySelectorAll(".map-dot")].findIndex((dot) => {
-        const box = dot.getBoundingClientRect();
-        return box.left > map.left + 40 && box.right < map.right - 40 &&
-          box.top > map.top + 40 && box.bottom < map.bottom - 40;
-      });
-    })()`);
       assert.ok(inside >= 0, "a single point in view");
       const dot = page.locator(".map-dot").nth(inside);
       const title = await dot.getAttribute("title");
-      await dot.click();
       const link = page.locator(".map-popup a.map-row-link");
+      // A click that lands while Leaflet still moves things is lost; a person clicks again.
+      for (let attempt = 0; attempt < 3 && !(await link.isVisible()); attempt++) {
+        await dot.click();
+        await link.waitFor({ timeout: 5_000 }).catch(() => {});
+      }
       await link.waitFor();
       assert.equal(await textOf(page, ".map-popup strong"), title);
       await link.click();
