@@ -13,7 +13,8 @@
  * @module
  */
 
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { fingerprint } from "../util/hash.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import type { Database } from "../db/database.ts";
@@ -70,9 +71,7 @@ export async function pageTag(
     request.headers["cookie"] ?? "",
     request.url_vars.format ? "" : request.headers["accept"] ?? "",
   ];
-  // One update of the joined parts: each call into node:crypto costs more than hashing them.
-  const digest = createHash("sha1").update(parts.join("\u0000") + "\u0000").digest("hex");
-  return `W/"${digest.slice(0, 32)}"`;
+  return `W/"${fingerprint(parts.join("\u0000"))}"`;
 }
 
 async function isTableOrView(db: Database, name: string): Promise<boolean> {

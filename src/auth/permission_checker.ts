@@ -67,10 +67,15 @@ export interface PermissionCheckerOptions {
 /** How many recent checks `/-/permissions` can show. */
 const CHECK_LOG_SIZE = 200;
 
+/** A check as the log keeps it: the time as a number, formatted only when someone looks. */
+type LoggedCheck = Omit<PermissionCheck, "when"> & { at: number };
+
 /** Resolves permission checks against metadata, hooks, tokens, root and defaults. */
 export class PermissionChecker {
   readonly #options: PermissionCheckerOptions;
-  readonly #log: PermissionCheck[] = [];
+  /** A ring of the last {@link CHECK_LOG_SIZE} checks; `#next` is where the next one goes. */
+  readonly #log: LoggedCheck[] = [];
+  #next = 0;
 
   constructor(options: PermissionCheckerOptions) {
     this.#options = options;
@@ -104,7 +109,7 @@ export class PermissionChecker {
         : this.#options.registry.find(action)?.default ?? false;
     }
     this.#record({
-      when: new Date().toISOString(),
+      at: Date.now(),
       actor: actor ?? null,
       action,
       resource: resource ?? null,
@@ -141,12 +146,18 @@ export class PermissionChecker {
   ): Promise<[boolean, boolean]> {
     const permissions = options.permissions ?? visibilityChain(options.action, options.resource);
     if (!(await this.#passes(actor, permissions))) return [false, false];
+    // The anonymous actor just passed: what it sees is not private, no second round needed.
+    if (actor === null) return [true, false];
     return [true, !(await this.#passes(null, permissions))];
   }
 
   /** The most recent checks, newest first (at most {@link CHECK_LOG_SIZE}). */
   recentChecks(): PermissionCheck[] {
-    return [...this.#log].reverse();
+    const inOrder = [...this.#log.slice(this.#next), ...this.#log.slice(0, this.#next)];
+    return inOrder.reverse().map(({ at, ...check }) => ({
+      when: new Date(at).toISOString(),
+      ...check,
+    }));
   }
 
   async #passes(actor: Actor | null, permissions: readonly PermissionSpec[]): Promise<boolean> {
@@ -185,9 +196,9 @@ export class PermissionChecker {
     return await this.#options.cannedQuery(resource[0], resource[1], actor);
   }
 
-  #record(check: PermissionCheck): void {
-    this.#log.push(check);
-    if (this.#log.length > CHECK_LOG_SIZE) this.#log.shift();
+  #record(check: LoggedCheck): void {
+    this.#log[this.#next] = check;
+    this.#next = (this.#next + 1) % CHECK_LOG_SIZE;
   }
 }
 

@@ -36,7 +36,8 @@ export class SchemaCache {
 
   /** The cached answer for `key`, computing it once; failures are not cached. */
   async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    await this.#revalidate();
+    // A page asks a dozen of these: no await at all while nothing needs re-checking.
+    if (this.#dueForRecheck()) await this.#revalidate();
     let entry = this.#entries.get(key) as Promise<T> | undefined;
     if (entry) {
       // Moved to the end: most recently used.
@@ -85,10 +86,11 @@ export class SchemaCache {
     this.#keyChars = 0;
   }
 
+  #dueForRecheck(): boolean {
+    return !this.immutable && performance.now() - this.#checkedAt >= SCHEMA_RECHECK_MS;
+  }
+
   #revalidate(): Promise<void> {
-    if (this.immutable || performance.now() - this.#checkedAt < SCHEMA_RECHECK_MS) {
-      return Promise.resolve();
-    }
     this.#checking ??= this.run("pragma schema_version").then((rows) => {
       const version = rows[0]?.[0];
       if (version !== this.#version) this.#clear();

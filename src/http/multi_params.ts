@@ -35,11 +35,18 @@ export class MultiParams {
     }
     // deno-lint-ignore no-this-alias
     const target = this;
+    // Methods bound once per instance: a page calls `args.get` dozens of times.
+    const bound = new Map<string | symbol, unknown>();
     return new Proxy(target, {
       get(obj, prop) {
         if (typeof prop === "symbol" || prop in obj) {
+          const method = bound.get(prop);
+          if (method) return method;
           const value = Reflect.get(obj, prop, obj);
-          return typeof value === "function" ? value.bind(obj) : value;
+          if (typeof value !== "function") return value;
+          const fn = value.bind(obj);
+          bound.set(prop, fn);
+          return fn;
         }
         const list = obj.#values.get(prop);
         if (list) return list[0];
