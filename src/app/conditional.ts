@@ -2,8 +2,9 @@
  * `ETag` and `304 Not Modified` for the data pages of immutable databases (table, view and row
  * pages in every format). An immutable file never changes while it is served, so a page is a
  * function of what the request says: the file (its SHA-256), the URL, the actor, the cookies, the
- * `Accept` header (content negotiation) and this server process (templates, plugins, metadata
- * and settings are fixed while it runs). The tag is computed from those before the view runs,
+ * `Accept` header (content negotiation) and the configuration served — version, templates,
+ * plugins, metadata and settings, fixed while the process runs (`instance_token.ts`), and the same
+ * on every replica started alike. The tag is computed from those before the view runs,
  * and a request whose `If-None-Match` holds it is answered `304` without running any query.
  *
  * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned queries,
@@ -13,7 +14,6 @@
  * @module
  */
 
-import { randomUUID } from "node:crypto";
 import { fingerprint } from "../util/hash.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
@@ -22,15 +22,7 @@ import { tilde_decode } from "../util/tilde.ts";
 import type { AppHost } from "./host.ts";
 import { cacheHeaders } from "../render/output_format.ts";
 import { cannedQueryFor } from "../config/canned_query_catalog.ts";
-
-/** One token per service instance: a restart may bring other templates or plugins. */
-const instances = new WeakMap<object, string>();
-
-function instanceToken(svc: object): string {
-  let token = instances.get(svc);
-  if (!token) instances.set(svc, token = randomUUID());
-  return token;
-}
+import { instanceToken } from "./instance_token.ts";
 
 /** Routes whose pages may carry a tag (see the module comment). */
 const PAGE_ROUTES = new Set(["table", "row"]);

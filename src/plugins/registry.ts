@@ -137,6 +137,22 @@ export class PluginRegistry {
     return [...this.#plugins.values()].map((info) => ({ ...info }));
   }
 
+  /**
+   * Every hook implementation as text — plugin, version, hook, order and the function's source —
+   * for fingerprints of what a process serves: two processes whose plugins differ in any of it
+   * disagree.
+   */
+  implementationsText(): string {
+    const lines: string[] = [];
+    for (const [hook, list] of this.#impls) {
+      for (const impl of list) {
+        const { name, version } = impl.plugin;
+        lines.push(`${name}@${version ?? ""} ${hook} ${impl.rank}\n${impl.fn.toString()}`);
+      }
+    }
+    return lines.sort().join("\n");
+  }
+
   /** Template directories bundled by plugins, most recently registered first (call order). */
   templateDirs(): string[] {
     return this.list().reverse().flatMap((info) => info.templatesDir ? [info.templatesDir] : []);

@@ -127,3 +127,44 @@ Deno.test("pages whose SQL may not be repeatable get no ETag", async () => {
   const response = await svc.client.get(`/shop/${canned}.json`);
   assert.equal(response.headers.get("etag"), null, "a canned query");
 });
+
+Deno.test("replicas started alike give the same ETags; other templates, settings or plugins do not", async () => {
+  const original = buildShopDb();
+  const copy = `${Deno.makeTempDirSync()}/shop.db`;
+  Deno.copyFileSync(original, copy);
+  const page = "/shop/products.json?_size=2";
+  const tagOf = async (svc: Service) => (await svc.client.get(page)).headers.get("etag");
+  await using first = new Service({ immutables: [original], metadata: SHOP_METADATA });
+  await using second = new Service({ immutables: [copy], metadata: SHOP_METADATA });
+  const tag = await tagOf(first);
+  assert.ok(tag);
+  assert.equal(await tagOf(second), tag);
+  // The other replica answers the first one's tag with a 304.
+  const revalidated = await second.client.get(page, { headers: { "if-none-match": tag! } });
+  assert.equal(revalidated.status, 304);
+
+  const templates = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${templates}/_footer.html`, "<footer>ours</footer>");
+  await using themed = new Service({
+    immutables: [copy],
+    metadata: SHOP_METADATA,
+    template_dir: templates,
+  });
+  await using configured = new Service({
+    immutables: [copy],
+    metadata: SHOP_METADATA,
+    settings: { default_page_size: 50 },
+  });
+  await using plugged = new Service({ immutables: [copy], metadata: SHOP_METADATA });
+  plugged.pm.register({ extra_css_urls: () => ["/x.css"] }, { name: "styles" });
+  const others = [await tagOf(themed), await tagOf(configured), await tagOf(plugged)];
+  assert.equal(new Set([tag, ...others]).size, 4, others.join(" "));
+  // A template edited between two starts changes the tag too.
+  Deno.writeTextFileSync(`${templates}/_footer.html`, "<footer>edited</footer>");
+  await using edited = new Service({
+    immutables: [copy],
+    metadata: SHOP_METADATA,
+    template_dir: templates,
+  });
+  assert.notEqual(await tagOf(edited), others[0]);
+});

@@ -83,7 +83,10 @@ Deno.test({
     try {
       const db = buildData(dir);
       await Deno.writeTextFile(`${dir}/metadata.json`, JSON.stringify(METADATA));
-      const args = [db, "-m", `${dir}/metadata.json`, "--root"];
+      // An immutable copy too: its pages carry ETags, the same on every replica.
+      const reference = `${dir}/reference.db`;
+      await Deno.copyFile(db, reference);
+      const args = [db, "-i", reference, "-m", `${dir}/metadata.json`, "--root"];
       replicas.push(
         ...await Promise.all(
           [1, 2, 3].map(() => startVitrine(args, { env: { VITRINE_SECRET: SECRET } })),
@@ -116,6 +119,19 @@ Deno.test({
         new Set(["r1", "r2", "r3"]),
         "round-robin: three requests, three replicas",
       );
+
+      // A tag one replica gave is answered 304 by the next two.
+      const tagged = await visit("/reference/items.json?_size=5");
+      const tag = tagged.response.headers.get("etag");
+      assert.ok(tag, "an immutable page has an ETag");
+      const revalidations = [];
+      for (let i = 0; i < 2; i++) {
+        revalidations.push(
+          await visit("/reference/items.json?_size=5", { headers: { "if-none-match": tag } }),
+        );
+      }
+      assert.deepEqual(revalidations.map((r) => r.response.status), [304, 304]);
+      assert.equal(new Set([tagged.by, ...revalidations.map((r) => r.by)]).size, 3);
 
       // Paginate with _next: every page from whichever replica comes next.
       const seen: number[] = [];
