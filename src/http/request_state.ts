@@ -22,6 +22,8 @@ export interface RequestState {
   hostFromHeader: boolean;
   /** An absolute URL built from that header went into the response: no shared caching. */
   embedsHost: boolean;
+  /** The query string as `[key, value]` pairs, parsed on first use ({@link queryPairs}). */
+  queryPairs: [string, string][] | null;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -39,6 +41,7 @@ export function requestState(request: Request): RequestState {
       routePath: null,
       hostFromHeader: false,
       embedsHost: false,
+      queryPairs: null,
     };
     states.set(request, state);
   }
@@ -51,4 +54,13 @@ export function requestState(request: Request): RequestState {
  */
 export function routePath(request: Request): string {
   return requestState(request).routePath ?? request.path;
+}
+
+/**
+ * The request's query string as `[key, value]` pairs in their order, parsed once: a table page
+ * builds a dozen links from it. Shared by every caller — copy before changing it.
+ */
+export function queryPairs(request: Request): [string, string][] {
+  const state = requestState(request);
+  return state.queryPairs ??= [...new URLSearchParams(request.query_string)];
 }

@@ -7,7 +7,7 @@
  */
 import type { Request } from "../../http/request.ts";
 import type { ViewHost } from "../host.ts";
-import { argPairs } from "../../table/args.ts";
+import { queryPairs } from "../../http/request_state.ts";
 import { pathWithAddedArgs, pathWithRemovedArgs } from "../../table/url_args.ts";
 
 /** One sentence per `_extra=` name of the table page (our own words). */
@@ -66,7 +66,7 @@ export function extrasList(
   names: string[],
   selected: ReadonlySet<string>,
 ): ExtraEntry[] {
-  const current = argPairs(new URLSearchParams(request.query_string));
+  const current = queryPairs(request);
   return names.map((name) => {
     const on = selected.has(name);
     const path = on

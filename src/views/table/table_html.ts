@@ -18,7 +18,7 @@ import { type CellContext, displayRows } from "../../render/render_cell.ts";
 import { formatLinks, rendererPaths } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import { exportMenu } from "../../render/export_menu.ts";
-import { argPairs } from "../../table/args.ts";
+import { queryPairs } from "../../http/request_state.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
@@ -125,7 +125,7 @@ function hiddenColumns(ctx: TableContext) {
   const hidden_columns = ctx.facts.columns.filter((column) => !shown.has(column));
   const show_all_columns_url = pathWithReplacedArgs(
     ctx.request.path,
-    argPairs(new URLSearchParams(ctx.request.query_string)),
+    queryPairs(ctx.request),
     [["_col", null], ["_nocol", null]],
   );
   return { hidden_columns, show_all_columns_url };

@@ -21,7 +21,7 @@ import {
   throughFilterArguments,
   whereFilterArguments,
 } from "../../table/filter_arguments.ts";
-import { argPairs } from "../../table/args.ts";
+import { queryPairs } from "../../http/request_state.ts";
 import { TableArgsError } from "../../table/errors.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import type { CellForeignKey } from "../../render/render_cell.ts";
@@ -253,7 +253,7 @@ export async function fetchPage(
   if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
   const path = pathWithReplacedArgs(
     request.path,
-    argPairs(new URLSearchParams(request.query_string)),
+    queryPairs(request),
     page.next_args,
   );
   return Object.assign(fetched, { next: page.next, next_url: svc.absolute_url(request, path) });

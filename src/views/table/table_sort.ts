@@ -7,7 +7,7 @@
  * @module
  */
 
-import { argPairs } from "../../table/args.ts";
+import { queryPairs } from "../../http/request_state.ts";
 import { sortArgsAdded, sortArgsAlone, type SortOrder } from "../../table/sort.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import type { TableContext } from "./table_query.ts";
@@ -60,7 +60,7 @@ export function withSortLinks<T extends DisplayColumn>(
 ): (T & SortLink)[] {
   const { request, query } = ctx;
   const path = request.path;
-  const current = argPairs(new URLSearchParams(request.query_string));
+  const current = queryPairs(request);
   const order = effectiveSort(ctx);
   const items = order.items;
   return columns.map((column) => {
