@@ -29,8 +29,8 @@ const COMPONENTS: [string, RegExp][] = [
   ["suggested facets", /<p class="suggested-facets">/],
   ["export menu", /<details class="export-menu">/],
   ["hidden columns", /<p class="hidden-columns-note"\s+role="status">2 columns hidden: url, notes/],
-  ["descending sort arrow, first key", /▼<sub class="sort-position">1<\/sub>/],
-  ["ascending sort arrow, second key", /▲<sub class="sort-position">2<\/sub>/],
+  ["descending sort arrow, first key", /&#9660;<sub class="sort-position">1<\/sub>/],
+  ["ascending sort arrow, second key", /&#9650;<sub class="sort-position">2<\/sub>/],
   [
     "foreign key with its label",
     /<a href="\/example\/categories\/1">Kitchen<\/a>&nbsp;<em>1<\/em>/,

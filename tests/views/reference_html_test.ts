@@ -9,7 +9,9 @@ import { referenceService } from "../fixtures/reference.ts";
 const title = (html: string) => html.match(/<title>([^<]*)<\/title>/)?.[1];
 const headings = (html: string) =>
   [...html.matchAll(/<th [^>]*>([\s\S]*?)<\/th>/g)].map((m) =>
-    m[1].replace(/<[^>]+>/g, "").replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim()
+    m[1].replace(/<[^>]+>/g, "").replace(/&nbsp;/g, " ")
+      .replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code))).replace(/\s+/g, " ")
+      .trim()
   );
 
 Deno.test("the title carries the count and the human description", async () => {

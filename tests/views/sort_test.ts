@@ -119,11 +119,11 @@ Deno.test("a column heading sorts by that column alone; the add link keeps the o
   // The ascending primary key flips to descending; each sorted heading shows its place.
   assert.deepEqual(heading("category_id"), [
     "/shop/products?_size=2&_sort_desc=category_id",
-    'category_id&nbsp;<span class="sort-mark" aria-hidden="true">▲<sub class="sort-position">1</sub></span><span class="visually-hidden"> (sorted ascending, key 1 of 2)</span>',
+    'category_id&nbsp;<span class="sort-mark" aria-hidden="true">&#9650;<sub class="sort-position">1</sub></span><span class="visually-hidden"> (sorted ascending, key 1 of 2)</span>',
   ]);
   assert.deepEqual(heading("price"), [
     "/shop/products?_size=2&_sort=price",
-    'price&nbsp;<span class="sort-mark" aria-hidden="true">▼<sub class="sort-position">2</sub></span><span class="visually-hidden"> (sorted descending, key 2 of 2)</span>',
+    'price&nbsp;<span class="sort-mark" aria-hidden="true">&#9660;<sub class="sort-position">2</sub></span><span class="visually-hidden"> (sorted descending, key 2 of 2)</span>',
   ]);
   // Adding a key that is already there flips its direction in place.
   assert.equal(addLink("price"), "/shop/products?_size=2&_sort=category_id&_sort=price");
