@@ -6,7 +6,8 @@
  *
  *   deno run -A bench/load.ts [--rows=500000] [--seconds=5] [--only=engine,sql,...] [--keep]
  *
- * Sections: engine (hello-world floor), sql (the page's own SQL through the binding), cache
+ * Sections: engine (hello-world floor; each case also run in-process, without sockets or wrk,
+ * to tell Vitrine's own cost from the network stack's and the load generator's), sql (the page's own SQL through the binding), cache
  * (immutable: cached SQL, ETag/304), html, mix (every request a different URL), runaway (four
  * runaway queries during the mix), stream (`sqlite3 -csv` floor, RSS, slow client), gzip.
  * The machine is usually shared: compare ratios to floors, not absolute numbers.
@@ -155,6 +156,26 @@ async function tracedSql(url: string): Promise<{ all: number; distinct: [string,
   return { all: sql.length, distinct: [...seen.values()] };
 }
 
+/** `path` (its database by its first segment) through the service's handler, in a process of its own. */
+async function inProcess(path: string): Promise<{ rps: number; cpu_us: number }> {
+  const file = path.startsWith("/mut/") ? `--mutable=${mutPath}` : `--immutable=${benchPath}`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "bench/lib/in_process.ts",
+      file,
+      `--path=${path.replace("/trees/1.json", "/trees/{id}.json")}`,
+      `--ids=${ROWS}`,
+      `--seconds=${Math.min(SECONDS, 3)}`,
+    ],
+    cwd: new URL("..", import.meta.url).pathname,
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error(`in-process run of ${path} failed`);
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
 const helloLine = async (): Promise<WrkResult & { cpu: number }> =>
   await load(`${hello.base}/`, {}, hello.pid);
 
@@ -193,6 +214,15 @@ if (want("engine")) {
       ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
       target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
       met: r.rps >= target * Math.min(1, scale),
+    });
+    // The same requests without sockets or wrk: what Vitrine's own work costs.
+    const alone = await inProcess(path);
+    lines.push({
+      endpoint: `${name}, engine alone (in-process, no HTTP)`,
+      rps: alone.rps,
+      cpu: alone.cpu_us,
+      target: `≥ ${fmt(target)}`,
+      met: alone.rps >= target,
     });
   }
   table("Engine overhead (target 1): req/s at 16 connections vs a Deno hello-world", lines);
