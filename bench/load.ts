@@ -20,6 +20,7 @@ import { fastScript, mixScript } from "./lib/mix.ts";
 import { freePort, startServer } from "./lib/process.ts";
 import { Connection } from "../src/sqlite/mod.ts";
 import type { BindParams } from "../src/sqlite/values.ts";
+import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -53,10 +54,12 @@ const hello = await startServer(
   helloPort,
 );
 const port = freePort();
+// Run as shipped: every launch command Vitrine writes passes these V8 flags (issue 17).
 const server = await startServer([
   Deno.execPath(),
   "run",
   "-A",
+  V8_FLAGS_OPTION,
   "bench/lib/vitrine_server.ts",
   "serve",
   "-i",
@@ -163,6 +166,7 @@ async function inProcess(path: string): Promise<{ rps: number; cpu_us: number }>
     args: [
       "run",
       "-A",
+      V8_FLAGS_OPTION,
       "bench/lib/in_process.ts",
       file,
       `--path=${path.replace("/trees/1.json", "/trees/{id}.json")}`,

@@ -68,6 +68,9 @@ export interface ReadAnswer {
 const CANCEL_RETRY_MS = 25;
 /** How often waiting short queries look again for a worker that has turned long. */
 const RECHECK_MS = 5;
+/** How much lower base workers' scheduling priority is than the main thread's (Linux nice). */
+const BASE_WORKER_NICENESS = 5;
+
 /** A spare worker without work for this long is stopped. */
 const SPARE_IDLE_MS = 30_000;
 
@@ -424,7 +427,10 @@ export class ReadPool {
       this.#onCrash(entry, new Error("Read worker failed: a message could not be read"));
     };
     const { pluginModules, cacheSizeKb } = this.#options;
-    worker.postMessage({ type: "init", pluginModules, cacheSizeKb } satisfies ToWorker);
+    // Base workers take the long queries: they yield the CPU to the main thread and to the
+    // spares, which serve short queries (util/thread_priority.ts).
+    const niceness = spare ? 0 : BASE_WORKER_NICENESS;
+    worker.postMessage({ type: "init", pluginModules, cacheSizeKb, niceness } satisfies ToWorker);
     this.#workers.push(entry);
     return entry;
   }

@@ -13,6 +13,7 @@ import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts
 import { encodeRows } from "./wire.ts";
 import { closeCursor, closeCursorsOf, readChunk } from "./worker_cursors.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { lowerThreadPriority } from "../util/thread_priority.ts";
 
 /** Runs the plugins' `prepare_connection` hooks on a connection this worker opened. */
 export type PrepareConnection = (conn: Connection, database: string) => void;
@@ -78,6 +79,7 @@ function forget(name: string): void {
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "init") {
     cacheSizeKb = message.cacheSizeKb;
+    if (message.niceness > 0) lowerThreadPriority(message.niceness);
     ready = loadPlugins(message.pluginModules).finally(() => readyAt = wallClock());
     // A failed import is reported with each query instead of killing the worker.
     ready.catch(() => {});

@@ -18,7 +18,7 @@ export interface WireRows {
 
 /** Main thread → worker. */
 export type ToWorker =
-  | { type: "init"; pluginModules: string[]; cacheSizeKb: number }
+  | { type: "init"; pluginModules: string[]; cacheSizeKb: number; niceness: number }
   /** `sentAt` (wall clock): a query sent before the worker finished booting is not charged for the boot. */
   | { type: "query"; id: number; target: ReadTarget; request: ReadRequest; sentAt?: number }
   | { type: "forget"; id: number; name: string }
