@@ -49,7 +49,7 @@ function escapeValue(value: unknown): object {
  */
 function asciiHtml(value: unknown): object {
   const escaped = escapeValue(value).toString();
-  return safe(escaped.replace(/[^\x00-\x7f]/gu, (c) => `&#${c.codePointAt(0)};`));
+  return safe(escaped.replace(/[\u0080-\u{10FFFF}]/gu, (c) => `&#${c.codePointAt(0)};`));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { MetricsRegistry } from "../../src/util/metrics.ts";
 import { parsePrometheus, valueOf } from "../scale/prometheus.ts";
-import { openConnections } from "../../src/app/connections.ts";
 
 Deno.test("counters, histograms and gauges in the Prometheus text format", () => {
   const registry = new MetricsRegistry();

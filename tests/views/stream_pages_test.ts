@@ -24,18 +24,32 @@ function buildDb(rows: number): string {
   return path;
 }
 
+/**
+ * The same immutable file served twice, 500 rows a page: exports written by read workers, and
+ * exports written on the main thread (`num_sql_threads` 0).
+ */
+function bothWays(path: string) {
+  const settings = { max_returned_rows: 500 };
+  const workers = new Service({ immutables: [path], settings });
+  const main = new Service({ immutables: [path], settings: { ...settings, num_sql_threads: 0 } });
+  return {
+    workers,
+    main,
+    async [Symbol.asyncDispose]() {
+      await workers[Symbol.asyncDispose]();
+      await main[Symbol.asyncDispose]();
+    },
+  };
+}
+
 // 5500: the rows after the first page fill whole cursor chunks (5000), so the last one is empty.
 for (const rows of [1500, 1499, 1501, 5500]) {
   Deno.test(`a ${rows}-row export in pages of 500 is whole and the same from workers`, () =>
     // An export that stops short leaves its response unfinished: fail instead of hanging the run.
     failAfter(120_000, async () => {
       const path = buildDb(rows);
-      const settings = { max_returned_rows: 500 };
-      await using workers = new Service({ immutables: [path], settings });
-      await using main = new Service({
-        immutables: [path],
-        settings: { ...settings, num_sql_threads: 0 },
-      });
+      await using both = bothWays(path);
+      const { workers, main } = both;
       for (const format of ["csv", "tsv", "ndjson"]) {
         // A view and custom SQL (no key to page by) are read through one cursor too.
         for (
@@ -74,12 +88,8 @@ Deno.test("an export with BLOB cells here and there is the same from workers as 
       case when i in (1200, 5501) or i between 3000 and 4100 then cast(x'00ff' || i as blob) end
       from n;`);
   conn.close();
-  const settings = { max_returned_rows: 500 };
-  await using workers = new Service({ immutables: [path], settings });
-  await using main = new Service({
-    immutables: [path],
-    settings: { ...settings, num_sql_threads: 0 },
-  });
+  await using both = bothWays(path);
+  const { workers, main } = both;
   for (const format of ["csv", "tsv", "ndjson"]) {
     const url = `/data/t.${format}?_stream=on`;
     const fromWorkers = (await workers.client.get(url)).text;
