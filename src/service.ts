@@ -22,7 +22,7 @@ import { setHardHeapLimit } from "./sqlite/guard.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import { HookCaller } from "./plugins/hooks.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
-import { Signer } from "./auth/signer.ts";
+import { instanceSecret, Signer } from "./auth/signer.ts";
 import { RootToken } from "./auth/root.ts";
 import type { Actor } from "./auth/allow.ts";
 import { type Permission, PermissionRegistry } from "./auth/permission_registry.ts";
@@ -111,7 +111,7 @@ export class Service {
     // A plugin whose hook never answers fails its page with a 500 instead of hanging it.
     this.pm.timeLimitMs = Number(this.setting("hook_time_limit_ms"));
     this.#localMetadata = new Metadata(options.metadata ?? {});
-    this.signer = new Signer(options.secret ?? Deno.env.get("VITRINE_SECRET") ?? randomSecret());
+    this.signer = new Signer(instanceSecret(options.secret));
     this.rootToken = options.root ? new RootToken(this.signer) : null;
     this.urls = new Urls(() => String(this.setting("base_url")), {
       databaseRoute: (name) => this.databases.get(name)?.route ?? name,
@@ -505,11 +505,6 @@ export class Service {
   ): string {
     return createToken(this.signer, actor_id, options, this.permissionRegistry);
   }
-}
-
-function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -12,6 +12,11 @@ export interface ServeOptions {
   /** Called once listening, with the base URL of the server. */
   onListen?: (url: string) => void;
   signal?: AbortSignal;
+  /**
+   * Share the port with other processes listening the same way (`SO_REUSEPORT`, Linux; needs
+   * `--unstable-net`): `vitrine serve --processes N` starts N servers on one port.
+   */
+  reusePort?: boolean;
   /** Where access log lines go (one per request, see access_log.ts); none when absent. */
   access_log?: ((line: string) => void) | null;
 }
@@ -27,6 +32,7 @@ export async function serve(svc: AppHost, options: ServeOptions = {}): Promise<D
   const server = Deno.serve({
     hostname: options.host ?? "127.0.0.1",
     port: options.port ?? 8001,
+    ...(options.reusePort ? { reusePort: true } : {}),
     signal: options.signal,
     onListen: ({ hostname, port }) => {
       svc.lifecycle.port = port;

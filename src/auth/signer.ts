@@ -18,6 +18,19 @@ export class BadSignature extends Error {
   }
 }
 
+/**
+ * The secret to sign with: the one given, else `VITRINE_SECRET`, else 32 random bytes (hex) — a
+ * secret of this process only, so its cookies and tokens end with it. An empty value counts as
+ * none: a blank `VITRINE_SECRET=` must not sign everything with an empty key.
+ */
+export function instanceSecret(given?: string | null): string {
+  if (given) return given;
+  const fromEnv = Deno.env.get("VITRINE_SECRET");
+  if (fromEnv) return fromEnv;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 /** Signs JSON-serialisable values with HMAC-SHA1, one derived key per namespace. */
 export class Signer {
   readonly #secret: string;

@@ -31,7 +31,7 @@ export async function main(args: string[]): Promise<number> {
     console.error(`Error: ${error instanceof Error ? error.message : error}`);
     return 1;
   }
-  addServeCommand(program);
+  addServeCommand(program, args);
   addInspectCommand(program);
   addPluginsCommand(program);
   addCreateTokenCommand(program);

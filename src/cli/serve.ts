@@ -9,6 +9,7 @@ import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
+import { PROCESS_ENV, processCount, supervise, SUPERVISOR_ENV } from "./processes.ts";
 
 /** The options commander parses for `serve`. */
 export interface ServeFlags {
@@ -35,10 +36,17 @@ export interface ServeFlags {
   versionNote?: string;
   /** False with `--no-access-log` (commander's default is true). */
   accessLog?: boolean;
+  /** `--processes N`: N servers on one port (processes.ts). */
+  processes?: string;
+  /** `--reuse-port`: share the port with other processes (SO_REUSEPORT). */
+  reusePort?: boolean;
 }
 
-/** Adds the default `serve` command to `program`. */
-export function addServeCommand(program: Command): void {
+/**
+ * Adds the default `serve` command to `program`; `args` are the command line's own arguments
+ * (`--processes` starts copies of the command with them).
+ */
+export function addServeCommand(program: Command, args: readonly string[]): void {
   program.command("serve", { isDefault: true })
     .description("Serve SQLite database files (the default command)")
     .argument("[files...]", "database files to serve (or one configuration directory)")
@@ -72,8 +80,24 @@ export function addServeCommand(program: Command): void {
     .option("--get <path>", "print the response to this path and exit, without serving")
     .option("--version-note <note>", "note shown next to the version on /-/versions")
     .option("--no-access-log", "do not print a line for each request")
+    .option(
+      "--processes <n>",
+      'serve from N processes on one port, e.g. one per core ("auto"); Linux',
+    )
+    .option("--reuse-port", "share the port with other processes listening so (Linux)")
     .action(async (files: string[], flags: ServeFlags) => {
       const options = await serviceOptionsFrom(files, flags);
+      const processes = processCount(flags.processes);
+      if (processes > 1 && !flags.get) {
+        const code = await supervise({
+          args,
+          count: processes,
+          host: flags.host,
+          port: Number(flags.port),
+        });
+        if (code !== 0) throw new CliExit(code);
+        return;
+      }
       const svc = new Service(options);
       if (flags.get) {
         try {
@@ -85,7 +109,9 @@ export function addServeCommand(program: Command): void {
         return await printPath(svc, flags.get);
       }
       const server = await listen(svc, flags);
-      stopOnSignals(svc, server);
+      const stop = stopOnSignals(svc, server);
+      const supervisor = Number(Deno.env.get(SUPERVISOR_ENV));
+      if (supervisor > 0) stopWithSupervisor(supervisor, stop);
       await server.finished;
     });
 }
@@ -96,7 +122,10 @@ export function addServeCommand(program: Command): void {
  * if the time ran out). Only SIGTERM, which comes from a supervisor or orchestrator, waits
  * `shutdown_delay_ms` first. A second signal ends the process at once.
  */
-function stopOnSignals(svc: Service, server: Deno.HttpServer): void {
+function stopOnSignals(
+  svc: Service,
+  server: Deno.HttpServer,
+): (signal: "SIGTERM" | "SIGINT") => Promise<void> {
   let stopping = false;
   const stop = async (signal: "SIGTERM" | "SIGINT") => {
     if (stopping) {
@@ -128,6 +157,28 @@ function stopOnSignals(svc: Service, server: Deno.HttpServer): void {
       // Windows has no SIGTERM listener: Ctrl+C still works there.
     }
   }
+  return stop;
+}
+
+/** How often a copy started by `--processes` checks that its supervisor is still there. */
+const PARENT_CHECK_MS = 1_000;
+
+/**
+ * A copy started by `--processes` stops (as on Ctrl+C: no delay) when its supervisor is gone
+ * without stopping it, e.g. killed with SIGKILL: the copy then has another parent.
+ */
+function stopWithSupervisor(
+  supervisor: number,
+  stop: (signal: "SIGINT") => Promise<void>,
+): void {
+  const check = () => {
+    if (Deno.ppid === supervisor) return;
+    clearInterval(timer);
+    console.error("Vitrine: the supervising process is gone; stopping");
+    void stop("SIGINT");
+  };
+  const timer = setInterval(check, PARENT_CHECK_MS);
+  Deno.unrefTimer(timer);
 }
 
 /**
@@ -143,6 +194,7 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     server = await serve(svc, {
       host: flags.host,
       port: Number(flags.port),
+      reusePort: flags.reusePort,
       access_log: flags.accessLog === false ? null : batchedLines((text) => console.log(text)),
       onListen: (listening) => url = listening,
     });
@@ -169,8 +221,14 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     }
     throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
   }
-  console.log(`Vitrine is serving on ${url}/ (Ctrl+C to stop)`);
-  if (svc.rootToken) {
+  const copy = Deno.env.get(PROCESS_ENV);
+  console.log(
+    copy
+      ? `Vitrine process ${copy} (pid ${Deno.pid}) is serving on ${url}/`
+      : `Vitrine is serving on ${url}/ (Ctrl+C to stop)`,
+  );
+  // With --processes every copy accepts the link (all sign with one secret); one prints it.
+  if (svc.rootToken && (!copy || copy.startsWith("1/"))) {
     console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
   }
   return server;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHash, createHmac } from "node:crypto";
-import { BadSignature, Signer } from "../../src/auth/signer.ts";
+import { BadSignature, instanceSecret, Signer } from "../../src/auth/signer.ts";
 
 const signer = new Signer("secret");
 
@@ -84,4 +84,21 @@ Deno.test("Signer.unsign() turns an undecodable but correctly signed payload int
 
 Deno.test("Signer.sign() refuses values without a JSON form", () => {
   assert.throws(() => signer.sign(undefined), TypeError);
+});
+
+Deno.test("instanceSecret: the given one, else VITRINE_SECRET, else random; blank counts as none", async () => {
+  assert.equal(instanceSecret("given"), "given");
+  // In a child process: the environment is shared with test files running in parallel.
+  const module = new URL("../../src/auth/signer.ts", import.meta.url).href;
+  const run = async (secret: string) => {
+    const { stdout } = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", `import { instanceSecret } from "${module}"; console.log(instanceSecret())`],
+      env: { VITRINE_SECRET: secret },
+    }).output();
+    return new TextDecoder().decode(stdout).trim();
+  };
+  assert.equal(await run("from-env"), "from-env");
+  const [blank, again] = [await run(""), await run("")];
+  assert.match(blank, /^[0-9a-f]{64}$/);
+  assert.notEqual(blank, again);
 });
