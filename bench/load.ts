@@ -5,9 +5,11 @@
  * latency, server CPU per request, the floor and the ratio.
  *
  *   deno run -A bench/load.ts [--rows=500000] [--seconds=5] [--only=engine,sql,...] [--keep]
+ *     [--processes=N]
  *
  * Sections: engine (hello-world floor; each case also run in-process, without sockets or wrk,
- * to tell Vitrine's own cost from the network stack's and the load generator's), sql (the page's own SQL through the binding), cache
+ * to tell Vitrine's own cost from the network stack's and the load generator's, and served by
+ * `--processes N`), sql (the page's own SQL through the binding), cache
  * (immutable: cached SQL, ETag/304), html, mix (every request a different URL), runaway (four
  * runaway queries during the mix), stream (`sqlite3 -csv` floor, RSS, slow client), gzip.
  * The machine is usually shared: compare ratios to floors, not absolute numbers.
@@ -15,7 +17,7 @@
 
 import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk, type WrkResult } from "./lib/wrk.ts";
-import { cpuMs, machine, rssBytes, rssSampler } from "./lib/proc.ts";
+import { cpuMs, machine, rssBytes, rssSampler, treeCpuMs } from "./lib/proc.ts";
 import { fastScript, mixScript } from "./lib/mix.ts";
 import { freePort, startServer } from "./lib/process.ts";
 import { Connection } from "../src/sqlite/mod.ts";
@@ -30,6 +32,8 @@ const flags = Object.fromEntries(
 );
 const ROWS = Number(flags.rows ?? 500_000);
 const SECONDS = Number(flags.seconds ?? 5);
+/** `--processes=N` for the engine section's second server (1 skips it); default one per core. */
+const PROCESSES = Number(flags.processes ?? Math.min(4, navigator.hardwareConcurrency));
 const ONLY = flags.only ? new Set(flags.only.split(",")) : null;
 const want = (section: string) => !ONLY || ONLY.has(section);
 
@@ -91,9 +95,9 @@ interface Line {
 
 /** wrk against the Vitrine server, with its CPU time per request. */
 async function load(url: string, options: Parameters<typeof wrk>[1] = {}, pid = server.pid) {
-  const before = cpuMs(pid);
+  const before = treeCpuMs(pid);
   const result = await wrk(url, { seconds: SECONDS, ...options });
-  const cpu = ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests);
+  const cpu = ((treeCpuMs(pid) - before) * 1000) / Math.max(1, result.requests);
   if (result.errors) console.log(`  ! ${url}: ${result.errors} errors of ${result.requests}`);
   return { ...result, cpu };
 }
@@ -228,6 +232,40 @@ if (want("engine")) {
       target: `≥ ${fmt(target)}`,
       met: alone.rps >= target,
     });
+  }
+  // The same pages from `serve --processes N` (one copy per core, SO_REUSEPORT).
+  if (PROCESSES > 1) {
+    const port = freePort();
+    const copies = await startServer([
+      Deno.execPath(),
+      "run",
+      "-A",
+      V8_FLAGS_OPTION,
+      "bench/lib/vitrine_server.ts",
+      "serve",
+      "-i",
+      benchPath,
+      mutPath,
+      "--port",
+      String(port),
+      "--processes",
+      String(PROCESSES),
+      "--no-access-log",
+    ], port);
+    for (const [name, path, target, options] of cases) {
+      // Each copy has its own caches and JIT: warm them all, through as many connections.
+      await wrk(copies.base + path, { ...options, seconds: 1 });
+      const r = await load(copies.base + path, options, copies.pid);
+      lines.push({
+        endpoint: `${name}, \`--processes ${PROCESSES}\``,
+        ...r,
+        floor: floorText,
+        ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
+        target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
+        met: r.rps >= target * Math.min(1, scale),
+      });
+    }
+    await copies.stop();
   }
   table("Engine overhead (target 1): req/s at 16 connections vs a Deno hello-world", lines);
   results.engine = lines;

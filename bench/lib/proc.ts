@@ -15,6 +15,22 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
+/**
+ * CPU milliseconds of `pid` and every process under it (`serve --processes N` serves from
+ * child processes; a single server's read workers are threads, counted by {@link cpuMs}).
+ */
+export function treeCpuMs(pid: number): number {
+  let total = 0;
+  try {
+    total = cpuMs(pid);
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      const children = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/children`);
+      for (const child of children.split(" ").filter(Boolean)) total += treeCpuMs(Number(child));
+    }
+  } catch { /* the process ended meanwhile */ }
+  return total;
+}
+
 /** Resident set size of `pid` in bytes. */
 export function rssBytes(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
