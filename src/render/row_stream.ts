@@ -22,6 +22,7 @@ import { applyLabels, csvLabelHeadings, csvLabelRow } from "../table/labels.ts";
 import { withFreshArrival } from "../db/request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
 import type { CursorChunk } from "../db/pool.ts";
+import { collectYoungGarbage } from "../util/young_garbage.ts";
 
 /** The extensions served here. */
 export const STREAM_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "ndjson"]);
@@ -200,13 +201,22 @@ async function* ndjsonChunks(
 }
 
 /** Encodes chunks of lines as they are pulled, stopping with a message past the byte budget. */
+/** Bytes of a stream sent between two nudges to the young-generation collector. */
+const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
+
 function textStream(
   chunks: AsyncGenerator<string[] | Uint8Array>,
   budget: ByteBudget,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  let sinceCollection = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      if (sinceCollection >= COLLECT_EVERY_BYTES) {
+        // The chunks sent so far are garbage now: free their memory (young_garbage.ts).
+        sinceCollection = 0;
+        collectYoungGarbage();
+      }
       try {
         let value: string[] | Uint8Array;
         let bytes: Uint8Array;
@@ -220,6 +230,7 @@ function textStream(
         } while (bytes.length === 0);
         if (budget.fits(bytes.length)) {
           budget.spend(bytes.length);
+          sinceCollection += bytes.length;
           controller.enqueue(bytes);
           return;
         }
