@@ -8,7 +8,8 @@
  * and a request whose `If-None-Match` holds it is answered `304` without running any query.
  *
  * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned queries,
- * `_where=` clauses, and every table page while a `filters_from_request` plugin is installed.
+ * `_where=` clauses, views that call such functions (`db/repeatable.ts`), and every table page
+ * while a `filters_from_request` plugin is installed.
  * Mutable and memory databases never get a tag.
  *
  * @module
@@ -51,7 +52,7 @@ export async function pageTag(
   }
   if (!db || db.is_mutable || db.is_memory || db.path === null) return null;
   const name = tilde_decode(request.url_vars.table ?? "");
-  if (!await isTableOrView(db, name)) return null;
+  if (!await isTableOrView(db, name) || !await db.is_repeatable(name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
   if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
   const parts = [

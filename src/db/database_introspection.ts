@@ -9,6 +9,7 @@ import * as introspect from "./introspect.ts";
 import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introspect_detect.ts";
 import type { Row } from "./results.ts";
 import { SchemaCache } from "./schema_cache.ts";
+import { viewIsRepeatable } from "./repeatable.ts";
 
 /** Introspection for a database; `Database` supplies the query runner and table config. */
 export abstract class DatabaseIntrospection {
@@ -48,6 +49,18 @@ export abstract class DatabaseIntrospection {
   /** True when a view of that name exists. */
   view_exists(view: string): Promise<boolean> {
     return this.#cached(`view?${view}`, (run) => introspect.objectExists(run, view, "view"));
+  }
+
+  /**
+   * @internal True when reading `name` gives the same rows whenever the data is the same: a
+   * table, or a view that calls only deterministic functions and never reads the clock
+   * (`repeatable.ts`). Only such pages are cached or carry an `ETag`.
+   */
+  is_repeatable(name: string): Promise<boolean> {
+    return this.#cached(`repeatable:${name}`, async (run) => {
+      if (!await introspect.objectExists(run, name, "view")) return true;
+      return await viewIsRepeatable(run, name);
+    });
   }
 
   /** Table names in schema order. */

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { Service } from "../../src/service.ts";
+import { Connection } from "../../src/sqlite/connection.ts";
 import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
 
 const PAGES = [
@@ -167,4 +168,36 @@ Deno.test("replicas started alike give the same ETags; other templates, settings
     template_dir: templates,
   });
   assert.notEqual(await tagOf(edited), others[0]);
+});
+
+Deno.test("views that call random() or read the clock are neither cached nor tagged; plain views are", async () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/views.db`;
+  const conn = Connection.open(path);
+  conn.exec(`
+    create table readings (id integer primary key, value real);
+    insert into readings (value) values (1.5), (2.5);
+    create view lucky as select id, value, random() as draw from readings;
+    create view ages as select id, julianday('now') - julianday('2000-01-01') as days from readings;
+    create view doubled as select id, value * 2 as twice from readings;
+  `);
+  conn.close();
+  await using svc = new Service({ immutables: [path] });
+  const draws = new Set<unknown>();
+  for (let i = 0; i < 3; i++) {
+    const response = await svc.client.get("/views/lucky.json?_shape=array");
+    assert.equal(response.headers.get("etag"), null, "no tag for random()");
+    draws.add(response.json()[0].draw);
+  }
+  assert.equal(draws.size, 3, "random() is called afresh for every page");
+  const ages = await svc.client.get("/views/ages.json");
+  assert.equal(ages.headers.get("etag"), null, "no tag for a view that reads the clock");
+  const hitsBefore = svc.queryCache()!.stats().hits;
+  await svc.client.get("/views/ages.json");
+  assert.equal(svc.queryCache()!.stats().hits, hitsBefore, "its rows are not cached");
+  const doubled = await svc.client.get("/views/doubled.json");
+  assert.ok(doubled.headers.get("etag"), "a plain view has a tag");
+  await svc.client.get("/views/doubled.json");
+  assert.ok(svc.queryCache()!.stats().hits > hitsBefore, "and its rows are cached");
+  Deno.removeSync(dir, { recursive: true });
 });

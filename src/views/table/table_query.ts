@@ -110,7 +110,8 @@ export async function prepareTable(
     query,
     filter_arguments,
     cacheable: !db.is_mutable && !db.is_memory && !args.has("_where") &&
-      filter_arguments.slice(2).every((f) => !f.where_clauses?.length),
+      filter_arguments.slice(2).every((f) => !f.where_clauses?.length) &&
+      (!is_view || await db.is_repeatable(table)),
   };
 }
 
