@@ -125,7 +125,7 @@ export class ServiceMetrics {
     const cache = () => source.queryCache()?.stats() ?? null;
     r.gauge(
       "vitrine_query_cache_hits_total",
-      "Queries of immutable databases answered from the query cache",
+      "Queries answered from the query cache",
       () => cacheSample(cache()?.hits),
       "counter",
     );

@@ -88,7 +88,7 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
   def(
     "query_cache_mb",
     32,
-    "Memory for remembered counts, facets and suggestions of immutable databases, in MB (0 = off)",
+    "Memory for remembered table pages, counts, facets and suggestions, in MB (0 = off)",
   ),
   // The built-in visualisations (default plugins in src/plugins/defaults/), each switchable off.
   def("column_menus", true, "Show a menu on each column heading of table pages"),

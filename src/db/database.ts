@@ -33,6 +33,7 @@ import { requestArrival } from "./request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
 import type { CursorChunk, PoolCursor } from "./pool.ts";
 import { QueryCache } from "./query_cache.ts";
+import { contentVersion } from "./data_version.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
@@ -256,12 +257,13 @@ export class Database extends DatabaseIntrospection {
     const start = traceClock();
     const { signal } = options;
     const cache = options.cache ? this.#queryCache() : null;
+    const contents = cache ? this.#contents(request.maxBytes ?? null) : null;
     try {
-      if (cache) {
+      if (cache && contents !== null) {
         // A JSON page keeps its rows' JSON too, written for these options.
         const json = request.json ? `,${JSON.stringify(request.json)}` : "";
         const key = QueryCache.key(
-          this.hash!,
+          contents,
           sql,
           params,
           `${request.maxRows},${maxBytes}${json}`,
@@ -365,10 +367,23 @@ export class Database extends DatabaseIntrospection {
     };
   }
 
-  /** The query cache, for immutable files only: their answers never change while served. */
+  /** The query cache, for database files (memory databases are read fresh every time). */
   #queryCache(): QueryCache | null {
-    if (this.is_mutable || this.is_memory || this.path === null) return null;
+    if (this.is_memory || this.path === null) return null;
     return this.#host.queryCache?.() ?? null;
+  }
+
+  /**
+   * What this file holds now, as the query cache keys it, or null to read uncached this time:
+   * an immutable file's hash, or a mutable file's path and `data_version` (`data_version.ts`).
+   * A mutable file opened with `nolock`, or read with other files attached, is never cached:
+   * the version could not see every change.
+   */
+  #contents(maxBytes: number | null): string | null {
+    if (!this.is_mutable) return this.hash;
+    if (this.#options.nolock || this.#readTarget().attach.length) return null;
+    const version = contentVersion(this.#mainConnection(), maxBytes, READER_BUSY_TIMEOUT_MS);
+    return version === null ? null : `${this.path}\u0000${version}`;
   }
 
   /** `sql_time_limit_ms`, or a lower `custom_time_limit`: how long the query may run. */

@@ -1,9 +1,10 @@
 /**
- * `QueryCache`: results of Vitrine's own deterministic queries on immutable databases (table
- * pages, counts, facets, suggestions, labels), kept in a least-recently-used map bounded in bytes
- * (the `query_cache_mb` setting) and keyed by the database file's hash, the SQL and its
- * parameters. An immutable file never changes while it is served, so an answer never goes
- * stale; mutable and memory databases never reach this cache (`Database.execute`).
+ * `QueryCache`: results of Vitrine's own deterministic queries on database files (table pages,
+ * counts, facets, suggestions, labels), kept in a least-recently-used map bounded in bytes (the
+ * `query_cache_mb` setting) and keyed by what the file holds, the SQL and its parameters. What
+ * the file holds is an immutable file's hash, or a mutable file's `PRAGMA data_version`, which
+ * any commit changes (`data_version.ts`): an answer is never served after a later write, and
+ * older ones age out of the map. Memory databases never reach this cache (`Database.execute`).
  *
  * Identical queries asked at the same time run once (single flight): later callers wait for the
  * first one's answer. Failures (a time limit, an error) are never kept.

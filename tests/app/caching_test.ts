@@ -1,6 +1,6 @@
 /**
- * Caches never change what a page says: the query cache of immutable databases, ETag/304, and
- * mutable databases (never cached).
+ * Caches never change what a page says: the query cache (immutable files by their hash, mutable
+ * ones by `data_version`), ETag/304 (immutable files only), views that are not repeatable.
  */
 import assert from "node:assert/strict";
 import { Service } from "../../src/service.ts";
@@ -22,30 +22,33 @@ const PAGES = [
   "/shop/products.json?_shape=objects&_size=2&_json_infinity=on",
 ];
 
-Deno.test("a page served from the query cache is identical to one computed afresh", async () => {
-  const path = buildShopDb();
-  await using cached = new Service({ immutables: [path], metadata: SHOP_METADATA });
-  await using fresh = new Service({
-    immutables: [path],
-    metadata: SHOP_METADATA,
-    settings: { query_cache_mb: 0 },
+for (const kind of ["immutable", "mutable"] as const) {
+  Deno.test(`a page served from the query cache is identical to one computed afresh (${kind} file)`, async () => {
+    const path = buildShopDb();
+    const files = kind === "immutable" ? { immutables: [path] } : { files: [path] };
+    await using cached = new Service({ ...files, metadata: SHOP_METADATA });
+    await using fresh = new Service({
+      ...files,
+      metadata: SHOP_METADATA,
+      settings: { query_cache_mb: 0 },
+    });
+    // Row pages report how long their query took, and HTML pages carry a fresh CSP nonce: the
+    // parts that are not the data.
+    const body = (text: string) =>
+      text.replace(/"query_ms":[0-9.e-]+/, '"query_ms":0').replace(/nonce="[^"]+"/g, 'nonce=""');
+    for (const page of PAGES) {
+      const first = await cached.client.get(page);
+      const again = await cached.client.get(page);
+      const uncached = await fresh.client.get(page);
+      assert.equal(first.status, 200, page);
+      assert.equal(body(again.text), body(first.text), `${page}: the cached answer`);
+      assert.equal(body(uncached.text), body(first.text), `${page}: without a cache`);
+    }
+    const stats = cached.queryCache()!.stats();
+    assert.ok(stats.hits > 0, "the second requests were answered from the cache");
+    assert.equal(fresh.queryCache(), null);
   });
-  // Row pages report how long their query took, and HTML pages carry a fresh CSP nonce: the
-  // parts that are not the data.
-  const body = (text: string) =>
-    text.replace(/"query_ms":[0-9.e-]+/, '"query_ms":0').replace(/nonce="[^"]+"/g, 'nonce=""');
-  for (const page of PAGES) {
-    const first = await cached.client.get(page);
-    const again = await cached.client.get(page);
-    const uncached = await fresh.client.get(page);
-    assert.equal(first.status, 200, page);
-    assert.equal(body(again.text), body(first.text), `${page}: the cached answer`);
-    assert.equal(body(uncached.text), body(first.text), `${page}: without a cache`);
-  }
-  const stats = cached.queryCache()!.stats();
-  assert.ok(stats.hits > 0, "the second requests were answered from the cache");
-  assert.equal(fresh.queryCache(), null);
-});
+}
 
 Deno.test("a write to a mutable database is never hidden by a cache", async () => {
   await using svc = new Service({ files: [buildShopDb()], metadata: SHOP_METADATA });
@@ -63,7 +66,7 @@ Deno.test("a write to a mutable database is never hidden by a cache", async () =
     body: { facet_results: { results: Record<string, { results: { count: number }[] }> } },
   ) => body.facet_results.results.category_id.results[0].count;
   assert.equal(facet(after), facet(before) + 1);
-  // Asked for directly, a mutable database's answers are never kept either.
+  // Asked for directly: a cached answer is kept only until the next write.
   const sql = "select count(*) from products";
   const one = (await db.execute(sql, null, { cache: true })).single_value() as number;
   await db.execute_write("delete from products where name = 'new lamp'");
@@ -200,4 +203,68 @@ Deno.test("views that call random() or read the clock are neither cached nor tag
   await svc.client.get("/views/doubled.json");
   assert.ok(svc.queryCache()!.stats().hits > hitsBefore, "and its rows are cached");
   Deno.removeSync(dir, { recursive: true });
+});
+
+/** Inserts a product through a connection of another process (the binding, in a child Deno). */
+async function insertFromAnotherProcess(path: string, name: string): Promise<void> {
+  const module = new URL("../../src/sqlite/connection.ts", import.meta.url).href;
+  const script = `
+    import { Connection } from "${module}";
+    const conn = Connection.open(${JSON.stringify(path)});
+    conn.exec("pragma busy_timeout = 5000");
+    conn.run("insert into products (name, category_id, price) values (?, 1, 1)", [${
+    JSON.stringify(name)
+  }]);
+    conn.close();
+  `;
+  const output = await new Deno.Command(Deno.execPath(), { args: ["eval", script] }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+}
+
+for (const journal of ["delete", "wal"]) {
+  Deno.test(`a mutable file's cached pages follow writes from other connections and processes (${journal})`, async () => {
+    const path = buildShopDb();
+    const setup = Connection.open(path);
+    setup.exec(`pragma journal_mode = ${journal}`);
+    setup.close();
+    await using svc = new Service({ files: [path], metadata: SHOP_METADATA });
+    const url = "/shop/products.json?_facet=category_id&_extra=count&category_id=1";
+    const count = async () => (await svc.client.get(url)).json().count as number;
+    const start = await count();
+    const hits = svc.queryCache()!.stats().hits;
+    assert.equal(await count(), start);
+    assert.ok(svc.queryCache()!.stats().hits > hits, "unchanged: answered from the cache");
+
+    const other = Connection.open(path);
+    other.run("insert into products (name, category_id, price) values ('other lamp', 1, 2)");
+    assert.equal(await count(), start + 1, "a write by another connection of this process");
+    other.close();
+
+    await insertFromAnotherProcess(path, "far lamp");
+    assert.equal(await count(), start + 2, "a write by another process");
+
+    await svc.get_database("shop").execute_write("delete from products where name like '%lamp'");
+    const left = (await svc.client.get(`${url}&name__contains=lamp`)).json();
+    assert.equal(left.count, 0, "our own write");
+  });
+}
+
+Deno.test("an execute_fn function that leaves a transaction open does not freeze cached pages", async () => {
+  const path = buildShopDb();
+  // WAL: the write may commit while the main read connection holds its snapshot.
+  const setup = Connection.open(path);
+  setup.exec("pragma journal_mode = wal");
+  setup.close();
+  await using svc = new Service({ files: [path], metadata: SHOP_METADATA });
+  const db = svc.get_database("shop");
+  const url = "/shop/products.json?_extra=count";
+  const start = (await svc.client.get(url)).json().count as number;
+  // A read transaction held open on the main read connection sees one snapshot only.
+  await db.execute_fn((conn) => {
+    conn.exec("begin");
+    conn.query("select count(*) from products");
+  });
+  await db.execute_write("insert into products (name, category_id, price) values ('n', 1, 1)");
+  assert.equal((await svc.client.get(url)).json().count, start + 1);
+  await db.execute_fn((conn) => conn.exec("commit"));
 });

@@ -53,9 +53,10 @@ export interface TableContext {
   query: TableQuery;
   filter_arguments: FilterArgumentsLike[];
   /**
-   * The page's queries may be answered from the query cache: an immutable file and SQL that is
-   * Vitrine's own (no `_where=` clause, no clause from a `filters_from_request` plugin, either of
-   * which could call a function like `random()`).
+   * The page's queries may be answered from the query cache: a database file (the cache keys a
+   * mutable one by its `data_version`) and SQL that is Vitrine's own (no `_where=` clause, no
+   * clause from a `filters_from_request` plugin, either of which could call a function like
+   * `random()`), on a table or a repeatable view (`db/repeatable.ts`).
    */
   cacheable: boolean;
 }
@@ -109,7 +110,7 @@ export async function prepareTable(
     label_columns,
     query,
     filter_arguments,
-    cacheable: !db.is_mutable && !db.is_memory && !args.has("_where") &&
+    cacheable: !db.is_memory && !args.has("_where") &&
       filter_arguments.slice(2).every((f) => !f.where_clauses?.length) &&
       (!is_view || await db.is_repeatable(table)),
   };
