@@ -1,7 +1,8 @@
 /**
- * `ETag` and `304 Not Modified` for the data pages of immutable databases (table, view and row
- * pages in every format). An immutable file never changes while it is served, so a page is a
- * function of what the request says: the file (its SHA-256), the URL, the actor, the cookies, the
+ * `ETag` and `304 Not Modified` for the data pages of database files (table, view and row pages
+ * in every format). A page is a function of what the file holds — an immutable file's SHA-256, a
+ * mutable file's `PRAGMA data_version`, which every commit changes (`db/data_version.ts`) — and
+ * of what the request says: the URL, the actor, the cookies, the
  * `Accept` header (content negotiation) and the configuration served — version, templates,
  * plugins, metadata and settings, fixed while the process runs (`instance_token.ts`), and the same
  * on every replica started alike. The tag is computed from those before the view runs,
@@ -9,8 +10,8 @@
  *
  * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned queries,
  * `_where=` clauses, views that call such functions (`db/repeatable.ts`), and every table page
- * while a `filters_from_request` plugin is installed.
- * Mutable and memory databases never get a tag.
+ * while a `filters_from_request` plugin is installed. Memory databases never get a tag, nor does
+ * a mutable file while its version cannot be read without waiting (it is being written).
  *
  * @module
  */
@@ -50,13 +51,16 @@ export async function pageTag(
       break;
     }
   }
-  if (!db || db.is_mutable || db.is_memory || db.path === null) return null;
+  if (!db || db.is_memory || db.path === null) return null;
   const name = tilde_decode(request.url_vars.table ?? "");
   if (!await isTableOrView(db, name) || !await db.is_repeatable(name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
   if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
+  // Read last, just before the view reads the data: what a mutable file holds may change.
+  const contents = db.contentsKey();
+  if (contents === null) return null;
   const parts = [
-    db.hash ?? "",
+    contents,
     instanceToken(svc),
     request.path,
     request.query_string,

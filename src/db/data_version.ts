@@ -14,7 +14,13 @@ import { runRead } from "./read_query.ts";
 /** SQLite's "database is locked". */
 const SQLITE_BUSY = 5;
 
-/** Tells the main-thread read connections of all databases apart, across reopenings. */
+/**
+ * Tells the main-thread read connections of all databases apart, across reopenings and across
+ * processes: `data_version` counts from a connection's opening, so two replicas may both be at
+ * version 5 of one file while holding different data, and a tag from one must not match the
+ * other's (a random prefix per process).
+ */
+const PROCESS = crypto.randomUUID().slice(0, 8);
 let connections = 0;
 const numbers = new WeakMap<Connection, number>();
 
@@ -45,7 +51,7 @@ export function contentVersion(
       deadline: null,
       maxBytes,
     });
-    return `${number}.${rows[0][0]}`;
+    return `${PROCESS}.${number}.${rows[0][0]}`;
   } catch (error) {
     if ((error as { code?: number }).code === SQLITE_BUSY) return null;
     throw error;

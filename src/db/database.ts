@@ -374,6 +374,16 @@ export class Database extends DatabaseIntrospection {
   }
 
   /**
+   * @internal What this file holds now, for the query cache and `ETag`s: see {@link #contents};
+   * null for memory databases and whenever it cannot be told.
+   */
+  contentsKey(): string | null {
+    if (this.is_memory || this.path === null) return null;
+    const maxBytes = this.#setting("max_returned_bytes");
+    return this.#contents(maxBytes > 0 ? maxBytes : null);
+  }
+
+  /**
    * What this file holds now, as the query cache keys it, or null to read uncached this time:
    * an immutable file's hash, or a mutable file's path and `data_version` (`data_version.ts`).
    * A mutable file opened with `nolock`, or read with other files attached, is never cached:

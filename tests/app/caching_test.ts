@@ -71,8 +71,35 @@ Deno.test("a write to a mutable database is never hidden by a cache", async () =
   const one = (await db.execute(sql, null, { cache: true })).single_value() as number;
   await db.execute_write("delete from products where name = 'new lamp'");
   assert.equal((await db.execute(sql, null, { cache: true })).single_value(), one - 1);
-  // The 304 machinery ignores mutable databases: no tag to revalidate a stale copy with.
-  assert.equal((await svc.client.get(url)).headers.get("etag"), null);
+});
+
+Deno.test("a mutable file's pages carry an ETag that every write changes", async () => {
+  const path = buildShopDb();
+  await using svc = new Service({ files: [path], metadata: SHOP_METADATA });
+  await using replica = new Service({ files: [path], metadata: SHOP_METADATA });
+  const url = "/shop/products.json?_extra=count";
+  const first = await svc.client.get(url);
+  const tag = first.headers.get("etag")!;
+  assert.ok(tag, "a tag");
+  const revalidate = (service: Service, etag: string) =>
+    service.client.get(url, { headers: { "if-none-match": etag } });
+  assert.equal((await revalidate(svc, tag)).status, 304, "unchanged: 304");
+  // Another process (here another service) counts its own versions: its tags never match ours.
+  assert.equal((await revalidate(replica, tag)).status, 200);
+
+  await svc.get_database("shop").execute_write(
+    "insert into products (name, category_id, price) values ('new lamp', 1, 9.5)",
+  );
+  const afterOwn = await revalidate(svc, tag);
+  assert.equal(afterOwn.status, 200, "after our own write: the new page");
+  assert.equal(afterOwn.json().count, first.json().count + 1);
+  const tag2 = afterOwn.headers.get("etag")!;
+  assert.notEqual(tag2, tag);
+
+  await insertFromAnotherProcess(path, "far lamp");
+  const afterOther = await revalidate(svc, tag2);
+  assert.equal(afterOther.status, 200, "after another process's write: the new page");
+  assert.equal(afterOther.json().count, first.json().count + 2);
 });
 
 Deno.test("pages of an immutable database carry an ETag and answer 304 to If-None-Match", async () => {
