@@ -102,6 +102,10 @@ export async function supervise(options: SuperviseOptions): Promise<number> {
         [SUPERVISOR_ENV]: String(Deno.pid),
       },
       stdin: "null",
+      // A process group of its own: Ctrl+C in a terminal signals the whole foreground group,
+      // and a copy that got SIGINT from the terminal and again from this supervisor would take
+      // the second as "stop now" instead of draining.
+      detached: true,
     }).spawn();
     copies[index] = child;
     running++;

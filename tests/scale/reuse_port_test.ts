@@ -217,3 +217,52 @@ Deno.test("--processes takes a count or auto; each copy gets the arguments witho
     ["data.db", "-s", "a 1", "--root", "--reuse-port", "--port", "8123"],
   );
 });
+
+Deno.test({
+  name: "--processes: Ctrl+C (SIGINT to the terminal's whole process group) drains every copy once",
+  ignore: !linux,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = Deno.makeTempDirSync();
+    // The command in a process group of its own, as a terminal runs it in the foreground.
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--no-lock",
+        new URL("../../cli.ts", import.meta.url).pathname,
+        "serve",
+        buildData(dir),
+        "--processes",
+        "2",
+        "-p",
+        "0",
+      ],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+    const decoder = new TextDecoder();
+    let out = "";
+    const reading = child.stdout.pipeTo(
+      new WritableStream({ write: (chunk) => void (out += decoder.decode(chunk)) }),
+    );
+    const errors = new Response(child.stderr).text();
+    try {
+      await waitFor(() => pidsServing(out).size === 2, "both copies to serve");
+      Deno.kill(-child.pid, "SIGINT");
+      const status = await child.status;
+      await reading;
+      const stderr = await errors;
+      assert.equal(status.code, 0, stderr);
+      assert.equal(out.match(/is stopping \(SIGINT\)/g)?.length, 2, out);
+      assert.doesNotMatch(stderr, /again, stopping now/);
+    } finally {
+      for (const pid of pidsServing(out).values()) if (alive(pid)) Deno.kill(pid, "SIGKILL");
+      if (alive(child.pid)) Deno.kill(child.pid, "SIGKILL");
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
