@@ -69,6 +69,26 @@ async function stopAll(server: VitrineProcess): Promise<void> {
   await server.stop();
 }
 
+/** `vitrine serve ARGS --processes 2 -p 0` as a command, not started yet. */
+function twoCopies(args: string[], options: Deno.CommandOptions = {}): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-lock",
+      new URL("../../cli.ts", import.meta.url).pathname,
+      "serve",
+      ...args,
+      "--processes",
+      "2",
+      "-p",
+      "0",
+    ],
+    env: { NO_COLOR: "1" },
+    ...options,
+  });
+}
+
 function alive(pid: number): boolean {
   try {
     return !Deno.readTextFileSync(`/proc/${pid}/stat`).split(" ")[2].startsWith("Z");
@@ -157,23 +177,7 @@ Deno.test({
       plugin,
       'export const startup = () => { throw new Error("the archive is not mounted"); };\n',
     );
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--no-lock",
-        new URL("../../cli.ts", import.meta.url).pathname,
-        "serve",
-        buildData(dir),
-        "--processes",
-        "2",
-        "-p",
-        "0",
-        "--plugin",
-        plugin,
-      ],
-      env: { NO_COLOR: "1" },
-    });
+    const child = twoCopies([buildData(dir), "--plugin", plugin]);
     const { code, stderr } = await child.output();
     const text = new TextDecoder().decode(stderr);
     assert.equal(code, 1);
@@ -226,20 +230,7 @@ Deno.test({
   async fn() {
     const dir = Deno.makeTempDirSync();
     // The command in a process group of its own, as a terminal runs it in the foreground.
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--no-lock",
-        new URL("../../cli.ts", import.meta.url).pathname,
-        "serve",
-        buildData(dir),
-        "--processes",
-        "2",
-        "-p",
-        "0",
-      ],
-      env: { NO_COLOR: "1" },
+    const child = twoCopies([buildData(dir)], {
       stdout: "piped",
       stderr: "piped",
       detached: true,
