@@ -48,7 +48,8 @@ export interface SuperviseOptions {
 
 /**
  * Starts `count` copies of this command on one port and supervises them until a signal stops
- * them (resolves to the highest exit code of theirs) or one fails to start (throws CliExit with its code).
+ * them (resolves to the highest of their exit codes) or one fails to start (throws CliExit with
+ * its exit code).
  */
 export async function supervise(options: SuperviseOptions): Promise<number> {
   if (Deno.build.os !== "linux") {
@@ -123,7 +124,8 @@ export async function supervise(options: SuperviseOptions): Promise<number> {
       const early = performance.now() - startedAt < START_GRACE_MS;
       if (early && status.signal === null && status.code !== 0) {
         failure ??= { index, code: status.code || 1 };
-        return stopAll("SIGTERM");
+        // SIGINT: the others stop without the `shutdown_delay_ms` a SIGTERM waits first.
+        return stopAll("SIGINT");
       }
       console.error(
         `Vitrine: process ${index + 1} of ${options.count} (pid ${child.pid}) ended ` +
