@@ -45,6 +45,54 @@ function isRepeatableFunction(row: Row): boolean {
   return (row[3] === "a" || row[3] === "w") && Number(row[4]) === 1;
 }
 
+/** True when `sql` calls `strftime` with one argument (or none): the current time, formatted. */
+export function hasOneArgumentStrftime(sql: string): boolean {
+  const call = /strftime\s*\(/iy;
+  for (let i = 0; i < sql.length; i++) {
+    if (QUOTES[sql[i]]) {
+      i = skipQuoted(sql, i);
+      continue;
+    }
+    call.lastIndex = i;
+    if (!call.test(sql) || /[\w$]/.test(sql[i - 1] ?? "")) continue;
+    let depth = 0;
+    let commas = 0;
+    let j = call.lastIndex;
+    for (; j < sql.length; j++) {
+      const c = sql[j];
+      if (QUOTES[c]) j = skipQuoted(sql, j);
+      else if (c === "(") depth++;
+      else if (c === ")") {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === "," && depth === 0) commas++;
+    }
+    if (commas === 0) return true;
+    i = call.lastIndex - 1;
+  }
+  return false;
+}
+
+/** What closes each kind of quoted string or identifier SQLite accepts. */
+const QUOTES: Record<string, string> = { "'": "'", '"': '"', "`": "`", "[": "]" };
+
+/** Index of the quote that closes the one at `start` (a doubled quote stays inside). */
+function skipQuoted(sql: string, start: number): number {
+  const close = QUOTES[sql[start]];
+  let i = start + 1;
+  while (i < sql.length) {
+    if (sql[i] === close) {
+      if (close !== "]" && sql[i + 1] === close) {
+        i += 2;
+        continue;
+      }
+      return i;
+    }
+    i++;
+  }
+  return i;
+}
+
 /** True when every read of view `name` gives the same rows for the same data (see above). */
 export async function viewIsRepeatable(run: SqlRunner, name: string): Promise<boolean> {
   let program;
@@ -71,6 +119,12 @@ export async function viewIsRepeatable(run: SqlRunner, name: string): Promise<bo
     calls.get(key)!.add(Number(argc));
   }
   if (calls.size === 0) return true;
+  // `strftime(format)` alone formats the current time, and the program does not show how many
+  // arguments a call has: any view of the file written that way makes strftime a clock here.
+  if (calls.has("strftime")) {
+    const views = await run("select sql from sqlite_master where type = 'view'");
+    if (views.some((row) => hasOneArgumentStrftime(String(row[0] ?? "")))) return false;
+  }
   const listed = await run(
     `select name, narg, flags, type, builtin from pragma_function_list where name in (${
       [...calls.keys()].map(() => "?").join(", ")

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/connection.ts";
-import { viewIsRepeatable } from "../../src/db/repeatable.ts";
+import { hasOneArgumentStrftime, viewIsRepeatable } from "../../src/db/repeatable.ts";
 import type { SqlRunner } from "../../src/db/introspect.ts";
 import type { Row } from "../../src/db/results.ts";
 
@@ -37,9 +37,51 @@ Deno.test("views calling random(), the clock or a non-deterministic plugin funct
   `);
   const run: SqlRunner = (sql, params) => Promise.resolve(conn.query(sql, params).rows as Row[]);
   const repeatable = ["plain", "totals", "dated", "windowed", "doubled", "of_plain", "lucky_x"];
-  const not = ["lucky", "blobs", "now_text", "now_upper", "today", "stamp", "shuffled", "of_lucky"];
+  const not = [
+    "lucky",
+    "blobs",
+    "now_text",
+    "now_upper",
+    "today",
+    "stamp",
+    "shuffled",
+    "of_lucky",
+    "this_year",
+  ];
   for (const view of repeatable) assert.equal(await viewIsRepeatable(run, view), true, view);
   for (const view of not) assert.equal(await viewIsRepeatable(run, view), false, view);
   assert.equal(await viewIsRepeatable(run, "no_such_view"), false);
   conn.close();
+});
+
+Deno.test("strftime(format) alone in any view of the file makes strftime count as the clock", async () => {
+  const conn = Connection.open(":memory:");
+  conn.exec(`
+    create table t (at integer);
+    create view years as select strftime('%Y', at, 'unixepoch') as y from t;
+    create view no_strftime as select at + 1 as later from t;
+  `);
+  const run: SqlRunner = (sql, params) => Promise.resolve(conn.query(sql, params).rows as Row[]);
+  assert.equal(await viewIsRepeatable(run, "years"), true);
+  conn.exec("create view this_year as select strftime('%Y') as y");
+  assert.equal(await viewIsRepeatable(run, "this_year"), false);
+  // The program does not tell the calls apart: every strftime view of the file is now suspect.
+  assert.equal(await viewIsRepeatable(run, "years"), false);
+  assert.equal(await viewIsRepeatable(run, "no_strftime"), true);
+  conn.close();
+});
+
+Deno.test("strftime with one argument is the current time; with a time value it is not", () => {
+  assert.equal(hasOneArgumentStrftime("select strftime('%Y') as y"), true);
+  assert.equal(hasOneArgumentStrftime("select STRFTIME ( '%Y,%m' ) from t"), true);
+  assert.equal(hasOneArgumentStrftime("select strftime(fmt) from t"), true);
+  assert.equal(hasOneArgumentStrftime("select strftime('%Y', at, 'unixepoch') from t"), false);
+  assert.equal(hasOneArgumentStrftime("select strftime('%Y', coalesce(a, b)) from t"), false);
+  assert.equal(hasOneArgumentStrftime("select strftime('it''s %Y', at) from t"), false);
+  assert.equal(
+    hasOneArgumentStrftime("select strftime('%Y', at), strftime('%m') from t"),
+    true,
+    "the second call",
+  );
+  assert.equal(hasOneArgumentStrftime("select [strftime(x)] from t"), false, "a column name");
 });
