@@ -10,9 +10,7 @@
 
 import type { Connection } from "../sqlite/connection.ts";
 import { runRead } from "./read_query.ts";
-
-/** SQLite's "database is locked". */
-const SQLITE_BUSY = 5;
+import { isBusyError } from "./write_lock.ts";
 
 /**
  * Tells the main-thread read connections of all databases apart, across reopenings and across
@@ -53,7 +51,7 @@ export function contentVersion(
     });
     return `${PROCESS}.${number}.${rows[0][0]}`;
   } catch (error) {
-    if ((error as { code?: number }).code === SQLITE_BUSY) return null;
+    if (isBusyError(error)) return null;
     throw error;
   } finally {
     conn.setBusyTimeout(busyTimeoutMs);

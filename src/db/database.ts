@@ -174,12 +174,12 @@ export class Database extends DatabaseIntrospection {
       deadline: options.request_deadline === false ? null : this.#deadline(),
       json: options.json_rows ?? null,
       text: options.text_rows ?? null,
-      maxBytes: maxBytes > 0 ? maxBytes : null,
+      maxBytes: this.#byteCap(),
     };
     const start = traceClock();
     const { signal } = options;
     const cache = options.cache ? this.#queryCache() : null;
-    const contents = cache ? this.#contents(request.maxBytes ?? null) : null;
+    const contents = cache ? this.#contents() : null;
     try {
       if (cache && contents !== null) {
         // A JSON page keeps its rows' JSON too, written for these options.
@@ -247,14 +247,13 @@ export class Database extends DatabaseIntrospection {
   ): PoolCursor | null {
     const pool = this.#host.readPool();
     if (pool.size === 0 || this.#isPrivateMemory()) return null;
-    const maxBytes = this.#setting("max_returned_bytes");
     const request: ReadRequest = {
       sql,
       params,
       maxRows: null,
       timeLimitMs: this.#timeLimit(options.custom_time_limit),
       deadline: null,
-      maxBytes: maxBytes > 0 ? maxBytes : null,
+      maxBytes: this.#byteCap(),
     };
     const cursor = pool.cursor(this.#readTarget(), request, options.text, options.rows);
     const read = () =>
@@ -301,8 +300,7 @@ export class Database extends DatabaseIntrospection {
    */
   contentsKey(): string | null {
     if (this.is_memory || this.path === null) return null;
-    const maxBytes = this.#setting("max_returned_bytes");
-    return this.#contents(maxBytes > 0 ? maxBytes : null);
+    return this.#contents();
   }
 
   /**
@@ -311,11 +309,18 @@ export class Database extends DatabaseIntrospection {
    * A mutable file opened with `nolock`, or read with other files attached, is never cached:
    * the version could not see every change.
    */
-  #contents(maxBytes: number | null): string | null {
+  #contents(): string | null {
     if (!this.is_mutable) return this.hash;
     if (this.#options.nolock || this.#readTarget().attach.length) return null;
-    const version = contentVersion(this.#mainConnection(), maxBytes, READER_BUSY_TIMEOUT_MS);
+    const conn = this.#mainConnection();
+    const version = contentVersion(conn, this.#byteCap(), READER_BUSY_TIMEOUT_MS);
     return version === null ? null : `${this.path}\u0000${version}`;
+  }
+
+  /** `max_returned_bytes` as a read's byte cap: null for none. */
+  #byteCap(): number | null {
+    const maxBytes = this.#setting("max_returned_bytes");
+    return maxBytes > 0 ? maxBytes : null;
   }
 
   /** `sql_time_limit_ms`, or a lower `custom_time_limit`: how long the query may run. */

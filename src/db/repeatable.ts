@@ -1,6 +1,6 @@
 /**
  * Whether reading a view gives the same rows every time its tables hold the same data: the
- * test a view's pages pass before their answers are cached or carry an `ETag` (immutable files).
+ * test a view's pages pass before their answers are cached or carry an `ETag`.
  * A view may call `random()`, read the clock (`datetime('now')`, `current_timestamp`) or call a
  * plugin's function that does either; its SQL text would have to be parsed, views within views
  * followed, to find out. SQLite has done that already: the program `EXPLAIN` prints names every
@@ -57,8 +57,7 @@ export function hasOneArgumentStrftime(sql: string): boolean {
     if (!call.test(sql) || /[\w$]/.test(sql[i - 1] ?? "")) continue;
     let depth = 0;
     let commas = 0;
-    let j = call.lastIndex;
-    for (; j < sql.length; j++) {
+    for (let j = call.lastIndex; j < sql.length; j++) {
       const c = sql[j];
       if (QUOTES[c]) j = skipQuoted(sql, j);
       else if (c === "(") depth++;
