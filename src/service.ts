@@ -222,6 +222,7 @@ export class Service {
 
   /** Closes every database connection and the read-worker pool. */
   async close(): Promise<void> {
+    this.metrics.stopSharing();
     await this.#catalogRefresh;
     for (const db of this.databases.values()) db.close();
     this.#internal?.close();

@@ -10,7 +10,14 @@
 import type { Database } from "../db/database.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { QueryCache } from "../db/query_cache.ts";
-import { type Counter, type Histogram, type Labels, MetricsRegistry } from "../util/metrics.ts";
+import {
+  type Counter,
+  familiesText,
+  type Histogram,
+  type Labels,
+  type MetricFamily,
+  MetricsRegistry,
+} from "../util/metrics.ts";
 import { VERSION } from "../version.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { openConnections } from "./connections.ts";
@@ -51,6 +58,18 @@ export function noteKind(raw: Request, kind: "health" | "forwarded"): void {
   routeKinds.set(raw, kind);
 }
 
+/** How often a copy of a `--processes` server writes its metrics down for the others. */
+const SHARE_INTERVAL_MS = 1_000;
+/** A copy's metrics written longer ago than this are left out: that copy is gone or stuck. */
+const SHARE_STALE_MS = 15_000;
+
+/** What one copy writes down (`process-N.json` in the shared folder). */
+interface SharedMetrics {
+  process: number;
+  writtenAt: number;
+  families: MetricFamily[];
+}
+
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** One service's metrics. */
@@ -60,6 +79,7 @@ export class ServiceMetrics {
   #latency: Histogram;
   #sql: Histogram;
   #lockWait: Histogram;
+  #sharing: { dir: string; process: number; timer: ReturnType<typeof setInterval> } | null = null;
 
   constructor(source: MetricsSource) {
     const r = this.registry;
@@ -161,10 +181,81 @@ export class ServiceMetrics {
     this.#lockWait.observe({ database }, seconds);
   }
 
-  /** Every metric in the Prometheus text format. */
-  text(): string {
-    return this.registry.text();
+  /**
+   * Makes this process one of several copies of a server on one port (`serve --processes`),
+   * which a scrape reaches at random: from now on it writes its metrics to `dir` every second,
+   * and {@link text} answers every copy's metrics, each series labelled `process="N"`, so that
+   * any scrape sees them all (another copy's figures are at most a second old).
+   */
+  shareWith(dir: string, process: number): void {
+    this.stopSharing();
+    const timer = setInterval(() => this.#writeShared(), SHARE_INTERVAL_MS);
+    // The timer must not keep a stopping server alive.
+    Deno.unrefTimer(timer);
+    this.#sharing = { dir, process, timer };
+    this.#writeShared();
   }
+
+  /** Stops writing this copy's metrics for the others (the service is closing). */
+  stopSharing(): void {
+    if (this.#sharing) clearInterval(this.#sharing.timer);
+    this.#sharing = null;
+  }
+
+  #writeShared(): void {
+    const sharing = this.#sharing!;
+    const shared: SharedMetrics = {
+      process: sharing.process,
+      writtenAt: Date.now(),
+      families: this.registry.families({ process: String(sharing.process) }),
+    };
+    const path = `${sharing.dir}/process-${sharing.process}.json`;
+    try {
+      // Renamed into place, so a scrape never reads half a file.
+      Deno.writeTextFileSync(`${path}.tmp`, JSON.stringify(shared));
+      Deno.renameSync(`${path}.tmp`, path);
+    } catch {
+      // The folder is gone (the supervisor is ending): the next scrape shows this copy alone.
+    }
+  }
+
+  /** Every metric in the Prometheus text format (with `shareWith`, every copy's). */
+  text(): string {
+    if (!this.#sharing) return this.registry.text();
+    const { dir, process } = this.#sharing;
+    const copies: SharedMetrics[] = [{
+      process,
+      writtenAt: Date.now(),
+      families: this.registry.families({ process: String(process) }),
+    }];
+    for (const other of readShared(dir)) {
+      const fresh = Date.now() - other.writtenAt < SHARE_STALE_MS;
+      if (other.process !== process && fresh) copies.push(other);
+    }
+    copies.sort((a, b) => a.process - b.process);
+    return familiesText(copies.map((copy) => copy.families));
+  }
+}
+
+/** The metrics the copies wrote to `dir` (files that cannot be read or parsed are skipped). */
+function readShared(dir: string): SharedMetrics[] {
+  const found: SharedMetrics[] = [];
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!/^process-\d+\.json$/.test(entry.name)) continue;
+      try {
+        const shared = JSON.parse(Deno.readTextFileSync(`${dir}/${entry.name}`));
+        if (Array.isArray(shared?.families) && typeof shared.writtenAt === "number") {
+          found.push(shared);
+        }
+      } catch {
+        // Being replaced this instant, or not ours: skipped.
+      }
+    }
+  } catch {
+    // No folder any more.
+  }
+  return found;
 }
 
 function cacheSample(value: number | undefined): [Labels, number][] {

@@ -7,8 +7,9 @@
  * by itself (serve.ts).
  *
  * The copies are the stateless replicas of docs/scaling.md on one machine: nothing is shared
- * but the database files (writes from several processes are safe, `write_lock.ts`), so
- * in-memory databases, `/-/metrics` and plugin state are per process.
+ * but the database files (writes from several processes are safe, `write_lock.ts`) and a folder
+ * where each writes its metrics, so that `/-/metrics` answers for all of them; in-memory
+ * databases and plugin state are per process.
  *
  * @module
  */
@@ -20,6 +21,11 @@ import { instanceSecret } from "../auth/signer.ts";
 export const PROCESS_ENV = "VITRINE_PROCESS";
 /** Environment variable with the supervisor's pid: a copy stops when its parent is another. */
 export const SUPERVISOR_ENV = "VITRINE_SUPERVISOR";
+/**
+ * Environment variable naming a folder the copies write their metrics to, so that `/-/metrics`
+ * on any copy answers for all (`ServiceMetrics.shareWith`). The supervisor makes and removes it.
+ */
+export const METRICS_DIR_ENV = "VITRINE_METRICS_DIR";
 
 /** A copy that exits with an error sooner than this after it started could not start. */
 const START_GRACE_MS = 10_000;
@@ -73,6 +79,7 @@ export async function supervise(options: SuperviseOptions): Promise<number> {
   const port = options.port === 0 ? freePort(options.host) : options.port;
   // Cookies, CSRF tokens and API tokens signed by one copy must verify on every other.
   const secret = instanceSecret(null);
+  const metricsDir = Deno.makeTempDirSync({ prefix: "vitrine-metrics-" });
   const base = copyArgs(options.args, port);
   const copies: (Deno.ChildProcess | null)[] = new Array(options.count).fill(null);
   let running = 0;
@@ -101,6 +108,7 @@ export async function supervise(options: SuperviseOptions): Promise<number> {
         VITRINE_SECRET: secret,
         [PROCESS_ENV]: `${index + 1}/${options.count}`,
         [SUPERVISOR_ENV]: String(Deno.pid),
+        [METRICS_DIR_ENV]: metricsDir,
       },
       stdin: "null",
       // A process group of its own: Ctrl+C in a terminal signals the whole foreground group,
@@ -152,6 +160,7 @@ export async function supervise(options: SuperviseOptions): Promise<number> {
   }
   await ended;
   for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+  Deno.removeSync(metricsDir, { recursive: true });
   if (failure !== null) {
     const { index, code } = failure;
     throw new CliExit(

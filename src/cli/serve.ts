@@ -9,7 +9,13 @@ import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
-import { PROCESS_ENV, processCount, supervise, SUPERVISOR_ENV } from "./processes.ts";
+import {
+  METRICS_DIR_ENV,
+  PROCESS_ENV,
+  processCount,
+  supervise,
+  SUPERVISOR_ENV,
+} from "./processes.ts";
 
 /** The options commander parses for `serve`. */
 export interface ServeFlags {
@@ -112,6 +118,10 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       const stop = stopOnSignals(svc, server);
       const supervisor = Number(Deno.env.get(SUPERVISOR_ENV));
       if (supervisor > 0) stopWithSupervisor(supervisor, stop);
+      // One copy of several (--processes): /-/metrics answers for every copy.
+      const copy = Number.parseInt(Deno.env.get(PROCESS_ENV) ?? "");
+      const metricsDir = Deno.env.get(METRICS_DIR_ENV);
+      if (copy > 0 && metricsDir) svc.metrics.shareWith(metricsDir, copy);
       await server.finished;
     });
 }

@@ -16,7 +16,19 @@ interface Metric {
   name: string;
   help: string;
   type: "counter" | "gauge" | "histogram";
-  lines(): string[];
+  /** The metric's sample lines, each series also labelled with `extra` (first). */
+  lines(extra: Labels): string[];
+}
+
+/**
+ * One metric's samples, written out: what a process shares with the other copies of the same
+ * server (`MetricsRegistry.families`, `familiesText`).
+ */
+export interface MetricFamily {
+  name: string;
+  help: string;
+  type: "counter" | "gauge" | "histogram";
+  lines: string[];
 }
 
 /** `{a="x",b="y"}`, values escaped as the format requires (backslash, quote, newline). */
@@ -60,9 +72,9 @@ export class Counter implements Metric {
     return this.#values.get(keyOf(this.labelNames, labels))?.value ?? 0;
   }
 
-  lines(): string[] {
+  lines(extra: Labels): string[] {
     return [...this.#values.values()].map(({ labels, value }) =>
-      `${this.name}${labelText(labels)} ${numberText(value)}`
+      `${this.name}${labelText({ ...extra, ...labels })} ${numberText(value)}`
     );
   }
 }
@@ -96,9 +108,11 @@ export class Histogram implements Metric {
     series.count++;
   }
 
-  lines(): string[] {
+  lines(extra: Labels): string[] {
     const out: string[] = [];
-    for (const { labels, counts, sum, count } of this.#series.values()) {
+    for (const series of this.#series.values()) {
+      const { counts, sum, count } = series;
+      const labels = { ...extra, ...series.labels };
       let running = 0;
       this.buckets.forEach((bound, i) => {
         running += counts[i];
@@ -127,9 +141,9 @@ export class Gauge implements Metric {
     this.type = type;
   }
 
-  lines(): string[] {
+  lines(extra: Labels): string[] {
     return this.collect().map(([labels, value]) =>
-      `${this.name}${labelText(labels)} ${numberText(value)}`
+      `${this.name}${labelText({ ...extra, ...labels })} ${numberText(value)}`
     );
   }
 }
@@ -168,14 +182,39 @@ export class MetricsRegistry {
     return metric;
   }
 
+  /** Every metric with its samples now, each series also labelled with `extra`. */
+  families(extra: Labels = {}): MetricFamily[] {
+    return this.#metrics.map((metric) => ({
+      name: metric.name,
+      help: metric.help,
+      type: metric.type,
+      lines: metric.lines(extra),
+    }));
+  }
+
   /** Every metric in the text format, ending with a newline. */
   text(): string {
-    const out: string[] = [];
-    for (const metric of this.#metrics) {
-      const help = metric.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
-      out.push(`# HELP ${metric.name} ${help}`, `# TYPE ${metric.name} ${metric.type}`);
-      out.push(...metric.lines());
-    }
-    return out.join("\n") + "\n";
+    return familiesText([this.families()]);
   }
+}
+
+/**
+ * Several sets of families (one per process) as one text: each metric once, with its help and
+ * type from the first set that has it, followed by its samples from every set, in order.
+ */
+export function familiesText(sets: readonly MetricFamily[][]): string {
+  const merged = new Map<string, MetricFamily>();
+  for (const families of sets) {
+    for (const family of families) {
+      const seen = merged.get(family.name);
+      if (seen) seen.lines.push(...family.lines);
+      else merged.set(family.name, { ...family, lines: [...family.lines] });
+    }
+  }
+  const out: string[] = [];
+  for (const { name, help, type, lines } of merged.values()) {
+    const escaped = help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
+    out.push(`# HELP ${name} ${escaped}`, `# TYPE ${name} ${type}`, ...lines);
+  }
+  return out.join("\n") + "\n";
 }

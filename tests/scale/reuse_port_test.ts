@@ -8,6 +8,7 @@ import { Connection } from "../../src/sqlite/connection.ts";
 import { copyArgs, processCount } from "../../src/cli/processes.ts";
 import { CliExit } from "../../src/cli/exit.ts";
 import { startVitrine, type VitrineProcess, waitFor } from "./processes.ts";
+import { parsePrometheus, sumOf, valueOf } from "./prometheus.ts";
 
 const PID_PLUGIN = new URL("../fixtures/plugins/process_id.ts", import.meta.url).pathname;
 const linux = Deno.build.os === "linux";
@@ -253,6 +254,69 @@ Deno.test({
     } finally {
       for (const pid of pidsServing(out).values()) if (alive(pid)) Deno.kill(pid, "SIGKILL");
       if (alive(child.pid)) Deno.kill(child.pid, "SIGKILL");
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "--processes 2: /-/metrics on either copy answers for both, each series labelled process",
+  ignore: !linux,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = buildData(dir);
+    const metadata = `${dir}/metadata.json`;
+    Deno.writeTextFileSync(metadata, JSON.stringify({ permissions: { "view-metrics": true } }));
+    const server = await startVitrine([
+      "-i",
+      path,
+      "--processes",
+      "2",
+      "-m",
+      metadata,
+      "--plugin",
+      PID_PLUGIN,
+      "--no-access-log",
+    ]);
+    try {
+      await waitFor(() => pidsServing(server.stdout()).size === 2, "both copies to serve");
+      const pids = [...pidsServing(server.stdout()).values()];
+      await answeringPids(server, pids);
+      const environ = Deno.readTextFileSync(`/proc/${pids[0]}/environ`).split("\0");
+      const shared = environ.find((line) => line.startsWith("VITRINE_METRICS_DIR="))!.slice(20);
+      assert.ok(Deno.statSync(shared).isDirectory);
+      for (let i = 0; i < 20; i++) {
+        assert.equal((await fresh(`${server.url}data/items.json`)).status, 200);
+      }
+      // Scrapes land on either copy; each answers for both (the other's figures a second old
+      // at most), so the table pages add up to 20 whichever copy answers.
+      const scrape = async () => {
+        const response = await fresh(`${server.url}-/metrics`);
+        assert.equal(response.status, 200);
+        return parsePrometheus(bodyOf(response));
+      };
+      await waitFor(async () => {
+        const metrics = await scrape();
+        return sumOf(metrics, "vitrine_http_requests_total", { kind: "table" }) === 20;
+      }, "both copies' table requests in one scrape");
+      for (let i = 0; i < 6; i++) {
+        const metrics = await scrape();
+        assert.equal(sumOf(metrics, "vitrine_http_requests_total", { kind: "table" }), 20);
+        for (const process of ["1", "2"]) {
+          assert.equal(valueOf(metrics, "vitrine_ready", { process }), 1, `process ${process}`);
+          assert.ok(
+            valueOf(metrics, "vitrine_http_requests_total", { process, kind: "table" }) > 0,
+            `process ${process} answered some of the 20 table requests`,
+          );
+        }
+      }
+      const status = await server.stop();
+      assert.equal(status.code, 0, server.stderr());
+      assert.throws(() => Deno.statSync(shared), Deno.errors.NotFound, "the supervisor cleans up");
+    } finally {
+      await stopAll(server);
       Deno.removeSync(dir, { recursive: true });
     }
   },

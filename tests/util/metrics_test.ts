@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { MetricsRegistry } from "../../src/util/metrics.ts";
-import { parsePrometheus, valueOf } from "../scale/prometheus.ts";
+import { familiesText, MetricsRegistry } from "../../src/util/metrics.ts";
+import { parsePrometheus, sumOf, valueOf } from "../scale/prometheus.ts";
 
 Deno.test("counters, histograms and gauges in the Prometheus text format", () => {
   const registry = new MetricsRegistry();
@@ -62,4 +62,25 @@ Deno.test("open connections: the process's sockets less its listener", async () 
   assert.ok(output.success);
   // One listener and two ends of one connection (both in that process); less the listener, two.
   assert.deepEqual(JSON.parse(new TextDecoder().decode(output.stdout)), [3, 2]);
+});
+
+Deno.test("several processes' metrics merge into one text: each metric once, every series labelled", () => {
+  const copies = [1, 2].map((process) => {
+    const registry = new MetricsRegistry();
+    registry.counter("hits_total", "Hits", ["kind"]).inc({ kind: "row" }, process * 10);
+    registry.histogram("took_seconds", "Time", [], [0.1]).observe({}, 0.05);
+    registry.gauge("up", "Up", () => [[{}, 1]]);
+    return registry.families({ process: String(process) });
+  });
+  const text = familiesText(copies);
+  assert.equal(text.match(/# TYPE hits_total counter/g)?.length, 1);
+  assert.match(
+    text,
+    /hits_total\{process="1",kind="row"\} 10\nhits_total\{process="2",kind="row"\} 20/,
+  );
+  assert.match(text, /took_seconds_bucket\{process="2",le="0.1"\} 1/);
+  assert.match(text, /up\{process="1"\} 1\nup\{process="2"\} 1\n$/);
+  const parsed = parsePrometheus(text);
+  assert.equal(sumOf(parsed, "hits_total"), 30);
+  assert.equal(sumOf(parsed, "took_seconds_count"), 2);
 });
