@@ -8,6 +8,7 @@ import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
+import { Connection } from "../sqlite/connection.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
 import {
   METRICS_DIR_ENV,
@@ -331,14 +332,45 @@ export async function serviceOptionsFrom(
     cors: flags.cors,
     trust_proxy: flags.trustProxy,
     nolock: flags.nolock,
-    load_extensions: flags.loadExtension.length
-      ? flags.loadExtension
-      : (Deno.env.get("VITRINE_LOAD_EXTENSION")?.split(",").filter(Boolean) ?? []),
+    load_extensions: checkExtensions(
+      flags.loadExtension.length
+        ? flags.loadExtension
+        : (Deno.env.get("VITRINE_LOAD_EXTENSION")?.split(",").filter(Boolean) ?? []),
+    ),
     inspect_data: flags.inspectFile
       ? await readInspectFile(flags.inspectFile)
       : options.inspect_data ?? null,
     version_note: flags.versionNote ?? null,
   };
+}
+
+/**
+ * Loads each `path[:entrypoint]` into a scratch connection first: an extension that cannot load
+ * would otherwise start a server that fails every page with the same error.
+ */
+function checkExtensions(extensions: string[]): string[] {
+  for (const extension of extensions) {
+    const [file, entry] = extension.split(":");
+    // SQLite also tries the name with the platform's suffix (`x` → `x.so`) and reports only
+    // that second attempt, so a missing file is named here instead.
+    const suffix = Deno.build.os === "windows"
+      ? ".dll"
+      : Deno.build.os === "darwin"
+      ? ".dylib"
+      : ".so";
+    if (!isFile(file) && !isFile(file + suffix)) {
+      throw new CliExit(1, `Error: SQLite extension not found: ${file}`);
+    }
+    const conn = Connection.open(":memory:");
+    try {
+      conn.loadExtension(file, entry);
+    } catch (error) {
+      throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+    } finally {
+      conn.close();
+    }
+  }
+  return extensions;
 }
 
 /** The counts and hashes written by `vitrine inspect`; a clear error when unreadable. */

@@ -25,8 +25,14 @@ export function loadExtension(db: Deno.PointerValue, path: string, entry?: strin
   );
   if (rc === 0) return;
   const errorPointer = Deno.UnsafePointer.create(errorOut[0]);
-  const detail = readCString(errorPointer);
+  let detail = readCString(errorPointer);
   if (errorPointer !== null) lib.sqlite3_free(errorPointer);
+  // When the file itself fails to load, SQLite tries the name with the library suffix added
+  // and reports only that attempt ("x.so.so: cannot open shared object file").
+  if (detail?.startsWith(`${path}.`) && /cannot open shared object|No such file/i.test(detail)) {
+    detail = "not a library this system can load (wrong format or architecture, or missing " +
+      "dependencies)";
+  }
   throw new SqliteError(
     `Could not load SQLite extension ${path}: ${detail ?? readCString(lib.sqlite3_errmsg(db))}`,
     rc,

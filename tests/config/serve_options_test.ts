@@ -42,6 +42,23 @@ Deno.test("--template-dir and --plugins-dir must be existing directories", async
   }
 });
 
+Deno.test("--load-extension must name a library that loads, before the server starts", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    await cliError(
+      { loadExtension: [`${dir}/nope.so`] },
+      /SQLite extension not found: .*nope\.so$/,
+    );
+    Deno.writeTextFileSync(`${dir}/text.so`, "not a library");
+    await cliError(
+      { loadExtension: [`${dir}/text.so`] },
+      /Could not load SQLite extension .*text\.so: not a library this system can load/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("--inspect-file must be readable JSON of the inspect shape", async () => {
   const dir = Deno.makeTempDirSync();
   try {
