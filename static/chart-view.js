@@ -33,6 +33,9 @@ function setUp(toolbar) {
         <option value="scatter">Scatter</option></select></label>
       <label>X <select name="x"></select></label>
       <label>Y <select name="y"></select></label>
+      <label class="chart-combine" hidden>Combine <select name="combine">
+        <option value="sum">Sum</option><option value="mean">Average</option>
+        <option value="min">Minimum</option><option value="max">Maximum</option></select></label>
       <label>Colour <select name="color"></select></label>
     </form>
     <div class="chart-figure"></div>
@@ -148,10 +151,43 @@ function fillControls(panel, data) {
   panel.querySelector("[name=type]").value = suggestType(data);
 }
 
-// Plot's input: rows with dates as Date objects, or one row per x with its count.
-function chartRows(data, x, y, color) {
+const COMBINE = {
+  sum: (values) => values.reduce((a, b) => a + b, 0),
+  mean: (values) => values.reduce((a, b) => a + b, 0) / values.length,
+  min: (values) => Math.min(...values),
+  max: (values) => Math.max(...values),
+};
+const COMBINE_WORDS = { sum: "sum", mean: "average", min: "minimum", max: "maximum" };
+
+// True when some x (with its colour) comes more than once: a bar chart must then combine values.
+function xRepeats(data, x, color) {
+  const seen = new Set();
+  for (const row of data.rows) {
+    const key = JSON.stringify([row[x], color ? row[color] : null]);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+// Plot's input: rows with dates as Date objects, or one row per x with its count, or (bars
+// whose x repeats) one row per x with its values combined as chosen: never stacked silently.
+function chartRows(data, x, y, color, combine) {
   const value = (v, column) =>
     data.kinds[column] === "date" && typeof v === "string" ? new Date(v) : v;
+  if (y !== COUNT && combine) {
+    const groups = new Map();
+    for (const row of data.rows) {
+      if (row[x] === null || row[y] === null) continue;
+      const key = JSON.stringify([row[x], color ? row[color] : null]);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(row[y]);
+    }
+    return [...groups].map(([key, values]) => {
+      const [vx, vc] = JSON.parse(key);
+      return { x: value(vx, x), y: COMBINE[combine](values), c: vc };
+    });
+  }
   if (y !== COUNT) {
     return data.rows.filter((row) => row[x] !== null && row[y] !== null)
       .map((row) => ({ x: value(row[x], x), y: row[y], c: color ? row[color] : null }));
@@ -176,7 +212,11 @@ function draw(panel, data) {
     note(panel, "There are no rows to chart.");
     return;
   }
-  let rows = chartRows(data, x, y, color);
+  // Bars of a number whose x repeats show one combined value per bar, and say which.
+  const combining = type === "bar" && y !== COUNT && xRepeats(data, x, color);
+  panel.querySelector(".chart-combine").hidden = !combining;
+  const combine = combining ? form.get("combine") || "sum" : null;
+  let rows = chartRows(data, x, y, color, combine);
   if (type === "line") rows = rows.sort((a, b) => (a.x < b.x ? -1 : a.x > b.x ? 1 : 0));
   const accent = getComputedStyle(document.documentElement).getPropertyValue("--accent").trim();
   const paint = color ? "c" : accent || "steelblue";
@@ -193,20 +233,24 @@ function draw(panel, data) {
     : type === "line"
     ? [lineY(rows, { ...channels, stroke: paint, z: color ? "c" : undefined }), ruleY([0])]
     : [dot(rows, { ...channels, stroke: paint, r: 3 })];
-  const yLabel = y === COUNT ? "rows" : y;
+  const yLabel = y === COUNT ? "rows" : combine ? `${COMBINE_WORDS[combine]} of ${y}` : y;
   const description = `${
     type === "scatter" ? "Scatter" : type === "bar" ? "Bar" : "Line"
   } chart of ${yLabel} by ${x}${color ? `, coloured by ${color}` : ""}`;
+  const width = Math.max(280, figure.clientWidth || panel.clientWidth);
+  const axis = bandAxis(type, rows, width);
   const svg = plot({
     marks,
-    width: Math.max(280, figure.clientWidth || panel.clientWidth),
-    height: 360,
+    width,
+    height: 360 + axis.marginBottom - 48,
     marginLeft: 56,
-    marginBottom: 48,
+    marginBottom: axis.marginBottom,
     x: {
       label: x,
       type: data.kinds[x] === "date" ? "utc" : type === "bar" ? "band" : undefined,
-      tickRotate: type === "bar" && rows.length > 12 ? -35 : 0,
+      tickRotate: axis.rotate,
+      tickFormat: axis.format,
+      labelOffset: axis.marginBottom - 6,
     },
     y: { label: yLabel, grid: true },
     color: color ? { legend: true } : undefined,
@@ -219,6 +263,26 @@ function draw(panel, data) {
     : `the ${data.rows.length.toLocaleString()} rows of this query`;
   note(panel, `${description}, from ${source}.`);
   addDownload(panel, figure);
+}
+
+const LONGEST_TICK = 18;
+
+// The x axis of bars: labels turned when they would not fit side by side (upright when the
+// bars are very narrow), cut to a readable length, and a bottom margin that holds them and,
+// below them, the axis title.
+function bandAxis(type, rows, width) {
+  if (type !== "bar") return { rotate: 0, format: undefined, marginBottom: 48 };
+  const format = (v) => {
+    const text = v instanceof Date ? v.toISOString().slice(0, 10) : String(v ?? "");
+    return text.length > LONGEST_TICK ? `${text.slice(0, LONGEST_TICK - 1)}…` : text;
+  };
+  const longest = Math.max(0, ...rows.map((row) => format(row.x).length));
+  const perBar = (width - 76) / Math.max(1, rows.length);
+  // About 6.5 px a character at 12 px.
+  const rotate = longest * 6.5 + 8 <= perBar ? 0 : perBar < 16 ? -90 : -45;
+  const turn = Math.abs(Math.sin((rotate * Math.PI) / 180));
+  const marginBottom = Math.round(40 + longest * 6.5 * turn);
+  return { rotate, format, marginBottom };
 }
 
 function note(panel, text) {

@@ -112,6 +112,8 @@ function plot(map, panel, config, { rows, primaryKeys, more, table }) {
   }
   // Bounds from the points themselves: chunked loading fills the cluster group later.
   const plotted = markers.length;
+  // Nothing to show: no empty grey box above the table, only the note.
+  panel.querySelector(".map").hidden = plotted === 0;
   if (plotted) {
     const bounds = L.latLngBounds(markers.map((marker) => marker.getLatLng()));
     map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });

@@ -113,6 +113,24 @@ for (const screen of SCREENS) {
       assert.equal(await page.locator(".chart-controls [name=type]").inputValue(), "bar");
       assert.equal(await page.locator(".chart-figure svg rect").count(), 4);
       assert.match(await page.locator(".chart-download").getAttribute("href") ?? "", /^blob:/);
+      assert.ok(await page.locator(".chart-combine").isHidden(), "counts need no combining");
+      // Bars of a number whose categories repeat combine the values, and say how.
+      await page.locator(".chart-controls [name=y]").selectOption("height_m");
+      await page.locator(".chart-controls [name=type]").selectOption("bar");
+      assert.ok(await page.locator(".chart-combine").isVisible());
+      assert.equal(await page.locator(".chart-figure svg rect").count(), 4);
+      assert.match((await textOf(page, ".chart-note")) ?? "", /^Bar chart of sum of height_m by/);
+      await page.locator(".chart-controls [name=combine]").selectOption("mean");
+      assert.match(
+        (await textOf(page, ".chart-note")) ?? "",
+        /^Bar chart of average of height_m by condition,/,
+      );
+      const tallest = Math.max(
+        ...(await page.locator(".chart-figure svg g[aria-label=bar] rect").evaluateAll((bars) =>
+          bars.map((bar) => bar.getBoundingClientRect().height)
+        )),
+      );
+      assert.ok(tallest > 0);
       // An aggregate query charts as bars straight away.
       const sql = "select neighborhoods.name as neighbourhood, count(*) as trees from trees " +
         "join neighborhoods on neighborhoods.id = trees.neighborhood_id group by 1";
@@ -137,6 +155,21 @@ for (const screen of SCREENS) {
       // Every tree, from all fifteen pages of the table, grouped into clusters.
       assert.equal(await panel.getAttribute("data-points"), "1500");
       assert.equal(await textOf(page, ".map-note"), "1,500 rows on the map.");
+      // The Export menu opens above the map's zoom buttons: its links take the clicks.
+      await page.locator(".export-menu summary").first().click();
+      const covered = await page.locator(".export-panel a").evaluateAll((links) =>
+        links.filter((link) => {
+          link.scrollIntoView({ block: "center" });
+          const box = link.getBoundingClientRect();
+          if (!box.width) return false;
+          // deno-lint-ignore no-explicit-any
+          const doc = (link as any).ownerDocument;
+          const top = doc.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return top !== link && !link.contains(top);
+        }).map((link) => link.textContent)
+      );
+      assert.deepEqual(covered, []);
+      await page.locator(".export-menu summary").first().click();
       const clusters = await page.locator(".map-cluster").allInnerTexts();
       assert.ok(clusters.length > 1, "several clusters");
       const clustered = clusters.reduce((sum, text) => sum + Number(text.replace(/,/g, "")), 0);
@@ -170,6 +203,11 @@ for (const screen of SCREENS) {
       assert.equal(popupTitle, title);
       assert.match(page.url(), rowPage);
       assert.deepEqual(await columnValues(page, "address"), [title]);
+      // No matching rows: a note, and no empty map above the table.
+      await page.goto(`${base}/demo/trees?height_m__gt=1000`);
+      await page.locator(".map-panel[data-ready]").waitFor();
+      assert.equal(await textOf(page, ".map-note"), "0 rows on the map.");
+      assert.ok(await page.locator(".map-panel .map").isHidden());
     },
     uiService,
   );
