@@ -13,6 +13,7 @@
 import { escapeSqlIdentifier } from "../util/sql.ts";
 import { type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
 import { columnsToSelect } from "./columns.ts";
+import { TableArgsError } from "./errors.ts";
 import { type FilterArgumentsLike, mergeFilterArguments } from "./filter_arguments.ts";
 import { filtersFromArgs } from "./filters.ts";
 import {
@@ -127,6 +128,10 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
   const useRowid = !table.is_view && table.pks.length === 0;
   const keyColumns = useRowid ? ["rowid"] : table.pks;
   const filters = filtersFromArgs(args);
+  // Views have no rowid; tables answer to it whatever their key.
+  const filterable = table.is_view ? table.columns : [...table.columns, "rowid"];
+  const unknown = filters.unknown_columns(filterable);
+  if (unknown.length) throw new TableArgsError(`no such column: ${unknown[0]}`);
   const built = filters.build_where_clauses(table.name);
   const search = searchFilterArguments(args, { ...table, table: table.name }, config);
   const hooks = mergeFilterArguments([search.filter_arguments, ...(input.filter_arguments ?? [])]);
