@@ -69,10 +69,28 @@ function pick<T>(next: () => number, items: T[]): T {
   return items[Math.floor(next() * items.length)];
 }
 
-function build(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch { /* not there yet */ }
+/**
+ * Builds the database next to `target` and moves it into place, taking the old file's `-wal`,
+ * `-shm` and `-journal` with it: left behind, they would be read as the new file's own and a
+ * server would answer "disk I/O error".
+ */
+function build(target: string): void {
+  const path = `${target}.building`;
+  for (const file of [path, `${path}-journal`]) {
+    try {
+      Deno.removeSync(file);
+    } catch { /* not there */ }
+  }
+  fill(path);
+  for (const suffix of ["-wal", "-shm", "-journal"]) {
+    try {
+      Deno.removeSync(target + suffix);
+    } catch { /* not there */ }
+  }
+  Deno.renameSync(path, target);
+}
+
+function fill(path: string): void {
   const conn = Connection.open(path, { mode: "rwc" });
   try {
     conn.exec(Deno.readTextFileSync(new URL("schema.sql", here)));

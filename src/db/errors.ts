@@ -40,9 +40,24 @@ export class DatabaseError extends SqliteError {
   }
 }
 
+/**
+ * Primary result codes that say the file or the machine failed, not the SQL: SQLITE_NOMEM (7),
+ * SQLITE_IOERR (10), SQLITE_CORRUPT (11), SQLITE_FULL (13), SQLITE_CANTOPEN (14), SQLITE_NOTADB
+ * (26).
+ */
+const STORAGE_FAILURES = new Set([7, 10, 11, 13, 14, 26]);
+
 /** SQLite refused or failed a statement (syntax, missing table, constraint, read-only, …). */
 export class QueryError extends DatabaseError {
   override name = "QueryError";
+
+  /**
+   * True when the file or the machine failed (a disk I/O error, a corrupt or replaced file, a
+   * full disk): a server error whoever wrote the SQL, never the visitor's "Invalid SQL".
+   */
+  get storage_failure(): boolean {
+    return STORAGE_FAILURES.has(this.code);
+  }
 
   /** Wraps `cause` (a `SqliteError`) raised while running `sql`; the message stays SQLite's. */
   constructor(

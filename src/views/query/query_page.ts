@@ -59,7 +59,10 @@ export async function runReadQuery(
       error: null,
     };
   } catch (error) {
-    if (error instanceof QueryError || error instanceof MagicParameterError) {
+    if (
+      (error instanceof QueryError && !error.storage_failure) ||
+      error instanceof MagicParameterError
+    ) {
       return { columns: [], rows: [], truncated: false, error: error.message };
     }
     throw error;

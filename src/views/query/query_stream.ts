@@ -75,7 +75,7 @@ export async function streamQuery(
   try {
     first = await page(0);
   } catch (error) {
-    if (error instanceof QueryError) return null;
+    if (error instanceof QueryError && !error.storage_failure) return null;
     throw error;
   }
   if (first === null) return null;

@@ -231,7 +231,9 @@ export async function fetchPage(
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
-    if (error instanceof QueryError) throw new InvalidSql(error.message, { cause: error });
+    if (error instanceof QueryError && !error.storage_failure) {
+      throw new InvalidSql(error.message, { cause: error });
+    }
     throw error;
   });
   // The pager reads the count and the last row of the page only: one object, not one per row
