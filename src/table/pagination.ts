@@ -27,11 +27,16 @@ export function parsePageSize(
   args: ArgsLike,
   options: { max_returned_rows: number; default_page_size: number; configSize?: number | string },
 ): number {
-  const given = argList(args, "_size")[0] || options.configSize;
-  if (given === undefined || given === "" || given === null) return options.default_page_size;
+  const asked = argList(args, "_size")[0];
+  const given = asked || options.configSize;
+  // The operator's own sizes (`default_page_size`, a table's `size`) are capped by
+  // `max_returned_rows` like everything else; only a visitor's `_size` is an error.
+  const cap = (size: number) => Math.min(size, options.max_returned_rows);
+  if (given === undefined || given === "" || given === null) return cap(options.default_page_size);
   const text = given === "max" ? String(options.max_returned_rows) : String(given).trim();
   if (!/^[+]?[0-9]+$/.test(text)) throw new TableArgsError("_size must be a positive integer");
   const size = Number(text);
+  if (!asked) return cap(size);
   if (size > options.max_returned_rows) {
     throw new TableArgsError(`_size must be <= ${options.max_returned_rows}`);
   }

@@ -161,6 +161,10 @@ Deno.test("_size parsing and its errors", () => {
   assert.throws(() => size("_size=abc"), { message: "_size must be a positive integer" });
   assert.throws(() => size("_size=-1"), { message: "_size must be a positive integer" });
   assert.throws(() => size("_size=1001"), { message: "_size must be <= 1000", status: 400 });
+  // The operator's sizes are capped, not refused: no table becomes an error on every request.
+  assert.equal(size("", 5000), 1000);
+  const small = { max_returned_rows: 10, default_page_size: 100 };
+  assert.equal(parsePageSize(new URLSearchParams(""), small), 10);
 });
 
 Deno.test("_size=0 returns no rows and no next token", async () => {
