@@ -29,7 +29,9 @@ export function loadExtension(db: Deno.PointerValue, path: string, entry?: strin
   if (errorPointer !== null) lib.sqlite3_free(errorPointer);
   // When the file itself fails to load, SQLite tries the name with the library suffix added
   // and reports only that attempt ("x.so.so: cannot open shared object file").
-  if (detail?.startsWith(`${path}.`) && /cannot open shared object|No such file/i.test(detail)) {
+  const failedWithSuffix = detail?.startsWith(`${path}.`) &&
+    /cannot open shared object|No such file/i.test(detail);
+  if (failedWithSuffix && isFile(path)) {
     detail = "not a library this system can load (wrong format or architecture, or missing " +
       "dependencies)";
   }
@@ -37,4 +39,12 @@ export function loadExtension(db: Deno.PointerValue, path: string, entry?: strin
     `Could not load SQLite extension ${path}: ${detail ?? readCString(lib.sqlite3_errmsg(db))}`,
     rc,
   );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
