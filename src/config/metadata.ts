@@ -125,7 +125,41 @@ export function parse_metadata(
   if (!isPlainObject(parsed)) {
     throw new BadMetadataError("Metadata must be a JSON or YAML object (a mapping of keys)");
   }
+  checkShape(parsed);
   return parsed;
+}
+
+/**
+ * The structure every page relies on: found at start-up, where a mistake is one clear error,
+ * instead of a 500 on the pages that read it.
+ */
+function checkShape(metadata: MetadataDict): void {
+  const databases = metadata.databases;
+  if (databases === undefined || databases === null) return;
+  if (!isPlainObject(databases)) {
+    throw new BadMetadataError('"databases" must be a mapping of database names to settings');
+  }
+  for (const [name, database] of Object.entries(databases)) {
+    if (database === null) continue;
+    if (!isPlainObject(database)) {
+      throw new BadMetadataError(`Database "${name}" must be a mapping of keys`);
+    }
+    for (const key of ["tables", "queries"]) {
+      const value = database[key];
+      if (value !== undefined && value !== null && !isPlainObject(value)) {
+        throw new BadMetadataError(`"${key}" of database "${name}" must be a mapping by name`);
+      }
+    }
+    for (const [query, definition] of Object.entries(database.queries ?? {})) {
+      const sql = isPlainObject(definition) ? definition.sql : definition;
+      if (typeof sql !== "string") {
+        throw new BadMetadataError(
+          `Canned query "${query}" of database "${name}" must be SQL text, or a mapping with ` +
+            `its SQL under "sql"`,
+        );
+      }
+    }
+  }
 }
 
 function parseYaml(text: string): unknown {

@@ -220,8 +220,18 @@ export abstract class Facet {
     const results: FacetResult[] = [];
     const timedOut: string[] = [];
     const size = this.get_facet_size();
+    const fromMetadata = this.get_configs().some((source) => source.source === "metadata");
+    const columns = fromMetadata ? await this.columns() : [];
     for (const source of this.get_configs()) {
       const column = facetColumn(source);
+      // A metadata facet on a column the table lacks (a typo, or a column since dropped) is
+      // the operator's mistake: left out, not a failed page for every visitor. (A request's
+      // `_facet` naming no column was refused with a 400 before.)
+      if (source.source === "metadata" && !columns.includes(column)) {
+        const where = this.table === null ? "this table" : `table "${this.table}"`;
+        warnOnce(`metadata facet "${column}" is not a column of ${where}; it is left out`);
+        continue;
+      }
       try {
         // One row past the size tells whether the list is truncated.
         const rows = positional(await this.runFacetSql(counter.sql(this.col(column), size + 1)));
@@ -319,4 +329,12 @@ export abstract class Facet {
 /** Python's `str()` of a facet value, used for URLs and the `selected` test. */
 export function facetValueText(value: unknown): string {
   return value === null ? "None" : String(value);
+}
+
+const warned = new Set<string>();
+
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(`Vitrine: ${message}`);
 }

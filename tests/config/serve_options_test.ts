@@ -82,6 +82,24 @@ Deno.test("--inspect-file must be readable JSON of the inspect shape", async () 
   }
 });
 
+Deno.test("--metadata: a canned query without SQL is found at start-up, naming it", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeTextFileSync(`${dir}/m.yaml`, "databases:\n  data:\n    queries:\n      q: 5\n");
+    await assert.rejects(
+      () => serviceOptionsFrom([], flags({ metadata: `${dir}/m.yaml` })),
+      /m\.yaml": Canned query "q" of database "data" must be SQL text, or a mapping with its SQL/,
+    );
+    Deno.writeTextFileSync(`${dir}/m.yaml`, "databases:\n  data:\n    queries: [select 1]\n");
+    await assert.rejects(
+      () => serviceOptionsFrom([], flags({ metadata: `${dir}/m.yaml` })),
+      /"queries" of database "data" must be a mapping by name/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("--metadata errors name the file with the parser's line and column", async () => {
   const dir = Deno.makeTempDirSync();
   try {

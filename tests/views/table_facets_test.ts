@@ -61,3 +61,16 @@ Deno.test("HTML: each facet once; only facets from the request get a remove link
   const suggested = html.match(/<p class="suggested-facets">[\s\S]*?<\/p>/)?.[0] ?? "";
   assert.doesNotMatch(suggested, />category_id</);
 });
+
+Deno.test("a configured facet on a column the table lacks is left out; the page and the other facets stay", async () => {
+  const metadata = structuredClone(CONFIGURED);
+  metadata.databases.shop.tables.products.facets.unshift("colour");
+  await using svc = shopService({ metadata });
+  for (const path of ["/shop/products", "/shop/products.json?_extra=facet_results"]) {
+    const response = await svc.client.get(path);
+    assert.equal(response.status, 200, `${path}: ${response.text.slice(0, 200)}`);
+  }
+  const results = (await svc.client.get("/shop/products.json?_extra=facet_results")).json()
+    .facet_results.results as Record<string, Facet>;
+  assert.deepEqual(Object.keys(results), ["category_id", "tags"]);
+});
