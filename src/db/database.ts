@@ -196,6 +196,7 @@ export class Database extends DatabaseIntrospection {
             columns: results.columns,
             rows: results.values,
             truncated: results.truncated,
+            real_columns: results.real_columns,
           };
           // Rows read on this thread come without their JSON: written once, here, for every hit.
           const page = results.page ?? (request.json ? encodePage(request, answer) : null);
@@ -205,6 +206,7 @@ export class Database extends DatabaseIntrospection {
         return Results.lazy({
           columns: kept.columns,
           truncated: kept.truncated,
+          real_columns: kept.real_columns,
           count: kept.rows.length,
           rows: () => kept.rows.map((row) => row.slice()),
           page: kept.page ?? null,
@@ -349,7 +351,7 @@ export class Database extends DatabaseIntrospection {
       await Promise.resolve();
       signal?.throwIfAborted();
       const result = runRead(this.#mainConnection(), request);
-      return new Results(result.rows, result.columns, result.truncated);
+      return new Results(result.rows, result.columns, result.truncated, result.real_columns);
     }
     // Export pages stay in the workers: they write the lines there, while this thread sends.
     if (!request.text && pool.costs.isTiny(request.sql)) {
@@ -378,7 +380,7 @@ export class Database extends DatabaseIntrospection {
     try {
       const result = runRead(conn, capped);
       this.#host.readPool().costs.record(request.sql, performance.now() - started);
-      return new Results(result.rows, result.columns, result.truncated);
+      return new Results(result.rows, result.columns, result.truncated, result.real_columns);
     } catch (error) {
       const ms = performance.now() - started;
       this.#host.readPool().costs.record(request.sql, ms);

@@ -57,6 +57,8 @@ const PLAIN_WORKER = new URL("./plain_worker.ts", import.meta.url);
 export interface ReadAnswer {
   columns: string[];
   truncated: boolean;
+  /** Columns whose numbers were all stored as REAL (`Statement.realColumns`). */
+  real_columns: number[];
   /** Number of rows. */
   count: number;
   rows(): SqlValue[][];
@@ -186,6 +188,7 @@ export class ReadPool {
     return {
       columns: reply.columns,
       truncated: reply.truncated,
+      real_columns: reply.real_columns,
       count: reply.count,
       rows: () => {
         if (reply.rows === null) throw new Error("This export page was sent as lines only");

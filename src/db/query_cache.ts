@@ -20,6 +20,8 @@ export interface CachedRows {
   columns: string[];
   rows: SqlValue[][];
   truncated: boolean;
+  /** Columns whose numbers were all stored as REAL. */
+  real_columns?: number[];
   /** A JSON page's rows already written as JSON (`execute(…, { json_rows })`), kept with them. */
   page?: EncodedPage | null;
 }

@@ -52,6 +52,8 @@ export interface ReadResult {
   columns: string[];
   rows: SqlValue[][];
   truncated: boolean;
+  /** Columns whose numbers were all stored as REAL: whole ones are written `12.0`. */
+  real_columns?: number[];
 }
 
 /** {@link ReadRequest.json}'s answer: UTF-8 JSON of the first `limit` rows, and the row at `limit - 1`. */
@@ -115,14 +117,22 @@ const limitsByCap = new Map<number, Readonly<SqlLimits>>();
 export function encodePage(request: ReadRequest, result: ReadResult): EncodedPage | null {
   const options = request.json ?? request.text;
   if (!options) return null;
+  // REAL by declaration (the view's) or by what the rows held (a query's expressions).
+  const real = withRealColumns(options.real, result.real_columns);
   const text = request.json
-    ? rowsJson(result.columns, result.rows, request.json)
-    : textRows(result.columns, result.rows, request.text!);
+    ? rowsJson(result.columns, result.rows, { ...request.json, real })
+    : textRows(result.columns, result.rows, { ...request.text!, real });
   // An export page with a BLOB cell is written by the main thread (its text is a URL there).
   if (text === null) return null;
   const limit = options.limit;
   const edge = result.rows.length > limit && limit > 0 ? result.rows[limit - 1] : null;
   return { bytes: new TextEncoder().encode(text), edge };
+}
+
+/** The REAL column indexes `declared` with those of `stored` added (no duplicates). */
+export function withRealColumns(declared: number[] = [], stored: number[] = []): number[] {
+  if (stored.length === 0) return declared;
+  return [...new Set([...declared, ...stored])];
 }
 
 /** SQLite's own error for a query stopped by its deadline (SQLITE_INTERRUPT). */

@@ -101,6 +101,11 @@ export class Results implements Iterable<Row> {
   /** True when more rows existed than were returned. */
   readonly truncated: boolean;
   /**
+   * Indexes of the columns whose numbers were all stored as REAL: JavaScript has one number
+   * type, so this is how a page still writes a REAL `12.0` as `12.0` (Python's float).
+   */
+  readonly real_columns: number[];
+  /**
    * For `execute(…, { json_rows })` (Vitrine's JSON pages): the first rows already written as
    * UTF-8 JSON where they were read, and the last of them as values. Null otherwise.
    * @internal
@@ -112,8 +117,14 @@ export class Results implements Iterable<Row> {
   #rows: Row[] | null = null;
 
   /** Wraps plain value arrays; they become {@link Row}s when `rows` is first read. */
-  constructor(rows: SqlValue[][], columns: string[], truncated = false) {
+  constructor(
+    rows: SqlValue[][],
+    columns: string[],
+    truncated = false,
+    real_columns: number[] = [],
+  ) {
     this.columns = columns;
+    this.real_columns = real_columns;
     this.#values = rows;
     this.#count = rows.length;
     this.truncated = truncated;
@@ -124,11 +135,12 @@ export class Results implements Iterable<Row> {
   static lazy(answer: {
     columns: string[];
     truncated: boolean;
+    real_columns?: number[];
     count: number;
     rows(): SqlValue[][];
     page: EncodedPage | null;
   }): Results {
-    const results = new Results([], answer.columns, answer.truncated);
+    const results = new Results([], answer.columns, answer.truncated, answer.real_columns);
     results.#values = null;
     results.#load = answer.rows;
     results.#count = answer.count;

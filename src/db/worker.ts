@@ -132,6 +132,7 @@ async function handle(message: ToWorker): Promise<void> {
       id: message.id,
       columns: result.columns,
       truncated: result.truncated,
+      real_columns: result.real_columns ?? [],
       count: result.rows.length,
       // An export page written as lines needs no values on the other side (only its edge row).
       rows: page && request.text ? null : encodeRows(result.rows),

@@ -16,7 +16,13 @@ import type { Connection } from "../sqlite/connection.ts";
 import type { Statement } from "../sqlite/statement.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
-import { interruptedError, type ReadRequest, visitorLimits, wallClock } from "./read_query.ts";
+import {
+  interruptedError,
+  type ReadRequest,
+  visitorLimits,
+  wallClock,
+  withRealColumns,
+} from "./read_query.ts";
 
 interface Cursor {
   statement: Statement;
@@ -118,7 +124,9 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
       cursor.columns = cursor.statement.columns();
     }
     if (rows.length === 0) break;
-    const lines = textRows(cursor.columns, rows, { ...text, limit: rows.length });
+    // REAL by declaration, or by what the rows so far held (a query's expressions).
+    const real = withRealColumns(text.real, cursor.statement.realColumns());
+    const lines = textRows(cursor.columns, rows, { ...text, real, limit: rows.length });
     if (lines === null) {
       if (at === 0) return { columns: cursor.columns, lines: null, rows, done };
       cursor.pending = { rows, done };

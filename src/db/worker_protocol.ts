@@ -47,6 +47,8 @@ export type FromWorker =
     id: number;
     columns: string[];
     truncated: boolean;
+    /** Columns whose numbers were all stored as REAL (`Statement.realColumns`). */
+    real_columns: number[];
     count: number;
     /** Null for an export page written as lines (`request.text`): its values are not needed. */
     rows: WireRows | null;

@@ -200,7 +200,10 @@ export async function displayRows(
       const value = hooked
         ? await renderCell(ctx, row, column, values[i])
         : defaultCell(ctx, row, column, values[i]);
-      cells[i] = { column, value, raw: values[i] };
+      const raw = values[i];
+      // A REAL column's whole number is still a float (`type-float`, as the reference shows).
+      const value_type = isIntegralReal(raw, ctx.column_types?.[column]) ? "float" : undefined;
+      cells[i] = { column, value, raw, value_type };
     }
     out.push(makeDisplayRow(cells));
   }

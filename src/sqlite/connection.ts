@@ -32,6 +32,8 @@ export interface QueryResult {
   columns: string[];
   rows: SqlValue[][];
   truncated: boolean;
+  /** Columns whose numbers were all stored as REAL (`Statement.realColumns`). */
+  real_columns: number[];
 }
 
 /** Outcome of `Connection.run()`. */
@@ -197,8 +199,9 @@ export class Connection {
       statement.bind(params);
       const maxRows = options.maxRows ?? Infinity;
       const rows = statement.all(maxRows, options.maxBytes ?? Infinity);
+      const real_columns = statement.realColumns();
       const truncated = rows.length >= maxRows && statement.step();
-      return { columns: statement.columns(), rows, truncated };
+      return { columns: statement.columns(), rows, truncated, real_columns };
     } finally {
       this.#keep(key, statement);
     }

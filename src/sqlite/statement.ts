@@ -14,6 +14,7 @@ import {
   bindValue,
   parameterName,
   readColumn,
+  SEEN_REAL,
   type SqlValue,
 } from "./values.ts";
 
@@ -46,6 +47,8 @@ export class Statement {
   #parameterCount: number;
   #parameterNames: (string | null)[] | undefined;
   #finalized = false;
+  /** Storage classes of the numbers read per column since the last reset (`readColumn`). */
+  #seen = new Uint8Array(0);
   /** SQL text left over after the first statement (only whitespace/comments for one statement). */
   readonly tail: string;
 
@@ -106,6 +109,7 @@ export class Statement {
     const lib = sqlite();
     lib.sqlite3_reset(this.#pointer);
     lib.sqlite3_clear_bindings(this.#pointer);
+    this.#seen.fill(0);
     if (params === undefined || params === null) return this;
     if (Array.isArray(params)) {
       const count = Math.min(params.length, this.#parameterCount);
@@ -147,8 +151,21 @@ export class Statement {
   /** The current row as an array. */
   values(): SqlValue[] {
     const row = new Array<SqlValue>(this.#columnCount);
-    for (let i = 0; i < this.#columnCount; i++) row[i] = readColumn(this.#pointer, i);
+    if (this.#seen.length !== this.#columnCount) this.#seen = new Uint8Array(this.#columnCount);
+    const seen = this.#seen;
+    for (let i = 0; i < this.#columnCount; i++) row[i] = readColumn(this.#pointer, i, seen);
     return row;
+  }
+
+  /**
+   * Indexes of the columns whose numbers, in the rows read since the statement was last reset,
+   * were all stored as REAL (at least one): their whole numbers are written `12.0`, as Python
+   * writes a float. Columns holding both INTEGER and REAL values are left out.
+   */
+  realColumns(): number[] {
+    const real: number[] = [];
+    for (let i = 0; i < this.#seen.length; i++) if (this.#seen[i] === SEEN_REAL) real.push(i);
+    return real;
   }
 
   /**
@@ -190,6 +207,7 @@ export class Statement {
   /** Resets the statement so it can run again (bindings are kept). */
   reset(): void {
     if (this.#pointer !== null && !this.#finalized) sqlite().sqlite3_reset(this.#pointer);
+    this.#seen.fill(0);
   }
 
   /** Frees the statement. Safe to call twice. */

@@ -121,15 +121,26 @@ export function readBlob(pointer: Deno.PointerValue, byteLength: number): Uint8A
   return out;
 }
 
-/** Reads column `i` of the current row of `stmt`. */
-export function readColumn(stmt: Deno.PointerValue, i: number): SqlValue {
+/** {@link readColumn}'s mark in `seen[i]` for an INTEGER value. */
+export const SEEN_INTEGER = 1;
+/** {@link readColumn}'s mark in `seen[i]` for a REAL value. */
+export const SEEN_REAL = 2;
+
+/**
+ * Reads column `i` of the current row of `stmt`. Both storage classes of numbers come back as
+ * JavaScript numbers; `seen[i]`, when given, collects which were met ({@link SEEN_INTEGER},
+ * {@link SEEN_REAL}), so that a REAL `12.0` can still be written `12.0` (`Statement.realColumns`).
+ */
+export function readColumn(stmt: Deno.PointerValue, i: number, seen?: Uint8Array): SqlValue {
   const lib = sqlite();
   switch (lib.sqlite3_column_type(stmt, i)) {
     case SQLITE_INTEGER: {
+      if (seen) seen[i] |= SEEN_INTEGER;
       const asDouble = lib.sqlite3_column_double(stmt, i);
       return Number.isSafeInteger(asDouble) ? asDouble : lib.sqlite3_column_int64(stmt, i);
     }
     case SQLITE_FLOAT:
+      if (seen) seen[i] |= SEEN_REAL;
       return lib.sqlite3_column_double(stmt, i);
     case SQLITE_TEXT: {
       const pointer = lib.sqlite3_column_text(stmt, i);

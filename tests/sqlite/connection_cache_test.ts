@@ -14,6 +14,7 @@ Deno.test("kept statements follow schema changes and never hold a read transacti
       columns: ["a"],
       rows: [[1]],
       truncated: false,
+      real_columns: [],
     });
     writer.exec("alter table t add column b; update t set b = 2; insert into t values (3, 4);");
     // The same SQL text again: the kept statement is recompiled for the new schema.
@@ -21,6 +22,7 @@ Deno.test("kept statements follow schema changes and never hold a read transacti
       columns: ["a", "b"],
       rows: [[1, 2], [3, 4]],
       truncated: false,
+      real_columns: [],
     });
     // A kept statement is reset after use, so the writer can checkpoint the whole WAL.
     reader.query("select * from t", undefined, { maxRows: 1 });

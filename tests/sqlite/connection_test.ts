@@ -17,6 +17,8 @@ Deno.test("query returns columns and array rows", () => {
     columns: ["id", "name", "score"],
     rows: [[1, "ann", 1.5], [2, "bob", null]],
     truncated: false,
+    // score held REAL values only (and a NULL): its whole numbers would print as `12.0`.
+    real_columns: [2],
   });
   conn.close();
 });
@@ -27,6 +29,7 @@ Deno.test("query maxRows truncates and says so", () => {
     columns: ["name"],
     rows: [["ann"]],
     truncated: true,
+    real_columns: [],
   });
   assert.equal(conn.query("select name from people", [], { maxRows: 2 }).truncated, false);
   conn.close();
@@ -102,7 +105,12 @@ Deno.test("errors carry SQLite's message and codes", () => {
 Deno.test("empty and comment-only SQL give no rows", () => {
   const conn = setup();
   for (const sql of ["", "   ", "-- just a comment", "/* block */"]) {
-    assert.deepEqual(conn.query(sql), { columns: [], rows: [], truncated: false });
+    assert.deepEqual(conn.query(sql), {
+      columns: [],
+      rows: [],
+      truncated: false,
+      real_columns: [],
+    });
     const statement = conn.prepare(sql);
     assert.equal(statement.pointer, null);
     assert.equal(statement.step(), false);

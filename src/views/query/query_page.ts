@@ -24,6 +24,8 @@ export interface QueryOutcome {
   rows: SqlValue[][];
   truncated: boolean;
   error: string | null;
+  /** `REAL` for the columns whose numbers were all stored as REAL: `12.0` stays `12.0`. */
+  column_types?: Record<string, string>;
   /** With `_stream=on` on a text export: the next page's offset and how to fetch it. */
   next?: string | null;
   fetchNext?: RowsPage["fetchNext"];
@@ -56,6 +58,7 @@ export async function runReadQuery(
       columns: results.columns,
       rows: results.values,
       truncated: results.truncated,
+      column_types: realColumnTypes(results.columns, results.real_columns),
       error: null,
     };
   } catch (error) {
@@ -67,6 +70,13 @@ export async function runReadQuery(
     }
     throw error;
   }
+}
+
+/** `{column: "REAL"}` for each of `real` (indexes into `columns`). */
+export function realColumnTypes(columns: string[], real: number[]): Record<string, string> {
+  const types: Record<string, string> = {};
+  for (const i of real) types[columns[i]] = "REAL";
+  return types;
 }
 
 /** What a query page hands to `respondWithRows` besides its outcome. */
@@ -103,6 +113,7 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
     fetchNext: outcome.fetchNext,
     closeStream: outcome.closeStream,
     primary_keys: null,
+    column_types: outcome.column_types,
     defaultKeys: { ok: !failed },
     extras: {
       columns: () => outcome.columns,
@@ -163,6 +174,7 @@ export async function renderQueryPage(
         database: db.name,
         table: null,
         truncate: Number(svc.setting("truncate_cells_html") ?? 0),
+        column_types: outcome.column_types,
       },
       outcome.columns,
       outcome.rows,

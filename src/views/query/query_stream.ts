@@ -28,6 +28,11 @@ export interface StreamPage {
 export interface StreamedQuery extends StreamPage {
   columns: string[];
   truncated: boolean;
+  /**
+   * `REAL` for the columns whose numbers were all stored as REAL in the pages read so far (it
+   * grows as pages are read, before each is written): their whole numbers print as `12.0`.
+   */
+  column_types: Record<string, string>;
   fetchNext(next: string, text?: TextRowsOptions | null): Promise<StreamPage>;
   /** Releases the export's cursor (see `fetchNext`). */
   closeStream(): void;
@@ -59,6 +64,7 @@ export async function streamQuery(
   params: Record<string, unknown>,
   custom_time_limit: number | null,
 ): Promise<StreamedQuery | null> {
+  const column_types: Record<string, string> = {};
   const page = async (offset: number) => {
     const paged = pagedQuerySql(sql, offset);
     if (paged === null) return null;
@@ -68,6 +74,7 @@ export async function streamQuery(
       log_sql_errors: false,
     });
     const rows = results.values;
+    for (const i of results.real_columns) column_types[results.columns[i]] = "REAL";
     const next = results.truncated && rows.length ? String(offset + rows.length) : null;
     return { columns: results.columns, rows, next, truncated: results.truncated };
   };
@@ -92,6 +99,7 @@ export async function streamQuery(
   return {
     ...first,
     columns,
+    column_types,
     async fetchNext(next: string, text: TextRowsOptions | null = null) {
       if (text && !tried) {
         tried = true;

@@ -16,7 +16,13 @@ import { tilde_encode } from "../../util/tilde.ts";
 import { respondWithRows, wantsFullExport } from "../../render/output_format.ts";
 import { jsonRowsRequest } from "../../render/json_response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
-import { exportPages, fetchPage, prepareTable, type TableContext } from "./table_query.ts";
+import {
+  exportPages,
+  fetchPage,
+  pageColumnTypes,
+  prepareTable,
+  type TableContext,
+} from "./table_query.ts";
 import { addPageExtras, autoExtras, rowLabels, tableExtras } from "./table_extras.ts";
 import { tableHtml } from "./table_html.ts";
 import { filterFormRedirect } from "./table_form.ts";
@@ -66,7 +72,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     extras,
     autoExtras: autoExtras(ctx),
     cache: true,
-    column_types,
+    column_types: pageColumnTypes(ctx, page),
     labels,
     blobUrl: (row, column) => blobPath(ctx, row, column),
     ...exportPages(ctx),

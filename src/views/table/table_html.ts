@@ -9,7 +9,6 @@
  */
 
 import type { Response } from "../../http/response.ts";
-import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { filtersFromArgs } from "../../table/filters.ts";
 import { bodyClass } from "../../render/css_class.ts";
@@ -24,7 +23,7 @@ import { renderPage } from "../../render/render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
 import { effectiveSort, sortRows, withSortLinks } from "./table_sort.ts";
 import { displayColumns, type Extras, rowLabels } from "./table_extras.ts";
-import type { FetchedPage, TableContext } from "./table_query.ts";
+import { type FetchedPage, pageColumnTypes, type TableContext } from "./table_query.ts";
 import { cellForeignKeys } from "./table_foreign_keys.ts";
 
 /** Renders the HTML table page. */
@@ -36,7 +35,7 @@ export async function tableHtml(
 ): Promise<Response> {
   const { svc, request, db, table, query } = ctx;
   const names = { database: db.name, table };
-  const rows = await renderedRows(ctx, page.rows);
+  const rows = await renderedRows(ctx, page);
   // The default order (primary key or rowid) shows as the current sort, as the reference does.
   const sortedBy = effectiveSort(ctx);
   const actions = await svc.hooks.call("table_actions", {
@@ -135,8 +134,9 @@ function hiddenColumns(ctx: TableContext) {
  * Rows with every cell rendered; tables with a compound key, and rowid tables (as in the
  * reference), get a leading `Link` column.
  */
-async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
+async function renderedRows(ctx: TableContext, page: FetchedPage) {
   const { svc, request, db, table, query } = ctx;
+  const values = page.rows;
   const keys = query.primary_keys;
   const compound = !ctx.is_view && (keys.length > 1 || query.use_rowid);
   const labels = await rowLabels(ctx, query.columns, true).lookup(values);
@@ -150,7 +150,7 @@ async function renderedRows(ctx: TableContext, values: SqlValue[][]) {
     database: db.name,
     table,
     truncate: Number(svc.setting("truncate_cells_html") ?? 0),
-    column_types: ctx.facts.column_types ?? {},
+    column_types: pageColumnTypes(ctx, page),
     foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
     labels,
     link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,

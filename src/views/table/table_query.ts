@@ -69,6 +69,8 @@ export interface FetchedPage {
   encoded: { bytes: Uint8Array; options: RowsJsonRequest } | null;
   /** The rows already written as export lines by the read worker (when `text` was asked). */
   lines: Uint8Array | null;
+  /** Columns whose numbers on this page were all stored as REAL (`Results.real_columns`). */
+  real_columns: string[];
   next: string | null;
   /** Absolute URL of the next page, or null. */
   next_url: string | null;
@@ -253,6 +255,7 @@ export async function fetchPage(
     },
     encoded: results.page && json ? { bytes: results.page.bytes, options: json } : null,
     lines: results.page && text ? results.page.bytes : null,
+    real_columns: results.real_columns.map((i) => results.columns[i]),
   };
   if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
   const path = pathWithReplacedArgs(
@@ -261,6 +264,21 @@ export async function fetchPage(
     page.next_args,
   );
   return Object.assign(fetched, { next: page.next, next_url: svc.absolute_url(request, path) });
+}
+
+/**
+ * The declared column types with `REAL` for the columns whose numbers on `page` were all stored as
+ * REAL (an untyped column, a view's expression): their whole numbers print as `12.0`.
+ */
+export function pageColumnTypes(
+  ctx: TableContext,
+  page: Pick<FetchedPage, "real_columns">,
+): Record<string, string | null> {
+  const declared = ctx.facts.column_types ?? {};
+  if (page.real_columns.length === 0) return declared;
+  const types = { ...declared };
+  for (const column of page.real_columns) types[column] = "REAL";
+  return types;
 }
 
 /** One row as `{column: value}`; the first of duplicate names wins, as in `Row.toObject()`. */
