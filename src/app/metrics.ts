@@ -79,7 +79,9 @@ export class ServiceMetrics {
   #latency: Histogram;
   #sql: Histogram;
   #lockWait: Histogram;
-  #sharing: { dir: string; process: number; timer: ReturnType<typeof setInterval> } | null = null;
+  #sharing:
+    | { dir: string; process: number; count: number; timer: ReturnType<typeof setInterval> }
+    | null = null;
 
   constructor(source: MetricsSource) {
     const r = this.registry;
@@ -182,17 +184,17 @@ export class ServiceMetrics {
   }
 
   /**
-   * Makes this process one of several copies of a server on one port (`serve --processes`),
+   * Makes this process copy `process` of `count` of a server on one port (`serve --processes`),
    * which a scrape reaches at random: from now on it writes its metrics to `dir` every second,
    * and {@link text} answers every copy's metrics, each series labelled `process="N"`, so that
    * any scrape sees them all (another copy's figures are at most a second old).
    */
-  shareWith(dir: string, process: number): void {
+  shareWith(dir: string, process: number, count: number): void {
     this.stopSharing();
     const timer = setInterval(() => this.#writeShared(), SHARE_INTERVAL_MS);
     // The timer must not keep a stopping server alive.
     Deno.unrefTimer(timer);
-    this.#sharing = { dir, process, timer };
+    this.#sharing = { dir, process, count, timer };
     this.#writeShared();
   }
 
@@ -209,7 +211,7 @@ export class ServiceMetrics {
       writtenAt: Date.now(),
       families: this.registry.families({ process: String(sharing.process) }),
     };
-    const path = `${sharing.dir}/process-${sharing.process}.json`;
+    const path = sharedPath(sharing.dir, sharing.process);
     try {
       // Renamed into place, so a scrape never reads half a file.
       Deno.writeTextFileSync(`${path}.tmp`, JSON.stringify(shared));
@@ -222,40 +224,36 @@ export class ServiceMetrics {
   /** Every metric in the Prometheus text format (with `shareWith`, every copy's). */
   text(): string {
     if (!this.#sharing) return this.registry.text();
-    const { dir, process } = this.#sharing;
-    const copies: SharedMetrics[] = [{
-      process,
-      writtenAt: Date.now(),
-      families: this.registry.families({ process: String(process) }),
-    }];
-    for (const other of readShared(dir)) {
-      const fresh = Date.now() - other.writtenAt < SHARE_STALE_MS;
-      if (other.process !== process && fresh) copies.push(other);
+    const { dir, process, count } = this.#sharing;
+    const sets: MetricFamily[][] = [];
+    for (let other = 1; other <= count; other++) {
+      if (other === process) {
+        sets.push(this.registry.families({ process: String(process) }));
+        continue;
+      }
+      const shared = readShared(sharedPath(dir, other));
+      if (shared && Date.now() - shared.writtenAt < SHARE_STALE_MS) sets.push(shared.families);
     }
-    copies.sort((a, b) => a.process - b.process);
-    return familiesText(copies.map((copy) => copy.families));
+    return familiesText(sets);
   }
 }
 
-/** The metrics the copies wrote to `dir` (files that cannot be read or parsed are skipped). */
-function readShared(dir: string): SharedMetrics[] {
-  const found: SharedMetrics[] = [];
+function sharedPath(dir: string, process: number): string {
+  return `${dir}/process-${process}.json`;
+}
+
+/**
+ * What another copy wrote, or null (not written yet, or the folder is gone). Read by name, not
+ * by listing the folder: a listing may miss a file that is being renamed into place at that
+ * moment, where opening it by name finds the old file or the new one.
+ */
+function readShared(path: string): SharedMetrics | null {
   try {
-    for (const entry of Deno.readDirSync(dir)) {
-      if (!/^process-\d+\.json$/.test(entry.name)) continue;
-      try {
-        const shared = JSON.parse(Deno.readTextFileSync(`${dir}/${entry.name}`));
-        if (Array.isArray(shared?.families) && typeof shared.writtenAt === "number") {
-          found.push(shared);
-        }
-      } catch {
-        // Being replaced this instant, or not ours: skipped.
-      }
-    }
+    const shared = JSON.parse(Deno.readTextFileSync(path));
+    return Array.isArray(shared?.families) && typeof shared.writtenAt === "number" ? shared : null;
   } catch {
-    // No folder any more.
+    return null;
   }
-  return found;
 }
 
 function cacheSample(value: number | undefined): [Labels, number][] {

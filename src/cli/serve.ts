@@ -120,9 +120,9 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       const supervisor = Number(Deno.env.get(SUPERVISOR_ENV));
       if (supervisor > 0) stopWithSupervisor(supervisor, stop);
       // One copy of several (--processes): /-/metrics answers for every copy.
-      const copy = Number.parseInt(Deno.env.get(PROCESS_ENV) ?? "");
+      const [copy, count] = (Deno.env.get(PROCESS_ENV) ?? "").split("/").map(Number);
       const metricsDir = Deno.env.get(METRICS_DIR_ENV);
-      if (copy > 0 && metricsDir) svc.metrics.shareWith(metricsDir, copy);
+      if (copy > 0 && count >= copy && metricsDir) svc.metrics.shareWith(metricsDir, copy, count);
       await server.finished;
     });
 }
