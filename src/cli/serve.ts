@@ -93,6 +93,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     )
     .option("--reuse-port", "share the port with other processes listening so (Linux)")
     .action(async (files: string[], flags: ServeFlags) => {
+      checkPort(flags.port);
       const options = await serviceOptionsFrom(files, flags);
       const processes = processCount(flags.processes);
       if (processes > 1 && !flags.get) {
@@ -274,9 +275,13 @@ export async function serviceOptionsFrom(
     };
     files = [];
   }
-  // Settings first: `-s NAME` missing its value swallows the next argument, and the clearest
-  // message names the setting rather than a "file" that is really an option's value.
+  const metadata = flags.metadata ? await loadMetadataFile(flags.metadata) : options.metadata;
+  // Settings: a configuration directory's settings.json, then a `settings:` block of the
+  // metadata (where Datasette 1.0's datasette.yaml keeps them), then `-s`, each over the last.
   const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
+  Object.assign(settings, metadataSettings(metadata?.settings));
+  // `-s` first among the checks below: `-s NAME` missing its value swallows the next argument,
+  // and the clearest message names the setting rather than a "file" that is an option's value.
   for (const joined of flags.setting) {
     const [name, value] = splitJoined(joined);
     if (value === undefined || /^--[a-z]/.test(value)) {
@@ -318,7 +323,7 @@ export async function serviceOptionsFrom(
     ...options,
     files: [...(options.files ?? []), ...files],
     immutables: [...(options.immutables ?? []), ...flags.immutable],
-    metadata: flags.metadata ? await loadMetadataFile(flags.metadata) : options.metadata,
+    metadata,
     template_dir: flags.templateDir ?? options.template_dir ?? null,
     plugins_dir: flags.pluginsDir ?? options.plugins_dir ?? null,
     plugins: [...(options.plugins ?? []), ...flags.plugin, ...installedSpecifiers()],
@@ -342,6 +347,31 @@ export async function serviceOptionsFrom(
       : options.inspect_data ?? null,
     version_note: flags.versionNote ?? null,
   };
+}
+
+/** The `settings:` block of a metadata file, each value checked like `-s` checks its own. */
+function metadataSettings(block: unknown): Record<string, unknown> {
+  if (block === undefined || block === null) return {};
+  if (typeof block !== "object" || Array.isArray(block)) {
+    throw new CliExit(1, 'Error: "settings" in the metadata must be a mapping of setting names');
+  }
+  const settings: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(block)) {
+    try {
+      settings[name] = parseSettingValue(name, value);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new CliExit(1, `Error: metadata settings: ${message}`);
+    }
+  }
+  return settings;
+}
+
+/** `--port` must be a port number: "abc" would otherwise reach the listener as NaN. */
+function checkPort(port: string): void {
+  if (!/^\d+$/.test(port) || Number(port) > 65535) {
+    throw new CliExit(1, `Error: --port takes a number from 0 to 65535, not "${port}"`);
+  }
 }
 
 /**

@@ -161,6 +161,15 @@ Deno.test("serve: a plugin that fails to load is an error naming it", async () =
   );
 });
 
+Deno.test("serve: --port must be a port number", async () => {
+  for (const port of ["abc", "70000", "-1"]) {
+    const result = await run(["serve", `--port=${port}`]);
+    assert.equal(result.code, 1, port);
+    assert.match(result.stderr, new RegExp(`--port takes a number from 0 to 65535, not "${port}"`));
+    assert.doesNotMatch(result.stdout, /serving on/);
+  }
+});
+
 Deno.test("installed plugins are read from --plugin and -m/--metadata before parsing", () => {
   assert.deepEqual(
     scanInstalledPluginArgs([

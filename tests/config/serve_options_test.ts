@@ -100,6 +100,26 @@ Deno.test("--metadata: a canned query without SQL is found at start-up, naming i
   }
 });
 
+Deno.test("a settings: block in the metadata sets settings, checked like -s; -s wins", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = `${dir}/m.yaml`;
+    Deno.writeTextFileSync(path, "settings:\n  default_page_size: 7\n  allow_download: off\n");
+    const options = await serviceOptionsFrom([], flags({ metadata: path }));
+    assert.equal(options.settings?.default_page_size, 7);
+    assert.equal(options.settings?.allow_download, false);
+    const overridden = await serviceOptionsFrom(
+      [],
+      flags({ metadata: path, setting: ["default_page_size\u00009"] }),
+    );
+    assert.equal(overridden.settings?.default_page_size, 9);
+    Deno.writeTextFileSync(path, "settings:\n  page_size: 7\n");
+    await cliError({ metadata: path }, /metadata settings: Unknown setting "page_size"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("--metadata errors name the file with the parser's line and column", async () => {
   const dir = Deno.makeTempDirSync();
   try {
