@@ -1,6 +1,8 @@
 // Behaviour every page shares, on top of pages that work without it:
 // - the header row of a rows table follows the page down (the table box scrolls sideways only, so
 //   CSS `position: sticky` cannot pin it to the window);
+// - a wide table gets a sideways scrollbar pinned to the window's bottom edge while its own, at
+//   the foot of the table, is out of view;
 // - shift-click on a column heading adds that column as the next sort key;
 // - the export menu's options (expand labels, download as a file) rewrite its links.
 (function () {
@@ -31,6 +33,51 @@
     };
     addEventListener("scroll", queue, { passive: true });
     addEventListener("resize", queue);
+    update();
+  }
+
+  // A thin copy of the table box's sideways scrollbar, pinned to the bottom of the window (CSS
+  // sticky) while the table's own is below it: a long, wide table can be scrolled sideways
+  // without first scrolling to its last row. The two move together.
+  function pinnedScrollbar(wrapper, table) {
+    const bar = document.createElement("div");
+    bar.className = "pinned-scrollbar";
+    bar.setAttribute("aria-hidden", "true");
+    const spacer = document.createElement("div");
+    bar.append(spacer);
+    wrapper.after(bar);
+    // Each follows the other; setting an equal value fires no event, so this does not loop.
+    const follow = (from, to) => () => {
+      if (to.scrollLeft !== from.scrollLeft) to.scrollLeft = from.scrollLeft;
+    };
+    bar.addEventListener("scroll", follow(bar, wrapper), { passive: true });
+    wrapper.addEventListener("scroll", follow(wrapper, bar), { passive: true });
+    let queued = false;
+    const update = () => {
+      queued = false;
+      const box = wrapper.getBoundingClientRect();
+      // Only while the table is wider than its box and its own scrollbar is below the window.
+      const wide = wrapper.scrollWidth > wrapper.clientWidth + 1;
+      bar.hidden = !(wide && box.bottom > innerHeight && box.top < innerHeight - 40);
+      if (bar.hidden) return;
+      // Under the box, as wide as it (phones pull the box out to the screen's edges), and with
+      // the same scroll range: the bar is wider than the box's inside by the box's borders.
+      const style = getComputedStyle(wrapper);
+      bar.style.marginLeft = style.marginLeft;
+      bar.style.marginRight = style.marginRight;
+      spacer.style.width = `${wrapper.scrollWidth + bar.clientWidth - wrapper.clientWidth}px`;
+      bar.scrollLeft = wrapper.scrollLeft;
+    };
+    const queue = () => {
+      if (!queued) {
+        queued = true;
+        requestAnimationFrame(update);
+      }
+    };
+    addEventListener("scroll", queue, { passive: true });
+    addEventListener("resize", queue);
+    // Columns widen after the first layout (fonts, column menus, images): measure again.
+    new ResizeObserver(queue).observe(table);
     update();
   }
 
@@ -72,6 +119,7 @@
       // Row pages on phones show one record as label/value lines: no header row to follow.
       if (getComputedStyle(table.tHead ?? table).position === "absolute") return;
       followHeader(table);
+      pinnedScrollbar(table.parentElement, table);
       shiftClickSorts(table);
     });
     document.querySelectorAll(".export-menu").forEach(exportOptions);

@@ -65,6 +65,20 @@ for (const screen of SCREENS) {
         "the header is not covered by rows",
       );
       assert.ok(await onTop(page, "th[data-column=id]"), "the pinned corner heading too");
+      // The box's own sideways scrollbar is far below; a copy sits at the window's bottom edge
+      // and scrolls the table.
+      const bar = page.locator(".pinned-scrollbar");
+      await bar.waitFor();
+      const barBox = await bar.boundingBox();
+      const height = await page.evaluate("innerHeight") as number;
+      assert.ok(barBox && Math.abs(barBox.y + barBox.height - height) <= 2, "pinned to the bottom");
+      await bar.evaluate((element) => (element.scrollLeft = 0));
+      await waitForExpression(page, "document.querySelector('.table-wrapper').scrollLeft === 0");
+      await bar.evaluate((element) => (element.scrollLeft = 1e6));
+      await waitForExpression(page, "document.querySelector('.table-wrapper').scrollLeft > 0");
+      // At the foot of the table its own scrollbar is in view: the copy goes.
+      await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
+      await waitForExpression(page, "document.querySelector('.pinned-scrollbar').hidden");
       const dark = (await backgroundLuminance(page, "body")) < 0.05;
       assert.equal(dark, screen.scheme === "dark", "the page follows the colour scheme");
       assert.equal(
