@@ -34,7 +34,8 @@ CREATE TABLE inspections (
     PRIMARY KEY (tree_id, inspected)
 );
 CREATE TABLE requests (
-    message TEXT,
+    -- A request without words is no request: the form says so instead of storing it.
+    message TEXT NOT NULL CHECK (length(trim(message)) > 0),
     submitted TEXT
 );
 CREATE VIEW tall_trees AS

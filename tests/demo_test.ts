@@ -24,4 +24,19 @@ Deno.test("the bundled demo database builds and serves with its metadata", async
   assert.ok(trees.count === 1500 || trees.count === null, String(trees.count));
   const table = (await svc.client.get("/demo/trees.json?_size=1&_extra=count")).json();
   assert.equal(table.count, 1500);
+  // The public form: a message is recorded; an empty one is refused with a readable note.
+  const send = async (message: string) =>
+    (await svc.client.post("/demo/request_a_tree", {
+      data: { message },
+      headers: { accept: "application/json" },
+    })).json();
+  const empty = await send("   ");
+  assert.equal(empty.ok, false);
+  assert.equal(empty.message, "Please write a message before sending it.");
+  const sent = await send("A tree for Mill Lane, please");
+  assert.equal(sent.ok, true, JSON.stringify(sent));
+  const stored = (await svc.client.get("/demo/requests.json?_shape=array")).json();
+  assert.deepEqual(stored.map((row: { message: string }) => row.message), [
+    "A tree for Mill Lane, please",
+  ]);
 });
