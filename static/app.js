@@ -8,15 +8,31 @@
 (function () {
   "use strict";
 
+  // Runs `update` now and at most once an animation frame after the window scrolls or resizes;
+  // returns the function that asks for another run.
+  function everyFrame(update) {
+    let queued = false;
+    const queue = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        update();
+      });
+    };
+    addEventListener("scroll", queue, { passive: true });
+    addEventListener("resize", queue);
+    update();
+    return queue;
+  }
+
   // Moves <thead> down by how far the table's top has scrolled above the window, never past the
   // last row. One transform per animation frame, only when the offset changes.
   function followHeader(table) {
     const head = table.tHead;
     if (!head) return;
     let shift = 0;
-    let queued = false;
-    const update = () => {
-      queued = false;
+    everyFrame(() => {
       const box = table.getBoundingClientRect();
       const room = box.height - head.offsetHeight - (table.tBodies[0]?.rows[0]?.offsetHeight ?? 0);
       const next = Math.round(Math.max(0, Math.min(-box.top, room)));
@@ -24,16 +40,7 @@
       shift = next;
       head.style.transform = shift ? `translateY(${shift}px)` : "";
       head.classList.toggle("is-stuck", shift > 0);
-    };
-    const queue = () => {
-      if (!queued) {
-        queued = true;
-        requestAnimationFrame(update);
-      }
-    };
-    addEventListener("scroll", queue, { passive: true });
-    addEventListener("resize", queue);
-    update();
+    });
   }
 
   // A thin copy of the table box's sideways scrollbar, pinned to the bottom of the window (CSS
@@ -52,9 +59,7 @@
     };
     bar.addEventListener("scroll", follow(bar, wrapper), { passive: true });
     wrapper.addEventListener("scroll", follow(wrapper, bar), { passive: true });
-    let queued = false;
-    const update = () => {
-      queued = false;
+    const queue = everyFrame(() => {
       const box = wrapper.getBoundingClientRect();
       // Only while the table is wider than its box and its own scrollbar is below the window.
       const wide = wrapper.scrollWidth > wrapper.clientWidth + 1;
@@ -67,18 +72,9 @@
       bar.style.marginRight = style.marginRight;
       spacer.style.width = `${wrapper.scrollWidth + bar.clientWidth - wrapper.clientWidth}px`;
       bar.scrollLeft = wrapper.scrollLeft;
-    };
-    const queue = () => {
-      if (!queued) {
-        queued = true;
-        requestAnimationFrame(update);
-      }
-    };
-    addEventListener("scroll", queue, { passive: true });
-    addEventListener("resize", queue);
+    });
     // Columns widen after the first layout (fonts, column menus, images): measure again.
     new ResizeObserver(queue).observe(table);
-    update();
   }
 
   // A heading's link sorts by that column alone; with Shift held it goes to the URL the server
