@@ -5,7 +5,7 @@ import { drain, serve } from "../app/server.ts";
 import { batchedLines } from "../app/access_log.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
 import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
-import { parseSettingValue } from "../config/settings.ts";
+import { parseSettings, parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
 import { Connection } from "../sqlite/connection.ts";
@@ -17,6 +17,7 @@ import {
   supervise,
   SUPERVISOR_ENV,
 } from "./processes.ts";
+import { isDirectory, isFile } from "../util/files.ts";
 
 /** The options commander parses for `serve`. */
 export interface ServeFlags {
@@ -355,16 +356,11 @@ function metadataSettings(block: unknown): Record<string, unknown> {
   if (typeof block !== "object" || Array.isArray(block)) {
     throw new CliExit(1, 'Error: "settings" in the metadata must be a mapping of setting names');
   }
-  const settings: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(block)) {
-    try {
-      settings[name] = parseSettingValue(name, value);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new CliExit(1, `Error: metadata settings: ${message}`);
-    }
+  try {
+    return parseSettings(block as Record<string, unknown>, "metadata settings");
+  } catch (error) {
+    throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
   }
-  return settings;
 }
 
 /** `--port` must be a port number: "abc" would otherwise reach the listener as NaN. */
@@ -439,21 +435,5 @@ async function printPath(svc: Service, path: string): Promise<void> {
     if (response.status >= 400) throw new CliExit(1);
   } finally {
     await svc.close();
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { loadMetadataFile, type MetadataDict } from "./metadata.ts";
-import { parseSettingValue, SettingsError } from "./settings.ts";
+import { parseSettings, SettingsError } from "./settings.ts";
 
 /** What a configuration directory contributes to `serve`. */
 export interface ConfigDirOptions {
@@ -59,7 +59,7 @@ export async function loadConfigDir(dir: string): Promise<ConfigDirOptions> {
   const metadata = metadata_path ? await loadMetadataFile(metadata_path) : null;
 
   const settings = isFile("settings.json")
-    ? validateSettings(await readJsonObject(join(dir, "settings.json")), join(dir, "settings.json"))
+    ? parseSettings(await readJsonObject(join(dir, "settings.json")), join(dir, "settings.json"))
     : {};
 
   return {
@@ -87,15 +87,4 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
     throw new Error(`Cannot read "${path}": expected a JSON object`);
   }
   return parsed as Record<string, unknown>;
-}
-
-function validateSettings(raw: Record<string, unknown>, path: string): Record<string, unknown> {
-  for (const [name, value] of Object.entries(raw)) {
-    try {
-      parseSettingValue(name, value);
-    } catch (error) {
-      throw new SettingsError(`${path}: ${(error as Error).message}`, { cause: error });
-    }
-  }
-  return raw;
 }

@@ -331,3 +331,22 @@ export class Settings {
     return Object.fromEntries(this.#values);
   }
 }
+
+/**
+ * A block of settings (`settings.json`, a metadata `settings:` mapping) with every value parsed;
+ * an unknown name or a bad value throws a SettingsError that starts with `where`.
+ */
+export function parseSettings(
+  raw: Record<string, unknown>,
+  where: string,
+): Record<string, SettingValue> {
+  const settings: Record<string, SettingValue> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      settings[name] = parseSettingValue(name, value);
+    } catch (error) {
+      throw new SettingsError(`${where}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return settings;
+}

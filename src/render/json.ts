@@ -34,6 +34,16 @@ export function realColumnIndexes(
 }
 
 /**
+ * `{column: "REAL"}` for the columns at `real` (indexes into `columns`): those whose numbers were
+ * all stored as REAL (`Results.real_columns`), whatever their declared type.
+ */
+export function realColumnTypes(columns: string[], real: number[]): Record<string, string> {
+  const types: Record<string, string> = {};
+  for (const i of real) types[columns[i]] = "REAL";
+  return types;
+}
+
+/**
  * Text that is already JSON (rows written by `rowsJson`, possibly in a read worker): as the whole
  * body or as a member of the top-level object, `jsonBodyText` writes it as it is.
  */

@@ -5,6 +5,7 @@
  */
 import { join, normalize, sep } from "node:path";
 import { assetDir, readAssetText } from "../util/assets.ts";
+import { isFile } from "../util/files.ts";
 
 /**
  * Vitrine's own `templates/` folder on disk, or null when the templates are embedded (the
@@ -156,13 +157,5 @@ function mtimeOf(path: string | null): number | null {
     return Deno.statSync(path).mtime?.getTime() ?? null;
   } catch {
     return null;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
   }
 }

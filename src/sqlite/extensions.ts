@@ -8,6 +8,7 @@
 import { SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION } from "./constants.ts";
 import { check, SqliteError } from "./errors.ts";
 import { cString, readCString, sqlite } from "./ffi.ts";
+import { isFile } from "../util/files.ts";
 
 /** Loads the extension at `path` (entry point `entry`, or SQLite's default) into `db`. */
 export function loadExtension(db: Deno.PointerValue, path: string, entry?: string): void {
@@ -39,12 +40,4 @@ export function loadExtension(db: Deno.PointerValue, path: string, entry?: strin
     `Could not load SQLite extension ${path}: ${detail ?? readCString(lib.sqlite3_errmsg(db))}`,
     rc,
   );
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }

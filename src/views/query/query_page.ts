@@ -12,6 +12,7 @@ import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows } from "../../render/render_cell.ts";
+import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { pagedQuerySql, streamQuery } from "./query_stream.ts";
@@ -70,13 +71,6 @@ export async function runReadQuery(
     }
     throw error;
   }
-}
-
-/** `{column: "REAL"}` for each of `real` (indexes into `columns`). */
-export function realColumnTypes(columns: string[], real: number[]): Record<string, string> {
-  const types: Record<string, string> = {};
-  for (const i of real) types[columns[i]] = "REAL";
-  return types;
 }
 
 /** What a query page hands to `respondWithRows` besides its outcome. */

@@ -15,6 +15,7 @@ import type { BindParams, SqlValue } from "../../db/values.ts";
 import type { PoolCursor } from "../../db/pool.ts";
 import type { TextRowsOptions } from "../../util/text_rows.ts";
 import { cursorPage } from "../../render/row_stream.ts";
+import { realColumnTypes } from "../../render/json.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */
 export interface StreamPage {
@@ -74,7 +75,7 @@ export async function streamQuery(
       log_sql_errors: false,
     });
     const rows = results.values;
-    for (const i of results.real_columns) column_types[results.columns[i]] = "REAL";
+    Object.assign(column_types, realColumnTypes(results.columns, results.real_columns));
     const next = results.truncated && rows.length ? String(offset + rows.length) : null;
     return { columns: results.columns, rows, next, truncated: results.truncated };
   };

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { realColumnTypes } from "../../render/json.ts";
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Forbidden } from "../../http/errors.ts";
@@ -69,8 +70,8 @@ export interface FetchedPage {
   encoded: { bytes: Uint8Array; options: RowsJsonRequest } | null;
   /** The rows already written as export lines by the read worker (when `text` was asked). */
   lines: Uint8Array | null;
-  /** Columns whose numbers on this page were all stored as REAL (`Results.real_columns`). */
-  real_columns: string[];
+  /** `REAL` for the columns whose numbers on this page were all stored as REAL. */
+  real_column_types: Record<string, string>;
   next: string | null;
   /** Absolute URL of the next page, or null. */
   next_url: string | null;
@@ -255,7 +256,7 @@ export async function fetchPage(
     },
     encoded: results.page && json ? { bytes: results.page.bytes, options: json } : null,
     lines: results.page && text ? results.page.bytes : null,
-    real_columns: results.real_columns.map((i) => results.columns[i]),
+    real_column_types: realColumnTypes(results.columns, results.real_columns),
   };
   if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
   const path = pathWithReplacedArgs(
@@ -272,13 +273,11 @@ export async function fetchPage(
  */
 export function pageColumnTypes(
   ctx: TableContext,
-  page: Pick<FetchedPage, "real_columns">,
+  page: Pick<FetchedPage, "real_column_types">,
 ): Record<string, string | null> {
   const declared = ctx.facts.column_types ?? {};
-  if (page.real_columns.length === 0) return declared;
-  const types = { ...declared };
-  for (const column of page.real_columns) types[column] = "REAL";
-  return types;
+  const stored = page.real_column_types;
+  return Object.keys(stored).length ? { ...declared, ...stored } : declared;
 }
 
 /** One row as `{column: value}`; the first of duplicate names wins, as in `Row.toObject()`. */
