@@ -495,6 +495,9 @@ if (want("stream")) {
   ];
   for (const [name, path] of streams) {
     const d = await download(base + path);
+    // What the export leaves behind, once the worker has shrunk its heap (worker_cursors.ts).
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const after = rssBytes(server.pid);
     const isWhole = !path.includes("oaks");
     lines.push({
       endpoint: `${name}: ${(d.bytes / 1e6).toFixed(1)} MB`,
@@ -506,7 +509,7 @@ if (want("stream")) {
       met: (!isWhole || d.time / floor <= 1.5) && d.peak < 100e6,
       note: `peak RSS ${(d.peak / 1e6).toFixed(0)} MB, +${
         ((d.peak - rssStart) / 1e6).toFixed(0)
-      } MB`,
+      } MB; ${(after / 1e6).toFixed(0)} MB after`,
     });
   }
   // A slow client: 1 MB/s for a few seconds; the server's memory must stay flat.

@@ -18,6 +18,7 @@ import {
   SUPERVISOR_ENV,
 } from "./processes.ts";
 import { isDirectory, isFile } from "../util/files.ts";
+import { returnFreedMemorySooner } from "../util/malloc_tuning.ts";
 
 /** The options commander parses for `serve`. */
 export interface ServeFlags {
@@ -107,6 +108,8 @@ export function addServeCommand(program: Command, args: readonly string[]): void
         if (code !== 0) throw new CliExit(code);
         return;
       }
+      // Before the read workers start, so that their threads follow the same rules.
+      if (!flags.get) returnFreedMemorySooner();
       const svc = new Service(options);
       if (flags.get) {
         try {

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { loadMetadataFile, type MetadataDict } from "./metadata.ts";
-import { parseSettings, SettingsError } from "./settings.ts";
+import { parseSettings } from "./settings.ts";
 
 /** What a configuration directory contributes to `serve`. */
 export interface ConfigDirOptions {

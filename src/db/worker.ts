@@ -11,7 +11,7 @@ import type { Connection } from "../sqlite/connection.ts";
 import { encodePage, runRead, serializeError, wallClock } from "./read_query.ts";
 import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
 import { encodeRows } from "./wire.ts";
-import { closeCursor, closeCursorsOf, readChunk } from "./worker_cursors.ts";
+import { closeCursor, closeCursorsOf, readChunk, shrinkHeapIfDue } from "./worker_cursors.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { lowerThreadPriority } from "../util/thread_priority.ts";
 
@@ -154,7 +154,8 @@ async function handle(message: ToWorker): Promise<void> {
 export function serveReads(loadPlugins: LoadPlugins): void {
   loadPluginModules = loadPlugins;
   scope.onmessage = (event: MessageEvent<ToWorker>) => {
-    handle(event.data);
+    // After the reply is posted: an export that just ended leaves the heap to shrink.
+    handle(event.data).finally(shrinkHeapIfDue);
   };
 }
 

@@ -16,6 +16,7 @@ import type { Connection } from "../sqlite/connection.ts";
 import type { Statement } from "../sqlite/statement.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
+import { shrinkHeap } from "../util/young_garbage.ts";
 import {
   interruptedError,
   type ReadRequest,
@@ -31,12 +32,17 @@ interface Cursor {
   lastUsed: number;
   /** Bytes of the last chunk: the next one's buffer is sized from it. */
   lastBytes: number;
+  /** Bytes of lines sent so far. */
+  sentBytes: number;
   /** Rows read but not sent: a batch with a BLOB cell that followed lines in the same chunk. */
   pending: { rows: SqlValue[][]; done: boolean } | null;
 }
 
 /** Rows read and written at a time within a chunk. */
 const BATCH_ROWS = 500;
+
+/** An export that sent this much leaves the worker's heap shrunk behind it ({@link shrinkHeap}). */
+const SHRINK_AFTER_BYTES = 8 * 1024 * 1024;
 
 /** A cursor left alone this long is closed (its client is gone without saying so). */
 const IDLE_MS = 60_000;
@@ -76,6 +82,7 @@ export function readChunk(
       columns: statement.columns(),
       lastUsed: 0,
       lastBytes: 0,
+      sentBytes: 0,
       pending: null,
     };
     cursors.set(id, cursor);
@@ -146,6 +153,7 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
     }
   }
   cursor.lastBytes = at;
+  cursor.sentBytes += at;
   // A buffer mostly empty is copied down rather than sent whole.
   const lines = at * 2 < out.length ? out.slice(0, at) : out.subarray(0, at);
   return { columns: cursor.columns, lines, rows: null, done };
@@ -169,6 +177,20 @@ export function closeCursor(id: number): void {
   if (!cursor) return;
   cursors.delete(id);
   cursor.statement.finalize();
+  if (cursor.sentBytes >= SHRINK_AFTER_BYTES) shrinkDue = true;
+}
+
+/** Set when a big export ended: {@link shrinkHeapIfDue} has work to do. */
+let shrinkDue = false;
+
+/**
+ * Shrinks the worker's heap after a big export ended ({@link shrinkHeap}). The worker calls it
+ * once its reply is posted, so that the collection does not hold the export's last chunk back.
+ */
+export function shrinkHeapIfDue(): void {
+  if (!shrinkDue) return;
+  shrinkDue = false;
+  shrinkHeap();
 }
 
 /** Finalizes every cursor of `conn` (before the connection closes). */

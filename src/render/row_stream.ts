@@ -200,10 +200,10 @@ async function* ndjsonChunks(
   }
 }
 
-/** Encodes chunks of lines as they are pulled, stopping with a message past the byte budget. */
 /** Bytes of a stream sent between two nudges to the young-generation collector. */
 const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
 
+/** Encodes chunks of lines as they are pulled, stopping with a message past the byte budget. */
 function textStream(
   chunks: AsyncGenerator<string[] | Uint8Array>,
   budget: ByteBudget,
@@ -222,7 +222,11 @@ function textStream(
         let bytes: Uint8Array;
         do {
           const next = await chunks.next();
-          if (next.done) return controller.close();
+          if (next.done) {
+            // The last chunks are garbage too once sent: do not keep them until the next export.
+            if (sinceCollection > 0) collectYoungGarbage();
+            return controller.close();
+          }
           value = next.value;
           bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
           // An empty chunk (the cursor's last, when the rows end on a chunk boundary) must not

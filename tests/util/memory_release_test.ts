@@ -1,0 +1,85 @@
+/**
+ * Memory handed back after a big export: the read worker's heap shrinks once an export of
+ * 8 MB or more has ended (`shrinkHeapIfDue`), and a serving process tells glibc to return freed
+ * blocks (`returnFreedMemorySooner`).
+ */
+import assert from "node:assert/strict";
+import { V8_FLAGS_OPTION } from "../../src/util/v8_flags.ts";
+import { returnFreedMemorySooner } from "../../src/util/malloc_tuning.ts";
+
+const CURSORS = new URL("../../src/db/worker_cursors.ts", import.meta.url).href;
+const CONNECTION = new URL("../../src/sqlite/mod.ts", import.meta.url).href;
+
+/**
+ * In a child process under the shipped V8 flags, as a read worker does: `rows` rows of about 60
+ * bytes exported as CSV chunk by chunk through one cursor, then the worker's after-reply step.
+ * Returns the export's size and the heap's size (MB) before and after that step.
+ */
+async function heapAroundExport(rows: number) {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-shrink-" });
+  const script = `
+    import { readChunk, shrinkHeapIfDue } from "${CURSORS}";
+    import { Connection } from "${CONNECTION}";
+    const conn = Connection.open("${dir}/t.db");
+    conn.exec("create table t (id integer primary key, name text, note text, size real)");
+    conn.exec(\`with recursive n(value) as (select 1 union all select value + 1 from n
+      where value < ${rows}) insert into t select value, 'name ' || value, printf('%.30c', 'x'),
+      value / 7.0 from n\`);
+    const request = { sql: "select * from t", params: null, maxRows: null, timeLimitMs: null,
+      deadline: null };
+    const text = { format: "csv", real: [3], limit: 5000 };
+    let bytes = 0;
+    for (let done = false; !done;) {
+      const chunk = readChunk(conn, 1, request, text, 5000);
+      bytes += chunk.lines.length;
+      done = chunk.done;
+    }
+    const MB = 2 ** 20;
+    const before = Deno.memoryUsage().heapTotal / MB;
+    shrinkHeapIfDue();
+    const after = Deno.memoryUsage().heapTotal / MB;
+    conn.close();
+    console.log(JSON.stringify({ exported: bytes / MB, before, after }));
+  `;
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", V8_FLAGS_OPTION, script],
+      stderr: "inherit",
+    }).output();
+    assert.ok(output.success);
+    return JSON.parse(new TextDecoder().decode(output.stdout));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+Deno.test("after an export of 8 MB or more, the worker's heap is shrunk", async () => {
+  const { exported, before, after } = await heapAroundExport(200_000);
+  assert.ok(exported > 8, `a big export: ${exported} MB`);
+  assert.ok(after < before * 0.6, `heap ${before} MB before, ${after} MB after`);
+});
+
+Deno.test("after a small export, the worker's heap is left as it is (no full collection)", async () => {
+  const { exported, before, after } = await heapAroundExport(20_000);
+  assert.ok(exported < 8, `a small export: ${exported} MB`);
+  assert.equal(after, before);
+});
+
+Deno.test({
+  name: "returnFreedMemorySooner applies its malloc settings on Linux with glibc",
+  ignore: Deno.build.os !== "linux" || !hasGlibc(),
+  fn() {
+    // The settings are process-wide and harmless to a test process; a second call is fine too.
+    assert.equal(returnFreedMemorySooner(), true);
+    assert.equal(returnFreedMemorySooner(), true);
+  },
+});
+
+function hasGlibc(): boolean {
+  try {
+    Deno.dlopen("libc.so.6", {}).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
