@@ -84,10 +84,17 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
       content_type: "application/json; charset=utf-8",
     });
   if (page.error !== null) {
-    return json({ ...page.defaultKeys, rows: [], error: page.error, truncated: page.truncated });
+    return json({
+      ...page.defaultKeys,
+      rows: [],
+      ...page.keysAfterRows,
+      error: page.error,
+      truncated: page.truncated,
+    });
   }
   const shape = parseShape(request.args);
   const extras = await resolveExtras(request, page);
+  const after = page.keysAfterRows;
   const encoded = page.encoded;
   if (
     encoded && sameOptions(encoded.options, jsonRowsRequest(request, page, encoded.options.limit))
@@ -95,7 +102,7 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
     // Rows the read worker wrote: sent as they are, never parsed on this thread.
     const raw = new RawJson(encoded.bytes);
     if (shape === "array") return json(raw);
-    return json({ ...page.defaultKeys, ...extras, rows: raw, truncated: page.truncated });
+    return json({ ...page.defaultKeys, ...extras, rows: raw, ...after, truncated: page.truncated });
   }
   const rows = await jsonRows(request, page);
   if (shape === "array" && valueAsBoolean(request.args.get("_nl"))) {
@@ -110,13 +117,13 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
     // The common case: the rows' text is written in one pass and spliced into the body.
     const text = new RawJson(rowsJson(page.columns, rows, fast));
     if (shape === "array") return json(text);
-    return json({ ...page.defaultKeys, ...extras, rows: text, truncated: page.truncated });
+    return json({ ...page.defaultKeys, ...extras, rows: text, ...after, truncated: page.truncated });
   }
   // Integral REAL values print as `12.0`, like the reference (not in object keys).
   const reals = markIntegralReals(page.columns, rows, page.column_types, page.primary_keys ?? []);
   const shaped = shapedRows(shape, page.columns, reals, page.primary_keys ?? null);
   if (shape === "objects" || shape === "arrays") {
-    return json({ ...page.defaultKeys, ...extras, rows: shaped, truncated: page.truncated });
+    return json({ ...page.defaultKeys, ...extras, rows: shaped, ...after, truncated: page.truncated });
   }
   return json(shaped);
 }

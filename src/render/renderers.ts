@@ -108,8 +108,8 @@ export async function renderArgs(
   page: RowsPage,
 ): Promise<RenderArgs> {
   const data = page.error === null
-    ? { ...page.defaultKeys, ...await resolveExtras(request, page) }
-    : { ...page.defaultKeys };
+    ? { ...page.defaultKeys, ...await resolveExtras(request, page), ...page.keysAfterRows }
+    : { ...page.defaultKeys, ...page.keysAfterRows };
   return {
     svc,
     columns: page.columns,

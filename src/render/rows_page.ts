@@ -18,6 +18,7 @@
  *   next_url: string | null;      // its absolute URL: sent as `link: <…>; rel="next"` on JSON
  *   primary_keys?: string[] | null; // for _shape=object; null/absent = not a table (400)
  *   defaultKeys: Record<string, unknown>; // JSON keys before rows, e.g. {ok: true, next}
+ *   keysAfterRows?: Record<string, unknown>; // JSON keys between rows and truncated (row pages)
  *   extras: Record<string, () => unknown>; // `_extra=` providers; unknown names → 400
  *   // optional:
  *   autoExtras?: string[];        // extras included without being asked (facet_results, …)
@@ -66,6 +67,8 @@ export interface RowsPage {
   next_url: string | null;
   primary_keys?: string[] | null;
   defaultKeys: Record<string, unknown>;
+  /** JSON keys written after `rows` (before `truncated`): the row page's, as the reference orders them. */
+  keysAfterRows?: Record<string, unknown>;
   extras: Record<string, () => unknown | Promise<unknown>>;
   autoExtras?: string[];
   /** Rows pages of the spec's era ignore `_extra=` (they read `_extras`, see row.ts). */

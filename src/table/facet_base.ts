@@ -239,25 +239,28 @@ export abstract class Facet {
         const labels = await counter.labels?.(column, shown.map((row) => row[0])) ??
           new Map<unknown, unknown>();
         const key = counter.key(column);
-        results.push({
-          name: column,
-          type: this.type,
-          hideable: source.source !== "metadata",
-          toggle_url: this.facetToggleUrl(column),
-          results: shown.map((row) => {
-            const text = facetValueText(row[0]);
-            const selected = this.isSelected(key, text);
-            const [value, label] = counter.value?.(row[0], labels) ?? [row[0], row[0]];
-            return {
-              value,
-              label,
-              count: Number(row[1]),
-              toggle_url: this.valueToggleUrl(key, text, selected),
-              selected,
-            };
-          }),
-          truncated: rows.length > size,
+        const values = shown.map((row) => {
+          const text = facetValueText(row[0]);
+          const selected = this.isSelected(key, text);
+          const [value, label] = counter.value?.(row[0], labels) ?? [row[0], row[0]];
+          return {
+            value,
+            label,
+            count: Number(row[1]),
+            toggle_url: this.valueToggleUrl(key, text, selected),
+            selected,
+          };
         });
+        const hideable = source.source !== "metadata";
+        const toggle_url = this.facetToggleUrl(column);
+        const truncated = rows.length > size;
+        // The reference's key order: column facets list their values after the toggle URL,
+        // array and date facets right after the type (examples 20–22).
+        results.push(
+          this.type === "column"
+            ? { name: column, type: this.type, hideable, toggle_url, results: values, truncated }
+            : { name: column, type: this.type, results: values, hideable, toggle_url, truncated },
+        );
       } catch (error) {
         if (!isQueryInterrupted(error)) throw error;
         timedOut.push(column);

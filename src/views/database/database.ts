@@ -171,7 +171,8 @@ async function tableColumns(
   visible: Set<string>,
 ): Promise<Record<string, string[]>> {
   const result: Record<string, string[]> = {};
-  for (const table of await db.table_names()) {
+  // In name order, as the `tables` list (the reference's key order, example 02).
+  for (const table of [...await db.table_names()].sort()) {
     if (visible.has(table)) result[table] = [...await db.table_columns(table)].sort();
   }
   for (const view of await db.view_names()) if (visible.has(view)) result[view] = [];

@@ -33,9 +33,9 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
   if (request.url_vars.format === "blob") return blobDownload(request, resolved);
 
   const columns = Object.keys(resolved.row.toObject());
-  const defaultKeys: Record<string, unknown> = {
-    database: db.name,
-    table,
+  // The reference writes the row before its keys (examples 27–31).
+  const defaultKeys: Record<string, unknown> = { database: db.name, table };
+  const keysAfterRows: Record<string, unknown> = {
     primary_keys: resolved.pks,
     primary_key_values: resolved.pk_values,
   };
@@ -43,7 +43,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
   const extras = [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
     .flatMap((v) => v.split(","));
   if (extras.includes("foreign_key_tables")) {
-    defaultKeys.foreign_key_tables = await foreignKeyTables(
+    keysAfterRows.foreign_key_tables = await foreignKeyTables(
       svc,
       db,
       table,
@@ -51,7 +51,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
       request.actor,
     );
   }
-  Object.assign(defaultKeys, { query_ms, ok: true });
+  Object.assign(keysAfterRows, { query_ms, ok: true });
   // Declared types: a REAL column's 12 is written 12.0 in JSON, CSV and HTML, as on table pages.
   const types = await columnTypes(db, table);
   const page: RowsPage = {
@@ -69,6 +69,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
     next_url: null,
     primary_keys: resolved.pks,
     defaultKeys,
+    keysAfterRows,
     extras: {},
     ignoreExtraArg: true,
     cache: true,
