@@ -117,13 +117,25 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
     // The common case: the rows' text is written in one pass and spliced into the body.
     const text = new RawJson(rowsJson(page.columns, rows, fast));
     if (shape === "array") return json(text);
-    return json({ ...page.defaultKeys, ...extras, rows: text, ...after, truncated: page.truncated });
+    return json({
+      ...page.defaultKeys,
+      ...extras,
+      rows: text,
+      ...after,
+      truncated: page.truncated,
+    });
   }
   // Integral REAL values print as `12.0`, like the reference (not in object keys).
   const reals = markIntegralReals(page.columns, rows, page.column_types, page.primary_keys ?? []);
   const shaped = shapedRows(shape, page.columns, reals, page.primary_keys ?? null);
   if (shape === "objects" || shape === "arrays") {
-    return json({ ...page.defaultKeys, ...extras, rows: shaped, ...after, truncated: page.truncated });
+    return json({
+      ...page.defaultKeys,
+      ...extras,
+      rows: shaped,
+      ...after,
+      truncated: page.truncated,
+    });
   }
   return json(shaped);
 }

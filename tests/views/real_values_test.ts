@@ -61,6 +61,10 @@ for (const threads of [undefined, 0]) {
         await text("/data/m.csv"),
         /\r\n1,2\.0,3\.0,4\r\n2,2\.5,1\.0,5\r\n3,,2\.0,6\r\n/,
       );
+      // A row page: the untyped column's REAL as well as the declared one, in every format.
+      assert.match(await text("/data/m/1.json"), /"w":2\.0,"y":3\.0,"z":4\b/);
+      assert.match(await text("/data/m/1.csv"), /\r\n1,2\.0,3\.0,4\r\n/);
+      assert.match(await text("/data/m/1"), /<td class="col-w type-float"[^>]*>2\.0<\/td>/);
       // A view's expression: z * 1.0 is REAL, z * 2 an INTEGER.
       assert.match(await text("/data/v.json"), /"zf":4\.0,"z2":8\b/);
       assert.match(await text("/data/v.csv?_stream=on"), /\r\n1,4\.0,8\r\n/);

@@ -23,6 +23,11 @@ import { renderPage } from "../../render/render_page.ts";
 import { foreignKeyTables } from "./row_related.ts";
 import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 
+/** `{column: "REAL"}` for each of `columns`. */
+function realTypes(columns: string[]): Record<string, string> {
+  return Object.fromEntries(columns.map((column) => [column, "REAL"]));
+}
+
 /** GET `/<db>/<table>/<pks>`. */
 export async function rowView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table } = await svc.resolve_table(request);
@@ -53,7 +58,9 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
   }
   Object.assign(keysAfterRows, { query_ms, ok: true });
   // Declared types: a REAL column's 12 is written 12.0 in JSON, CSV and HTML, as on table pages.
-  const types = await columnTypes(db, table);
+  // And by storage: a REAL in a column declared without a type (or in a view) is written so too.
+  const declared = await columnTypes(db, table);
+  const types = { ...declared, ...realTypes(resolved.real_columns ?? []) };
   const page: RowsPage = {
     view_name: "row",
     database: db.name,
@@ -81,7 +88,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
     svc,
     request,
     page,
-    () => rowHtml(svc, request, { resolved, page, types, isPrivate, query_ms }),
+    () => rowHtml(svc, request, { resolved, page, types, declared, isPrivate, query_ms }),
   );
 }
 
@@ -135,6 +142,8 @@ interface RowHtmlInput {
   resolved: ResolvedRow;
   page: RowsPage;
   types: ColumnTypes;
+  /** The columns' declared types, shown as they are. */
+  declared: Record<string, string>;
   isPrivate: boolean;
   query_ms: number;
 }
@@ -143,7 +152,7 @@ interface RowHtmlInput {
 async function rowHtml(
   svc: ViewHost,
   request: Request,
-  { resolved, page, types, isPrivate, query_ms }: RowHtmlInput,
+  { resolved, page, types, declared, isPrivate, query_ms }: RowHtmlInput,
 ): Promise<Response> {
   const { db, table } = resolved;
   const columns = page.columns;
@@ -190,7 +199,7 @@ async function rowHtml(
       name,
       sortable: false,
       is_pk: resolved.pks.includes(name),
-      type: types[name] ?? "",
+      type: declared[name] ?? "",
       description: null,
     })),
     display_rows,

@@ -54,10 +54,17 @@ export async function rowForeignKeyCells(
 
 /** Declared type of each column of `table` (REAL `12` then prints as `12.0`, as on the table page). */
 export async function columnTypes(db: Database, table: string): Promise<Record<string, string>> {
+  // The schema cache hands out the same details until the schema changes: built once per list.
+  const details = await db.table_column_details(table);
+  const known = typesOfDetails.get(details);
+  if (known) return known;
   const types: Record<string, string> = {};
-  for (const detail of await db.table_column_details(table)) {
+  for (const detail of details) {
     const { name, type } = detail.toObject();
     types[String(name)] = String(type ?? "");
   }
+  typesOfDetails.set(details, types);
   return types;
 }
+
+const typesOfDetails = new WeakMap<object, Record<string, string>>();
