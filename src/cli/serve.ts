@@ -122,11 +122,11 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       }
       const server = await listen(svc, flags);
       const stop = stopOnSignals(svc, server);
-      const supervisor = Number(Deno.env.get(SUPERVISOR_ENV));
-      if (supervisor > 0) stopWithSupervisor(supervisor, stop);
       // One copy of several (--processes): /-/metrics answers for every copy.
       const [copy, count] = (Deno.env.get(PROCESS_ENV) ?? "").split("/").map(Number);
       const metricsDir = Deno.env.get(METRICS_DIR_ENV);
+      const supervisor = Number(Deno.env.get(SUPERVISOR_ENV));
+      if (supervisor > 0) stopWithSupervisor(supervisor, stop, metricsDir ?? null);
       if (copy > 0 && count >= copy && metricsDir) svc.metrics.shareWith(metricsDir, copy, count);
       await server.finished;
     });
@@ -181,20 +181,32 @@ const PARENT_CHECK_MS = 1_000;
 
 /**
  * A copy started by `--processes` stops (as on Ctrl+C: no delay) when its supervisor is gone
- * without stopping it, e.g. killed with SIGKILL: the copy then has another parent.
+ * without stopping it, e.g. killed with SIGKILL: the copy then has another parent. The
+ * supervisor would have removed the copies' metrics folder; the copies do it instead (each
+ * tries: whichever comes first removes it, and a copy still writing there skips its write).
  */
 function stopWithSupervisor(
   supervisor: number,
   stop: (signal: "SIGINT") => Promise<void>,
+  metricsDir: string | null,
 ): void {
   const check = () => {
     if (Deno.ppid === supervisor) return;
     clearInterval(timer);
     console.error("Vitrine: the supervising process is gone; stopping");
+    if (metricsDir) removeQuietly(metricsDir);
     void stop("SIGINT");
   };
   const timer = setInterval(check, PARENT_CHECK_MS);
   Deno.unrefTimer(timer);
+}
+
+function removeQuietly(dir: string): void {
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch {
+    // Another copy removed it first.
+  }
 }
 
 /**

@@ -200,9 +200,14 @@ Deno.test({
     try {
       await waitFor(() => pidsServing(server.stdout()).size === 2, "both copies to serve");
       const pids = [...pidsServing(server.stdout()).values()];
+      const environ = Deno.readTextFileSync(`/proc/${pids[0]}/environ`).split("\0");
+      const shared = environ.find((line) => line.startsWith("VITRINE_METRICS_DIR="))!.slice(20);
+      assert.ok(Deno.statSync(shared).isDirectory);
       server.kill("SIGKILL");
       await server.status;
       await waitFor(() => pids.every((pid) => !alive(pid)), "the orphaned copies to stop", 15_000);
+      // The supervisor could not remove the copies' metrics folder: they did.
+      assert.throws(() => Deno.statSync(shared), Deno.errors.NotFound);
     } finally {
       await stopAll(server);
       Deno.removeSync(dir, { recursive: true });
