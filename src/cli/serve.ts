@@ -447,7 +447,13 @@ async function printPath(svc: Service, path: string): Promise<void> {
   try {
     const response = await svc.client.get(path);
     console.log(response.text);
-    if (response.status >= 400) throw new CliExit(1);
+    // A redirect has no body to print: say where it leads (and fail, as for anything but 200,
+    // as the reference's --get does).
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      throw new CliExit(1, `${response.status}: ${path} redirects to ${location}`);
+    }
+    if (response.status !== 200) throw new CliExit(1);
   } finally {
     await svc.close();
   }

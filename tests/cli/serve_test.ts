@@ -28,6 +28,10 @@ Deno.test("--get prints a page without serving and fails on 4xx", async () => {
   const missing = await vitrine([db, "--get", "/nope.json"]);
   assert.equal(missing.code, 1);
   assert.match(missing.stdout, /Database not found/);
+  // A redirect says where it leads, instead of printing an empty line and succeeding.
+  const moved = await vitrine([db, "--get", "/shop/categories/"]);
+  assert.equal(moved.code, 1);
+  assert.match(moved.stderr, /302: \/shop\/categories\/ redirects to \/shop\/categories\b/);
 });
 
 Deno.test("serve -p 0 picks a free port, prints it, and answers there", async () => {
