@@ -276,6 +276,40 @@ function looksLikeSqlite(path: string): boolean {
   }
 }
 
+/**
+ * Each file once. Given twice it would be served twice (`data` and `data_2`); given plain and
+ * with `-i`, once writable and once as immutable, whose caches trust the file never to change,
+ * so writes through the one would leave the other's pages stale. A file named both ways is
+ * served as immutable, with a warning.
+ */
+export function distinctFiles(
+  files: string[],
+  immutables: string[],
+): { files: string[]; immutables: string[] } {
+  const keyOf = (file: string) => {
+    try {
+      return Deno.realPathSync(file);
+    } catch {
+      return file;
+    }
+  };
+  const immutableKeys = new Set(immutables.map(keyOf));
+  const seen = new Set<string>();
+  const once = (list: string[]) =>
+    list.filter((file) => {
+      const key = keyOf(file);
+      if (!seen.has(key)) {
+        seen.add(key);
+        return true;
+      }
+      const how = immutableKeys.has(key) ? "as immutable" : "writable";
+      console.error(`Warning: ${file} is given more than once; it is served once, ${how}`);
+      return false;
+    });
+  const kept = once(immutables);
+  return { files: once(files), immutables: kept };
+}
+
 /** Turns CLI flags into the Service's options, validating as it goes. */
 export async function serviceOptionsFrom(
   files: string[],
@@ -335,10 +369,13 @@ export async function serviceOptionsFrom(
     }
   }
   const static_mounts = (options.static_mounts ?? []).concat(flags.static.map(parseMount));
+  const databases = distinctFiles(
+    [...(options.files ?? []), ...files],
+    [...(options.immutables ?? []), ...flags.immutable],
+  );
   return {
     ...options,
-    files: [...(options.files ?? []), ...files],
-    immutables: [...(options.immutables ?? []), ...flags.immutable],
+    ...databases,
     metadata,
     template_dir: flags.templateDir ?? options.template_dir ?? null,
     plugins_dir: flags.pluginsDir ?? options.plugins_dir ?? null,

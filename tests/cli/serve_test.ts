@@ -34,6 +34,25 @@ Deno.test("--get prints a page without serving and fails on 4xx", async () => {
   assert.match(moved.stderr, /302: \/shop\/categories\/ redirects to \/shop\/categories\b/);
 });
 
+Deno.test("a file given twice is served once; given plain and with -i, as immutable", async () => {
+  const db = buildShopDb();
+  const databases = async (args: string[]) => {
+    const result = await vitrine([...args, "--get", "/-/databases.json"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /given more than once; it is served once/);
+    return JSON.parse(result.stdout).map((d: { name: string; is_mutable: boolean }) => [
+      d.name,
+      d.is_mutable,
+    ]);
+  };
+  assert.deepEqual(await databases([db, db]), [["shop", true]]);
+  // Writes through a writable copy would leave the immutable copy's cached pages stale.
+  assert.deepEqual(await databases([db, "-i", db]), [["shop", false]]);
+  // The same file by another path.
+  const samePath = db.replace(/\/([^/]+)$/, "/./$1");
+  assert.deepEqual(await databases(["-i", db, samePath]), [["shop", false]]);
+});
+
 Deno.test("serve -p 0 picks a free port, prints it, and answers there", async () => {
   const db = buildShopDb();
   const child = new Deno.Command(Deno.execPath(), {
