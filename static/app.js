@@ -53,9 +53,18 @@
     const spacer = document.createElement("div");
     bar.append(spacer);
     wrapper.after(bar);
-    // Each follows the other; setting an equal value fires no event, so this does not loop.
+    // Each follows the other. Setting one fires its scroll event a frame later: that event is
+    // an echo and is let go, or a drag on the bar in that frame would be undone by the box's
+    // older position. (Setting an equal value fires none.)
+    const echoes = new Map();
     const follow = (from, to) => () => {
-      if (to.scrollLeft !== from.scrollLeft) to.scrollLeft = from.scrollLeft;
+      const echo = echoes.get(from);
+      echoes.delete(from);
+      if (echo === from.scrollLeft || to.scrollLeft === from.scrollLeft) return;
+      const before = to.scrollLeft;
+      to.scrollLeft = from.scrollLeft;
+      // (A hidden bar keeps 0 and fires nothing.)
+      if (to.scrollLeft !== before) echoes.set(to, to.scrollLeft);
     };
     bar.addEventListener("scroll", follow(bar, wrapper), { passive: true });
     wrapper.addEventListener("scroll", follow(wrapper, bar), { passive: true });
@@ -63,6 +72,7 @@
       const box = wrapper.getBoundingClientRect();
       // Only while the table is wider than its box and its own scrollbar is below the window.
       const wide = wrapper.scrollWidth > wrapper.clientWidth + 1;
+      const wasHidden = bar.hidden;
       bar.hidden = !(wide && box.bottom > innerHeight && box.top < innerHeight - 40);
       if (bar.hidden) return;
       // Under the box, as wide as it (phones pull the box out to the screen's edges), and with
@@ -71,7 +81,8 @@
       bar.style.marginLeft = style.marginLeft;
       bar.style.marginRight = style.marginRight;
       spacer.style.width = `${wrapper.scrollWidth + bar.clientWidth - wrapper.clientWidth}px`;
-      bar.scrollLeft = wrapper.scrollLeft;
+      // A hidden bar has no scroll position to keep: it takes the box's when it shows.
+      if (wasHidden) bar.scrollLeft = wrapper.scrollLeft;
     });
     // Columns widen after the first layout (fonts, column menus, images): measure again.
     new ResizeObserver(queue).observe(table);
