@@ -228,15 +228,36 @@ if (want("engine")) {
       target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
       met: r.rps >= target * Math.min(1, scale),
     });
-    // The same requests without sockets or wrk: what Vitrine's own work costs.
+    // The same requests without sockets or wrk: what Vitrine's own work costs (every page
+    // built: the page cache is off there).
     const alone = await inProcess(path);
     lines.push({
-      endpoint: `${name}, engine alone (in-process, no HTTP)`,
+      endpoint: `${name}, engine alone (in-process, no HTTP, no page cache)`,
       rps: alone.rps,
       cpu: alone.cpu_us,
       target: `≥ ${fmt(target)}`,
       met: alone.rps >= target,
     });
+  }
+  // The fixed URLs above are answered from the page cache after the first request (a hot
+  // page); the same from a server without it, where every request builds its page.
+  {
+    const port = freePort();
+    const uncached = await serveBenchFiles(port, ["-s", "page_cache_mb", "0", "--no-access-log"]);
+    for (const [name, path, target, options] of cases) {
+      if (path.includes("/trees/1.json")) continue; // random ids: no page repeats anyway
+      await warm(uncached.base + path);
+      const r = await load(uncached.base + path, options, uncached.pid);
+      lines.push({
+        endpoint: `${name}, page cache off`,
+        ...r,
+        floor: floorText,
+        ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
+        target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
+        met: r.rps >= target * Math.min(1, scale),
+      });
+    }
+    await uncached.stop();
   }
   // The same pages from `serve --processes N` (one copy per core, SO_REUSEPORT).
   if (PROCESSES > 1) {
@@ -285,6 +306,9 @@ if (want("sql")) {
     "1",
     "-s",
     "query_cache_mb",
+    "0",
+    "-s",
+    "page_cache_mb",
     "0",
   ]);
   for (const [name, path] of SQL_PAGES) {

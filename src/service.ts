@@ -13,6 +13,7 @@ import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { Database } from "./db/database.ts";
 import { QueryCache } from "./db/query_cache.ts";
+import { PageCache } from "./app/page_cache.ts";
 import { fileSize, fileStem } from "./db/file_facts.ts";
 import { ReadPool } from "./db/pool.ts";
 import { openInternalDatabase, refreshCatalog } from "./db/internal_db.ts";
@@ -95,6 +96,7 @@ export class Service {
   #localMetadata: Metadata;
   #pool: ReadPool | null = null;
   #queryCache: QueryCache | null | undefined;
+  #pageCache: PageCache | null | undefined;
   #internal: Database | null = null;
   #booting: Promise<void> | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
@@ -261,6 +263,18 @@ export class Service {
       this.#queryCache = mb > 0 ? new QueryCache(mb * 1024 * 1024) : null;
     }
     return this.#queryCache;
+  }
+
+  /**
+   * @internal Finished pages kept by ETag (`page_cache_mb`); null when 0, and while plugins
+   * other than Vitrine's own are loaded (app/page_cache.ts says why).
+   */
+  pageCache(): PageCache | null {
+    if (this.#pageCache === undefined) {
+      const mb = Number(this.setting("page_cache_mb"));
+      this.#pageCache = mb > 0 ? new PageCache(mb * 1024 * 1024) : null;
+    }
+    return this.pm.hasOthers ? null : this.#pageCache;
   }
 
   /** @internal Records a read query's or write task's time for `/-/metrics`. */

@@ -30,6 +30,7 @@ import { traceRequest } from "./trace_page.ts";
 import { withArrival } from "../db/request_clock.ts";
 import { matches, notModified, pageTag } from "./conditional.ts";
 import { compressResponse } from "./compression.ts";
+import { pageCacheKey } from "./page_cache.ts";
 import { wallClock } from "../db/read_query.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
 import type { HeaderAccess } from "../http/header_list.ts";
@@ -209,9 +210,17 @@ async function route(svc: Service, request: Request): Promise<Response> {
   // Pages of immutable databases: answered 304 when the client already has them (`conditional.ts`).
   const tag = await pageTag(svc, request, match.route.name ?? "");
   if (tag && matches(request, tag)) return notModified(svc, request, tag);
+  // And sent whole, without running the view, when kept from an earlier request (`page_cache.ts`).
+  const pages = tag && request.method === "GET" && request.args.get("_trace") === null
+    ? svc.pageCache()
+    : null;
+  const pageKey = pages && pageCacheKey(request, tag!);
+  const kept = pageKey && pages!.get(pageKey);
+  if (kept) return kept;
   try {
     const response = await (match.view as View)(svc, request);
     if (tag && response.status === 200) response.headers["etag"] = tag;
+    if (pageKey) pages!.put(pageKey, response);
     return response;
   } catch (error) {
     if (!(error instanceof NotFound) || match.route.name === CUSTOM_PAGE_ROUTE) throw error;

@@ -11,6 +11,7 @@ import type { BootState } from "./boot.ts";
 import type { FetchHandler } from "../http/client.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { ServiceMetrics } from "./metrics.ts";
+import type { PageCache } from "./page_cache.ts";
 
 export type { FetchHandler } from "../http/client.ts";
 
@@ -34,4 +35,6 @@ export interface AppHost extends ViewHost {
   readonly metrics: ServiceMetrics;
   /** Resolves once every queued and running write is done. */
   drainWrites(): Promise<void>;
+  /** Finished pages kept by ETag, or null when none are kept (`page_cache.ts`). */
+  pageCache(): PageCache | null;
 }

@@ -10,6 +10,7 @@
 import type { Database } from "../db/database.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { QueryCache } from "../db/query_cache.ts";
+import type { PageCache } from "./page_cache.ts";
 import {
   type Counter,
   familiesText,
@@ -28,6 +29,7 @@ export interface MetricsSource {
   readonly databases: ReadonlyMap<string, Database>;
   readPool(): ReadPool;
   queryCache(): QueryCache | null;
+  pageCache(): PageCache | null;
 }
 
 /** Latency buckets, in seconds: 1 ms to 10 s. */
@@ -162,6 +164,25 @@ export class ServiceMetrics {
     });
     r.gauge("vitrine_query_cache_bytes", "Memory the kept answers take", () => {
       return cacheSample(cache()?.bytes);
+    });
+    const pages = () => source.pageCache()?.stats() ?? null;
+    r.gauge(
+      "vitrine_page_cache_hits_total",
+      "Requests answered with a kept page, without running their view",
+      () => cacheSample(pages()?.hits),
+      "counter",
+    );
+    r.gauge(
+      "vitrine_page_cache_misses_total",
+      "Requests for a page that could be kept, whose view had to run",
+      () => cacheSample(pages()?.misses),
+      "counter",
+    );
+    r.gauge("vitrine_page_cache_entries", "Pages kept in the page cache", () => {
+      return cacheSample(pages()?.entries);
+    });
+    r.gauge("vitrine_page_cache_bytes", "Memory the kept pages take", () => {
+      return cacheSample(pages()?.bytes);
     });
   }
 

@@ -90,6 +90,11 @@ export const DEFAULT_SETTINGS: readonly SettingDefinition[] = [
     32,
     "Memory for remembered table pages, counts, facets and suggestions, in MB (0 = off)",
   ),
+  def(
+    "page_cache_mb",
+    16,
+    "Memory for finished JSON pages of database files, kept by ETag, in MB (0 = off)",
+  ),
   // The built-in visualisations (default plugins in src/plugins/defaults/), each switchable off.
   def("column_menus", true, "Show a menu on each column heading of table pages"),
   def("sql_editor", true, "Edit SQL with highlighting, autocomplete and formatting"),

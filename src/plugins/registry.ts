@@ -132,6 +132,12 @@ export class PluginRegistry {
     return info ? { ...info } : undefined;
   }
 
+  /** True while any plugin other than Vitrine's own is registered. */
+  get hasOthers(): boolean {
+    for (const info of this.#plugins.values()) if (!info.builtin) return true;
+    return false;
+  }
+
   /** Every registered plugin, in registration order. */
   list(): PluginInfo[] {
     return [...this.#plugins.values()].map((info) => ({ ...info }));

@@ -1,0 +1,128 @@
+/**
+ * `PageCache`: finished data pages of database files, kept by their ETag (`conditional.ts`) in a
+ * least-recently-used map bounded in bytes (the `page_cache_mb` setting). The tag already names
+ * everything a page is made from — what the file holds (an immutable file's hash, a mutable
+ * file's `data_version`), the URL, the actor, the cookies, the `Accept` header and the
+ * configuration served — so a request whose tag is kept gets the kept page without running its
+ * view: no permission checks, no queries, no JSON writing. A hot page is then as cheap to send
+ * as a `304`, also to clients that never revalidate (API clients, first visits).
+ *
+ * What is kept is narrower than what is tagged (see {@link isKeepable}): 200 answers whose body
+ * is whole (not a stream: CSV and other exports are written as they are read), that set no cookie
+ * and are not HTML (HTML pages carry a CSRF token
+ * bound to the visitor's cookie, and templates may show the time). And nothing is kept while any
+ * plugin other than Vitrine's own is loaded: a plugin's hooks may make a page depend on more than
+ * its tag (the client's address, the clock, a permission service).
+ *
+ * A write to a mutable file changes its `data_version`, hence every tag of its pages: a kept page
+ * is never served after a later write, and the old ones age out of the map.
+ *
+ * @module
+ */
+
+import { Response } from "../http/response.ts";
+import type { Request } from "../http/request.ts";
+
+/**
+ * The key of `request`'s page: its ETag, and the scheme and host it is answered as, which the
+ * tag leaves out (a `304` carries no body) but a JSON page's absolute URLs (`next_url`) are made
+ * of: a request with a forged `Host` must not plant its links in other visitors' pages.
+ */
+export function pageCacheKey(request: Request, tag: string): string {
+  return `${tag}\u0000${request.scheme}://${request.host}`;
+}
+
+/** A kept page: what the view answered, before the pipeline's own headers are added. */
+interface KeptPage {
+  body: string | Uint8Array;
+  headers: Record<string, string>;
+  content_type: string | null;
+  bytes: number;
+}
+
+/** The biggest page kept, as a share of the budget: one export must not empty the cache. */
+const MAX_SHARE = 8;
+
+/** Bounded cache of finished pages, keyed by {@link pageCacheKey}. */
+export class PageCache {
+  /** Budget in bytes. */
+  readonly maxBytes: number;
+  #pages = new Map<string, KeptPage>();
+  #bytes = 0;
+  #hits = 0;
+  #misses = 0;
+
+  /** A cache of at most `maxBytes` (0 keeps nothing). */
+  constructor(maxBytes: number) {
+    this.maxBytes = Math.max(0, maxBytes);
+  }
+
+  /** A fresh copy of the page kept for `key` (the pipeline adds headers to it), or null. */
+  get(key: string): Response | null {
+    const page = this.#pages.get(key);
+    if (!page) {
+      this.#misses++;
+      return null;
+    }
+    // Moved to the end: the map's order is least recently used first.
+    this.#pages.delete(key);
+    this.#pages.set(key, page);
+    this.#hits++;
+    return new Response(page.body, {
+      status: 200,
+      headers: page.headers,
+      content_type: page.content_type,
+    });
+  }
+
+  /** Keeps `response` for `key` when {@link isKeepable} and small enough; true when kept. */
+  put(key: string, response: Response): boolean {
+    if (!isKeepable(response)) return false;
+    const body = response.body as string | Uint8Array;
+    const bytes = 256 + (typeof body === "string" ? body.length * 2 : body.byteLength) +
+      JSON.stringify(response.headers).length * 2;
+    if (bytes > this.maxBytes / MAX_SHARE) return false;
+    this.#remove(key);
+    this.#pages.set(key, {
+      body,
+      headers: { ...response.headers },
+      content_type: response.content_type,
+      bytes,
+    });
+    this.#bytes += bytes;
+    for (const [oldest] of this.#pages) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#remove(oldest);
+    }
+    return true;
+  }
+
+  /** Pages kept, bytes they take, and how many requests were answered from them. */
+  stats(): { entries: number; bytes: number; hits: number; misses: number } {
+    return {
+      entries: this.#pages.size,
+      bytes: this.#bytes,
+      hits: this.#hits,
+      misses: this.#misses,
+    };
+  }
+
+  #remove(key: string): void {
+    const page = this.#pages.get(key);
+    if (!page) return;
+    this.#pages.delete(key);
+    this.#bytes -= page.bytes;
+  }
+}
+
+/** A 200 with a whole body, no cookie set, and not HTML (see the module comment). */
+export function isKeepable(response: Response): boolean {
+  if (response.status !== 200) return false;
+  if (typeof response.body !== "string" && !(response.body instanceof Uint8Array)) return false;
+  if (response.set_cookie_headers.length > 0) return false;
+  if (Object.keys(response.headers).some((name) => name.toLowerCase() === "set-cookie")) {
+    return false;
+  }
+  const type = (response.headers["content-type"] ?? response.content_type ?? "").toLowerCase();
+  return !type.startsWith("text/html");
+}

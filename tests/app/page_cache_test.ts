@@ -1,0 +1,137 @@
+/**
+ * The page cache (`page_cache_mb`): finished JSON pages of database files kept by ETag,
+ * sent again without running their view — and never to a request the page was not made for.
+ */
+import assert from "node:assert/strict";
+import { Service } from "../../src/service.ts";
+import { PageCache } from "../../src/app/page_cache.ts";
+import { Response } from "../../src/http/response.ts";
+import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+import { signedIn } from "../views/_auth_helpers.ts";
+
+const hits = (svc: Service) => svc.pageCache()!.stats().hits;
+
+Deno.test("a kept page is sent again byte for byte, headers too, without running its view", async () => {
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  await using fresh = new Service({
+    immutables: [buildShopDb()],
+    metadata: SHOP_METADATA,
+    settings: { page_cache_mb: 0 },
+  });
+  for (
+    const path of [
+      "/shop/products.json?_size=2",
+      "/shop/products/1.json",
+      "/shop/products/1.json?_shape=array",
+    ]
+  ) {
+    const first = await svc.client.get(path);
+    const queriesBefore = svc.queryCache()!.stats();
+    const before = hits(svc);
+    const again = await svc.client.get(path);
+    assert.equal(hits(svc), before + 1, `${path}: answered from the page cache`);
+    assert.deepEqual(svc.queryCache()!.stats(), queriesBefore, `${path}: no query asked`);
+    assert.equal(again.text, first.text, path);
+    assert.deepEqual([...again.headers], [...first.headers], path);
+    // And the same as a service without the cache says (the row page's query_ms aside).
+    const uncached = await fresh.client.get(path);
+    const body = (text: string) => text.replace(/"query_ms":[0-9.e-]+/, "");
+    assert.equal(body(uncached.text), body(first.text), path);
+  }
+  assert.equal(fresh.pageCache(), null);
+});
+
+Deno.test("HTML pages, streams, traces and pages that set a cookie are not kept", async () => {
+  await using svc = new Service({
+    immutables: [buildShopDb()],
+    metadata: SHOP_METADATA,
+    settings: { trace_debug: true },
+  });
+  for (
+    const path of [
+      "/shop/products", // HTML: a CSRF token bound to the visitor's cookie
+      "/shop/products.csv?_stream=on",
+      "/shop/products.csv", // a stream too (rows are written as they are read)
+      "/shop/products.json?_trace=1",
+    ]
+  ) {
+    await svc.client.get(path);
+    const before = hits(svc);
+    await svc.client.get(path);
+    assert.equal(hits(svc), before, path);
+  }
+  const cache = new PageCache(1 << 20);
+  const withCookie = Response.json({ ok: true });
+  withCookie.set_cookie("ds_messages", "x");
+  assert.equal(cache.put("a", withCookie), false);
+  assert.equal(cache.put("b", new Response("x", { status: 404 })), false);
+  assert.equal(cache.put("c", Response.json({ ok: true })), true);
+});
+
+Deno.test("a kept page is never sent to another actor, another host, or after a write", async () => {
+  const metadata = {
+    databases: { shop: { tables: { orders: { allow: { id: "alice" } } } } },
+  };
+  await using svc = new Service({ files: [buildShopDb()], metadata });
+  const alice = { cookies: signedIn(svc, { id: "alice" }) };
+  assert.equal((await svc.client.get("/shop/orders.json", alice)).status, 200);
+  assert.equal((await svc.client.get("/shop/orders.json", alice)).status, 200);
+  assert.ok(hits(svc) >= 1, "alice's page was kept");
+  assert.equal((await svc.client.get("/shop/orders.json")).status, 403, "not for anonymous");
+  assert.equal(
+    (await svc.client.get("/shop/orders.json", { cookies: signedIn(svc, { id: "bob" }) })).status,
+    403,
+    "nor for bob",
+  );
+
+  // Absolute URLs come from the Host header: a forged one must not reach other visitors.
+  const page = "/shop/products.json?_size=2&_extra=next_url";
+  const forged = await svc.client.get(page, { headers: { host: "evil.example" } });
+  assert.match(forged.json().next_url, /^http:\/\/evil\.example\//);
+  const honest = await svc.client.get(page, { headers: { host: "data.example" } });
+  assert.match(honest.json().next_url, /^http:\/\/data\.example\//);
+
+  // A write changes the file's data_version, hence the key: the next request sees the row.
+  const url = "/shop/products.json?_shape=array&_size=max";
+  const before = (await svc.client.get(url)).json().length;
+  await svc.client.get(url);
+  await svc.get_database("shop").execute_write(
+    "insert into products (name, category_id, price) values ('kept?', 1, 1)",
+  );
+  assert.equal((await svc.client.get(url)).json().length, before + 1);
+});
+
+Deno.test("with a plugin of one's own loaded, no page is kept", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(
+    `${dir}/clock.js`,
+    "export const hooks = { extra_template_vars: () => ({}) };",
+  );
+  try {
+    await using svc = new Service({
+      immutables: [buildShopDb()],
+      metadata: SHOP_METADATA,
+      plugins: [`${dir}/clock.js`],
+    });
+    await svc.invoke_startup();
+    await svc.client.get("/shop/products.json");
+    assert.equal(svc.pageCache(), null);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("the page cache stays within its budget, oldest first, and skips pages too big", () => {
+  const page = (size: number) => new Response("x".repeat(size), { content_type: "text/csv" });
+  const cache = new PageCache(128 * 1024);
+  // 2 bytes a character: each page takes about 10 KB; twelve fit in 128 KB.
+  for (let i = 0; i < 16; i++) assert.equal(cache.put(`p${i}`, page(5_000)), true);
+  const { entries, bytes } = cache.stats();
+  assert.ok(bytes <= 128 * 1024, `${bytes} bytes`);
+  assert.equal(entries, 12);
+  assert.equal(cache.get("p3"), null, "the oldest went first");
+  assert.equal(cache.get("p4")?.body, "x".repeat(5_000));
+  // A page over an eighth of the budget is not kept (one export must not empty the cache).
+  assert.equal(cache.put("big", page(5_000_000)), false);
+  assert.equal(cache.stats().entries, 12);
+});
