@@ -207,6 +207,15 @@ if (want("engine")) {
   // Targets were set where a hello-world server did ~85,000 req/s; scale them to this run's.
   const scale = floor.rps / 85_000;
   const lines: Line[] = [{ endpoint: "hello world (floor)", ...floor }];
+  /** A wrk line against the hello-world floor and the target (scaled to this run's floor). */
+  const httpLine = (endpoint: string, r: WrkResult & { cpu: number }, target: number): Line => ({
+    endpoint,
+    ...r,
+    floor: floorText,
+    ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
+    target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
+    met: r.rps >= target * Math.min(1, scale),
+  });
   const rowScript = scratch(
     "rows.lua",
     `math.randomseed(3)\nrequest = function() return wrk.format("GET", "/bench/trees/" .. math.random(${ROWS}) .. ".json") end\n`,
@@ -220,14 +229,7 @@ if (want("engine")) {
   for (const [name, path, target, options] of cases) {
     await warm(base + path);
     const r = await load(base + path, options);
-    lines.push({
-      endpoint: `${name}: \`${path}\``,
-      ...r,
-      floor: floorText,
-      ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
-      target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
-      met: r.rps >= target * Math.min(1, scale),
-    });
+    lines.push(httpLine(`${name}: \`${path}\``, r, target));
     // The same requests without sockets or wrk: what Vitrine's own work costs (every page
     // built: the page cache is off there).
     const alone = await inProcess(path);
@@ -248,14 +250,7 @@ if (want("engine")) {
       if (path.includes("/trees/1.json")) continue; // random ids: no page repeats anyway
       await warm(uncached.base + path);
       const r = await load(uncached.base + path, options, uncached.pid);
-      lines.push({
-        endpoint: `${name}, page cache off`,
-        ...r,
-        floor: floorText,
-        ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
-        target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
-        met: r.rps >= target * Math.min(1, scale),
-      });
+      lines.push(httpLine(`${name}, page cache off`, r, target));
     }
     await uncached.stop();
   }
@@ -271,14 +266,7 @@ if (want("engine")) {
       // Each copy has its own caches and JIT: warm them all, through as many connections.
       await wrk(copies.base + path, { ...options, seconds: 1 });
       const r = await load(copies.base + path, options, copies.pid);
-      lines.push({
-        endpoint: `${name}, \`--processes ${PROCESSES}\``,
-        ...r,
-        floor: floorText,
-        ratio: `${fmt((100 * r.rps) / floor.rps, 1)}%`,
-        target: `≥ ${fmt(target)} (${fmt(target * scale)} scaled)`,
-        met: r.rps >= target * Math.min(1, scale),
-      });
+      lines.push(httpLine(`${name}, \`--processes ${PROCESSES}\``, r, target));
     }
     await copies.stop();
   }

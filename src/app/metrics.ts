@@ -146,43 +146,17 @@ export class ServiceMetrics {
     r.gauge("vitrine_read_pool_workers_busy", "Read workers running a query now", () => {
       return [[{}, source.readPool().threads().filter((t) => t.busy).length]];
     });
-    const cache = () => source.queryCache()?.stats() ?? null;
-    r.gauge(
-      "vitrine_query_cache_hits_total",
-      "Queries answered from the query cache",
-      () => cacheSample(cache()?.hits),
-      "counter",
-    );
-    r.gauge(
-      "vitrine_query_cache_misses_total",
-      "Cacheable queries of immutable databases that had to run",
-      () => cacheSample(cache()?.misses),
-      "counter",
-    );
-    r.gauge("vitrine_query_cache_entries", "Answers kept in the query cache", () => {
-      return cacheSample(cache()?.entries);
+    cacheMetrics(r, "vitrine_query_cache", () => source.queryCache()?.stats() ?? null, {
+      hits: "Queries answered from the query cache",
+      misses: "Cacheable queries of immutable databases that had to run",
+      entries: "Answers kept in the query cache",
+      bytes: "Memory the kept answers take",
     });
-    r.gauge("vitrine_query_cache_bytes", "Memory the kept answers take", () => {
-      return cacheSample(cache()?.bytes);
-    });
-    const pages = () => source.pageCache()?.stats() ?? null;
-    r.gauge(
-      "vitrine_page_cache_hits_total",
-      "Requests answered with a kept page, without running their view",
-      () => cacheSample(pages()?.hits),
-      "counter",
-    );
-    r.gauge(
-      "vitrine_page_cache_misses_total",
-      "Requests for a page that could be kept, whose view had to run",
-      () => cacheSample(pages()?.misses),
-      "counter",
-    );
-    r.gauge("vitrine_page_cache_entries", "Pages kept in the page cache", () => {
-      return cacheSample(pages()?.entries);
-    });
-    r.gauge("vitrine_page_cache_bytes", "Memory the kept pages take", () => {
-      return cacheSample(pages()?.bytes);
+    cacheMetrics(r, "vitrine_page_cache", () => source.pageCache()?.stats() ?? null, {
+      hits: "Requests answered with a kept page, without running their view",
+      misses: "Requests for a page that could be kept, whose view had to run",
+      entries: "Pages kept in the page cache",
+      bytes: "Memory the kept pages take",
     });
   }
 
@@ -275,6 +249,22 @@ function readShared(path: string): SharedMetrics | null {
   } catch {
     return null;
   }
+}
+
+/** What a cache reports (`QueryCache.stats`, `PageCache.stats`). */
+type CacheStats = { hits: number; misses: number; entries: number; bytes: number };
+
+/** `<prefix>_hits_total`, `_misses_total`, `_entries` and `_bytes` of one cache (none while off). */
+function cacheMetrics(
+  r: MetricsRegistry,
+  prefix: string,
+  stats: () => CacheStats | null,
+  help: Record<keyof CacheStats, string>,
+): void {
+  r.gauge(`${prefix}_hits_total`, help.hits, () => cacheSample(stats()?.hits), "counter");
+  r.gauge(`${prefix}_misses_total`, help.misses, () => cacheSample(stats()?.misses), "counter");
+  r.gauge(`${prefix}_entries`, help.entries, () => cacheSample(stats()?.entries));
+  r.gauge(`${prefix}_bytes`, help.bytes, () => cacheSample(stats()?.bytes));
 }
 
 function cacheSample(value: number | undefined): [Labels, number][] {

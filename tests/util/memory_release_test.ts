@@ -4,6 +4,7 @@
  * blocks (`returnFreedMemorySooner`).
  */
 import assert from "node:assert/strict";
+import { hasGlibc } from "../fixtures/platform.ts";
 import { V8_FLAGS_OPTION } from "../../src/util/v8_flags.ts";
 import { returnFreedMemorySooner } from "../../src/util/malloc_tuning.ts";
 
@@ -74,12 +75,3 @@ Deno.test({
     assert.equal(returnFreedMemorySooner(), true);
   },
 });
-
-function hasGlibc(): boolean {
-  try {
-    Deno.dlopen("libc.so.6", {}).close();
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,14 +1,5 @@
 import assert from "node:assert/strict";
-
-/** The function reaches the kernel through glibc's `libc.so.6` (musl systems have none). */
-function hasGlibc(): boolean {
-  try {
-    Deno.dlopen("libc.so.6", {}).close();
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { hasGlibc } from "../fixtures/platform.ts";
 
 // Run in a worker thread of its own: the nice value belongs to the thread that sets it, and the
 // test runner's threads must keep theirs.
