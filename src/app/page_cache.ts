@@ -9,10 +9,10 @@
  *
  * What is kept is narrower than what is tagged (see {@link isKeepable}): 200 answers whose body
  * is whole (not a stream: CSV and other exports are written as they are read), that set no cookie
- * and are not HTML (HTML pages carry a CSRF token
- * bound to the visitor's cookie, and templates may show the time). And nothing is kept while any
- * plugin other than Vitrine's own is loaded: a plugin's hooks may make a page depend on more than
- * its tag (the client's address, the clock, a permission service).
+ * and are not HTML (HTML pages carry a CSRF token bound to the visitor's cookie, and templates
+ * may show the time). And nothing is kept while any plugin other than Vitrine's own is loaded: a
+ * plugin's hooks may make a page depend on more than its tag (the client's address, the clock, a
+ * permission service).
  *
  * A write to a mutable file changes its `data_version`, hence every tag of its pages: a kept page
  * is never served after a later write, and the old ones age out of the map.
@@ -40,7 +40,7 @@ interface KeptPage {
   bytes: number;
 }
 
-/** The biggest page kept, as a share of the budget: one export must not empty the cache. */
+/** The biggest page kept, as a share of the budget: one big page must not empty the cache. */
 const MAX_SHARE = 8;
 
 /** Bounded cache of finished pages, keyed by {@link pageCacheKey}. */
@@ -79,7 +79,8 @@ export class PageCache {
   put(key: string, response: Response): boolean {
     if (!isKeepable(response)) return false;
     const body = response.body as string | Uint8Array;
-    const bytes = 256 + (typeof body === "string" ? body.length * 2 : body.byteLength) +
+    // A byte body counts the whole buffer it may be a view of: that is what keeping it holds.
+    const bytes = 256 + (typeof body === "string" ? body.length * 2 : body.buffer.byteLength) +
       JSON.stringify(response.headers).length * 2;
     if (bytes > this.maxBytes / MAX_SHARE) return false;
     this.#remove(key);
