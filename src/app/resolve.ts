@@ -56,6 +56,15 @@ export async function resolveRow(databases: Databases, request: Request): Promis
   const results = await db.execute(sql, params);
   const row = results.first();
   if (!row) throw new RowNotFound(db.name, table, pk_values);
-  const real_columns = results.real_columns.map((i) => results.columns[i]);
-  return { db, table, is_view, sql, params, pks, pk_values, row, real_columns };
+  return {
+    db,
+    table,
+    is_view,
+    sql,
+    params,
+    pks,
+    pk_values,
+    row,
+    real_columns: results.real_columns,
+  };
 }

@@ -65,6 +65,8 @@ const MAX_RESOLVE_DEPTH = 32;
 /** Holds every plugin and calls hook implementations in the documented order. */
 export class PluginRegistry {
   #plugins = new Map<string, PluginInfo>();
+  /** How many of them are not Vitrine's own (asked on every request: `Service.pageCache`). */
+  #others = 0;
   #impls = new Map<HookName, Impl[]>();
   #seq = 0;
   /** Milliseconds an implementation's promise may take to settle; 0 for no limit. */
@@ -102,6 +104,7 @@ export class PluginRegistry {
       impls.push({ plugin: info, hook, fn: value as Impl["fn"], rank, seq: ++this.#seq });
     }
     this.#plugins.set(info.name, { ...info });
+    if (!info.builtin) this.#others++;
     for (const impl of impls) {
       const list = this.#impls.get(impl.hook) ?? [];
       list.push(impl);
@@ -112,7 +115,10 @@ export class PluginRegistry {
 
   /** Removes a plugin and its implementations; returns false when it was not registered. */
   unregister(name: string): boolean {
-    if (!this.#plugins.delete(name)) return false;
+    const info = this.#plugins.get(name);
+    if (!info) return false;
+    this.#plugins.delete(name);
+    if (!info.builtin) this.#others--;
     for (const [hook, list] of this.#impls) {
       const kept = list.filter((impl) => impl.plugin.name !== name);
       if (kept.length) this.#impls.set(hook, kept);
@@ -134,8 +140,7 @@ export class PluginRegistry {
 
   /** True while any plugin other than Vitrine's own is registered. */
   get hasOthers(): boolean {
-    for (const info of this.#plugins.values()) if (!info.builtin) return true;
-    return false;
+    return this.#others > 0;
   }
 
   /** Every registered plugin, in registration order. */

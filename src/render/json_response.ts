@@ -94,7 +94,15 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
   }
   const shape = parseShape(request.args);
   const extras = await resolveExtras(request, page);
-  const after = page.keysAfterRows;
+  // The object shapes' body: the page's keys around its rows (a row page has some after them).
+  const withRows = (rows: unknown) =>
+    json({
+      ...page.defaultKeys,
+      ...extras,
+      rows,
+      ...page.keysAfterRows,
+      truncated: page.truncated,
+    });
   const encoded = page.encoded;
   if (
     encoded && sameOptions(encoded.options, jsonRowsRequest(request, page, encoded.options.limit))
@@ -102,7 +110,7 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
     // Rows the read worker wrote: sent as they are, never parsed on this thread.
     const raw = new RawJson(encoded.bytes);
     if (shape === "array") return json(raw);
-    return json({ ...page.defaultKeys, ...extras, rows: raw, ...after, truncated: page.truncated });
+    return withRows(raw);
   }
   const rows = await jsonRows(request, page);
   if (shape === "array" && valueAsBoolean(request.args.get("_nl"))) {
@@ -117,25 +125,13 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
     // The common case: the rows' text is written in one pass and spliced into the body.
     const text = new RawJson(rowsJson(page.columns, rows, fast));
     if (shape === "array") return json(text);
-    return json({
-      ...page.defaultKeys,
-      ...extras,
-      rows: text,
-      ...after,
-      truncated: page.truncated,
-    });
+    return withRows(text);
   }
   // Integral REAL values print as `12.0`, like the reference (not in object keys).
   const reals = markIntegralReals(page.columns, rows, page.column_types, page.primary_keys ?? []);
   const shaped = shapedRows(shape, page.columns, reals, page.primary_keys ?? null);
   if (shape === "objects" || shape === "arrays") {
-    return json({
-      ...page.defaultKeys,
-      ...extras,
-      rows: shaped,
-      ...after,
-      truncated: page.truncated,
-    });
+    return withRows(shaped);
   }
   return json(shaped);
 }

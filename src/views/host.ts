@@ -41,8 +41,8 @@ export interface ResolvedRow extends ResolvedTable {
   pk_values: string[];
   /** The row. */
   row: Row;
-  /** Columns whose value was stored as REAL: a whole number there is written `12.0`. */
-  real_columns?: string[];
+  /** Indexes of the columns whose value was stored as REAL: a whole number there is `12.0`. */
+  real_columns?: number[];
 }
 
 /** A permission check: an action, or an action with its resource. */

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/connection.ts";
-import { copyArgs, processCount } from "../../src/cli/processes.ts";
+import { copyArgs, METRICS_DIR_ENV, processCount } from "../../src/cli/processes.ts";
 import { CliExit } from "../../src/cli/exit.ts";
 import { startVitrine, type VitrineProcess, waitFor } from "./processes.ts";
 import { parsePrometheus, sumOf, valueOf } from "./prometheus.ts";
@@ -96,6 +96,13 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The metrics folder the supervisor gave copy `pid` (from its environment, Linux). */
+function metricsDirOf(pid: number): string {
+  const environ = Deno.readTextFileSync(`/proc/${pid}/environ`).split("\0");
+  const prefix = `${METRICS_DIR_ENV}=`;
+  return environ.find((line) => line.startsWith(prefix))!.slice(prefix.length);
 }
 
 Deno.test({
@@ -200,8 +207,7 @@ Deno.test({
     try {
       await waitFor(() => pidsServing(server.stdout()).size === 2, "both copies to serve");
       const pids = [...pidsServing(server.stdout()).values()];
-      const environ = Deno.readTextFileSync(`/proc/${pids[0]}/environ`).split("\0");
-      const shared = environ.find((line) => line.startsWith("VITRINE_METRICS_DIR="))!.slice(20);
+      const shared = metricsDirOf(pids[0]);
       assert.ok(Deno.statSync(shared).isDirectory);
       server.kill("SIGKILL");
       await server.status;
@@ -289,8 +295,7 @@ Deno.test({
       await waitFor(() => pidsServing(server.stdout()).size === 2, "both copies to serve");
       const pids = [...pidsServing(server.stdout()).values()];
       await answeringPids(server, pids);
-      const environ = Deno.readTextFileSync(`/proc/${pids[0]}/environ`).split("\0");
-      const shared = environ.find((line) => line.startsWith("VITRINE_METRICS_DIR="))!.slice(20);
+      const shared = metricsDirOf(pids[0]);
       assert.ok(Deno.statSync(shared).isDirectory);
       for (let i = 0; i < 20; i++) {
         assert.equal((await fresh(`${server.url}data/items.json`)).status, 200);

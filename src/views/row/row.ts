@@ -16,17 +16,12 @@ import { tilde_encode } from "../../util/tilde.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { displayRows } from "../../render/render_cell.ts";
-import type { ColumnTypes } from "../../render/json.ts";
+import { type ColumnTypes, realColumnTypes } from "../../render/json.ts";
 import { formatLinks, respondWithRows } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { foreignKeyTables } from "./row_related.ts";
 import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
-
-/** `{column: "REAL"}` for each of `columns`. */
-function realTypes(columns: string[]): Record<string, string> {
-  return Object.fromEntries(columns.map((column) => [column, "REAL"]));
-}
 
 /** GET `/<db>/<table>/<pks>`. */
 export async function rowView(svc: ViewHost, request: Request): Promise<Response> {
@@ -60,7 +55,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
   // Declared types: a REAL column's 12 is written 12.0 in JSON, CSV and HTML, as on table pages.
   // And by storage: a REAL in a column declared without a type (or in a view) is written so too.
   const declared = await columnTypes(db, table);
-  const types = { ...declared, ...realTypes(resolved.real_columns ?? []) };
+  const types = { ...declared, ...realColumnTypes(columns, resolved.real_columns ?? []) };
   const page: RowsPage = {
     view_name: "row",
     database: db.name,
