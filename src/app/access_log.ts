@@ -25,7 +25,7 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
     const target = requestTarget(request.url);
     const client = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "-";
     const line = (status: number | string, bytes: number, note = "") =>
-      `${client} [${new Date().toISOString().replace(/\.\d+Z$/, "Z")}] ` +
+      `${client} [${secondStamp()}] ` +
       `"${request.method} ${target}" ${status} ${bytes} ` +
       `${(performance.now() - started).toFixed(1)}ms${note}`;
     let response: Response;
@@ -61,6 +61,22 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
       response,
     );
   };
+}
+
+let stampSecond = -1;
+let stamp = "";
+
+/**
+ * The current time to the second, `2026-11-23T21:50:01Z`. Written once per second rather than
+ * once per line: under load, formatting the date was a tenth of a cached page's cost.
+ */
+function secondStamp(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    stamp = new Date(second * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+  }
+  return stamp;
 }
 
 /**

@@ -28,14 +28,20 @@ export async function cannedQueries(
   database: string,
   actor: Actor | null,
 ): Promise<Map<string, CannedQueryDefinition>> {
-  const collected = await requestMemo(
-    actor,
-    `canned_queries\u0000${database}`,
-    () => collect(svc, database, actor),
-  );
   const queries = new Map<string, CannedQueryDefinition>();
-  for (const [name, definition] of collected) queries.set(name, { ...definition });
+  for (const [name, definition] of await collectedOnce(svc, database, actor)) {
+    queries.set(name, { ...definition });
+  }
   return queries;
+}
+
+/** The request's one collection of `database`'s canned queries for `actor` (not to be changed). */
+function collectedOnce(
+  svc: CannedQueryHost,
+  database: string,
+  actor: Actor | null,
+): Promise<Map<string, CannedQueryDefinition>> {
+  return requestMemo(actor, `canned_queries\u0000${database}`, () => collect(svc, database, actor));
 }
 
 async function collect(
@@ -59,7 +65,9 @@ export async function cannedQueryFor(
   name: string,
   actor: Record<string, unknown> | null,
 ): Promise<CannedQueryDefinition | null> {
-  return (await cannedQueries(svc, database, actor)).get(name) ?? null;
+  // Every table page asks (is this name a canned query?): only the one asked for is copied.
+  const definition = (await collectedOnce(svc, database, actor)).get(name);
+  return definition ? { ...definition } : null;
 }
 
 function addAll(into: Map<string, CannedQueryDefinition>, source: unknown): void {
