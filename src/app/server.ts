@@ -4,6 +4,7 @@
  */
 import type { AppHost } from "./host.ts";
 import { withAccessLog } from "./access_log.ts";
+import { inBatches } from "./batched_dispatch.ts";
 
 /** Options for `serve()`. */
 export interface ServeOptions {
@@ -28,7 +29,8 @@ export interface ServeOptions {
  */
 export async function serve(svc: AppHost, options: ServeOptions = {}): Promise<Deno.HttpServer> {
   const base = svc.handler();
-  const handler = options.access_log ? withAccessLog(base, options.access_log) : base;
+  // Requests that arrive together start together (`batched_dispatch.ts`).
+  const handler = inBatches(options.access_log ? withAccessLog(base, options.access_log) : base);
   const server = Deno.serve({
     hostname: options.host ?? "127.0.0.1",
     port: options.port ?? 8001,
