@@ -14,6 +14,11 @@
  * plugin's hooks may make a page depend on more than its tag (the client's address, the clock, a
  * permission service).
  *
+ * A page is kept the second time it is asked for, not the first: most pages of a big table are
+ * asked for once (a crawler, an API client walking rows), and keeping each of those cost more
+ * than the view (copying it in, evicting it) while pushing the pages that are asked for often out
+ * of the budget. The keys asked for once are remembered in a bounded set.
+ *
  * A write to a mutable file changes its `data_version`, hence every tag of its pages: a kept page
  * is never served after a later write, and the old ones age out of the map.
  *
@@ -43,11 +48,16 @@ interface KeptPage {
 /** The biggest page kept, as a share of the budget: one big page must not empty the cache. */
 const MAX_SHARE = 8;
 
+/** Keys remembered as asked for once; the set starts over when full. */
+const MAX_SEEN = 4096;
+
 /** Bounded cache of finished pages, keyed by {@link pageCacheKey}. */
 export class PageCache {
   /** Budget in bytes. */
   readonly maxBytes: number;
   #pages = new Map<string, KeptPage>();
+  /** Keys missed before: true once missed twice (the page is then worth keeping). */
+  #seen = new Map<string, boolean>();
   #bytes = 0;
   #hits = 0;
   #misses = 0;
@@ -62,6 +72,8 @@ export class PageCache {
     const page = this.#pages.get(key);
     if (!page) {
       this.#misses++;
+      if (this.#seen.size >= MAX_SEEN && !this.#seen.has(key)) this.#seen.clear();
+      this.#seen.set(key, this.#seen.has(key));
       return null;
     }
     // Moved to the end: the map's order is least recently used first.
@@ -75,9 +87,13 @@ export class PageCache {
     });
   }
 
-  /** Keeps `response` for `key` when {@link isKeepable} and small enough; true when kept. */
+  /**
+   * Keeps `response` for `key` when {@link isKeepable}, small enough, and its key was missed
+   * twice by {@link get} (asked for before this request); true when kept.
+   */
   put(key: string, response: Response): boolean {
-    if (!isKeepable(response)) return false;
+    if (this.#seen.get(key) !== true || !isKeepable(response)) return false;
+    this.#seen.delete(key);
     const body = response.body as string | Uint8Array;
     // A byte body counts the whole buffer it may be a view of: that is what keeping it holds.
     const bytes = 256 + (typeof body === "string" ? body.length * 2 : body.buffer.byteLength) +
