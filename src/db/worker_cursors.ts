@@ -16,6 +16,8 @@ import type { Connection } from "../sqlite/connection.ts";
 import type { Statement } from "../sqlite/statement.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
+import { cellLines } from "../util/cell_lines.ts";
+import { canReadCells, CellBatch } from "../sqlite/cell_batch.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
 import {
   interruptedError,
@@ -58,6 +60,9 @@ export interface Chunk {
 }
 
 const encoder = new TextEncoder();
+
+/** The cells of the batch being read; one per worker, refilled batch after batch. */
+const cells = new CellBatch();
 
 /** Reads the next `count` rows of cursor `id`, opening it on `conn` first if it is new. */
 export function readChunk(
@@ -120,43 +125,72 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
   let read = 0;
   let spent = 0;
   let done = false;
-  while (read < count && !done) {
-    const want = Math.min(BATCH_ROWS, count - read);
-    const rows = cursor.statement.all(want, maxBytes - spent);
-    read += rows.length;
-    done = rows.length < want;
-    if (maxBytes !== Infinity) spent += valueBytes(rows);
-    // A statement recompiled by its first step may have other columns than before it.
-    if (cursor.columns.length !== cursor.statement.columns().length) {
-      cursor.columns = cursor.statement.columns();
-    }
-    if (rows.length === 0) break;
-    // REAL by declaration, or by what the rows so far held (a query's expressions).
-    const real = withRealColumns(text.real, cursor.statement.realColumns());
-    const lines = textRows(cursor.columns, rows, { ...text, real, limit: rows.length });
-    if (lines === null) {
-      if (at === 0) return { columns: cursor.columns, lines: null, rows, done };
-      cursor.pending = { rows, done };
-      done = false;
-      break;
-    }
-    while (true) {
-      const { read: taken, written } = encoder.encodeInto(lines, out.subarray(at));
-      if (taken === lines.length) {
-        at += written;
-        break;
-      }
-      // Too small: a bigger buffer, and this batch's lines again from the start.
-      const bigger = new Uint8Array(Math.max(out.length * 2, at + lines.length * 3));
+  const put = (lines: Uint8Array) => {
+    if (out.length - at < lines.length) {
+      const bigger = new Uint8Array(
+        Math.max(out.length * 2, at + lines.length + (lines.length >> 1)),
+      );
       bigger.set(out.subarray(0, at));
       out = bigger;
     }
+    out.set(lines, at);
+    at += lines.length;
+  };
+  const fast = canReadCells();
+  while (read < count && !done) {
+    const want = Math.min(BATCH_ROWS, count - read);
+    let rows: SqlValue[][];
+    if (fast) {
+      const stop = cursor.statement.readCells(cells, want, maxBytes - spent);
+      read += cells.rows;
+      spent += cells.byteLength;
+      done = stop === "done";
+      refreshColumns(cursor);
+      if (cells.rows > 0) put(cellLines(cells, cursor.columns, realText(cursor, text)));
+      if (stop !== "blob") continue;
+      // The row with the BLOB, and the rest of the batch, are sent as rows.
+      const rest = want - cells.rows;
+      rows = [cursor.statement.values(), ...cursor.statement.all(rest - 1, maxBytes - spent)];
+      read += rows.length;
+      done = rows.length < rest;
+    } else {
+      rows = cursor.statement.all(want, maxBytes - spent);
+      read += rows.length;
+      done = rows.length < want;
+      refreshColumns(cursor);
+      if (rows.length === 0) break;
+      const lines = textRows(cursor.columns, rows, {
+        ...realText(cursor, text),
+        limit: rows.length,
+      });
+      if (lines !== null) {
+        put(encoder.encode(lines));
+        continue;
+      }
+    }
+    if (maxBytes !== Infinity) spent += valueBytes(rows);
+    if (at === 0) return { columns: cursor.columns, lines: null, rows, done };
+    cursor.pending = { rows, done };
+    done = false;
+    break;
   }
   cursor.lastBytes = at;
   cursor.sentBytes += at;
   // A buffer mostly empty is copied down rather than sent whole.
   const lines = at * 2 < out.length ? out.slice(0, at) : out.subarray(0, at);
   return { columns: cursor.columns, lines, rows: null, done };
+}
+
+/** A statement recompiled by its first step may have other columns than before it. */
+function refreshColumns(cursor: Cursor): void {
+  if (cursor.columns.length !== cursor.statement.columns().length) {
+    cursor.columns = cursor.statement.columns();
+  }
+}
+
+/** REAL by declaration, or by what the rows so far held (a query's expressions). */
+function realText(cursor: Cursor, text: TextRowsOptions): TextRowsOptions {
+  return { ...text, real: withRealColumns(text.real, cursor.statement.realColumns()) };
 }
 
 /** What `Statement.all` counts against its byte cap: text characters and BLOB bytes. */

@@ -67,6 +67,17 @@ const symbols = {
   sqlite3_memory_used: { parameters: [], result: "i64" },
   // sqlite3_int64 sqlite3_memory_highwater(int resetFlag);
   sqlite3_memory_highwater: { parameters: ["i32"], result: "i64" },
+  // sqlite3_str *sqlite3_str_new(sqlite3*);  (3.25+, like the four below: exports read
+  // text without making strings of it, `cell_batch.ts`)
+  sqlite3_str_new: { parameters: ["pointer"], result: "pointer", optional: true },
+  // void sqlite3_str_append(sqlite3_str*, const char *zIn, int N);
+  sqlite3_str_append: { parameters: ["pointer", "pointer", "i32"], result: "void", optional: true },
+  // void sqlite3_str_reset(sqlite3_str*);
+  sqlite3_str_reset: { parameters: ["pointer"], result: "void", optional: true },
+  // int sqlite3_str_errcode(sqlite3_str*);
+  sqlite3_str_errcode: { parameters: ["pointer"], result: "i32", optional: true },
+  // char *sqlite3_str_value(sqlite3_str*);
+  sqlite3_str_value: { parameters: ["pointer"], result: "pointer", optional: true },
   // void sqlite3_free(void*);
   sqlite3_free: { parameters: ["pointer"], result: "void" },
 

@@ -8,6 +8,7 @@
 import { SQLITE_DONE, SQLITE_ROW, SQLITE_TOOBIG } from "./constants.ts";
 import { errorFor, SqliteError } from "./errors.ts";
 import { readCString, sqlite } from "./ffi.ts";
+import { type CellBatch, readRowCells } from "./cell_batch.ts";
 import {
   type BindParams,
   type BindValue,
@@ -202,6 +203,42 @@ export class Statement {
       more = rows.length < maxRows && this.step();
     }
     return rows;
+  }
+
+  /**
+   * Steps through the remaining rows (at most `maxRows`) into `batch` as cells, dropping the rows
+   * it held. Answers why it stopped: `"full"`, `"done"` (no rows left), or `"blob"`: the row just
+   * stepped to holds a BLOB and is left current, unread, for `values()`. Text adding up to more
+   * than `maxBytes` bytes throws SQLITE_TOOBIG, as `all` does (which counts characters).
+   */
+  readCells(batch: CellBatch, maxRows: number, maxBytes = Infinity): "full" | "done" | "blob" {
+    batch.begin(this.#columnCount, maxRows);
+    if (maxRows <= 0) return "full";
+    if (!this.step()) return "done";
+    // Counted again once a row is there, as in `all`.
+    const count = sqlite().sqlite3_column_count(this.#pointer);
+    if (count !== this.#columnCount) {
+      this.#columnCount = count;
+      batch.begin(count, maxRows);
+    }
+    if (this.#seen.length !== count) this.#seen = new Uint8Array(count);
+    while (true) {
+      if (!readRowCells(this.#pointer, batch, this.#seen)) {
+        batch.end();
+        return "blob";
+      }
+      if (batch.byteLength > maxBytes) {
+        this.reset();
+        throw new SqliteError(`Result larger than ${maxBytes} bytes`, SQLITE_TOOBIG);
+      }
+      if (batch.rows === maxRows) break;
+      if (!this.step()) {
+        batch.end();
+        return "done";
+      }
+    }
+    batch.end();
+    return "full";
   }
 
   /** Resets the statement so it can run again (bindings are kept). */
