@@ -76,13 +76,11 @@ export function cellLines(cells: Cells, columns: string[], options: TextRowsOpti
     );
     const perRow = keys.reduce((sum, key) => sum + key.length + 26, 4);
     const writer = new LineWriter(total * 6 + cells.rows * perRow);
-    writeNdjson(writer, cells, starts, keys, members.map(([, i]) => i), real);
-    return writer.out.subarray(0, writer.at);
+    return writeNdjson(writer, cells, starts, keys, members.map(([, i]) => i), real);
   }
   // A byte of text that is not UTF-8 becomes the three of U+FFFD.
   const writer = new LineWriter(total * 3 + cells.rows * (cells.width * 27 + 4));
-  writeDelimited(writer, cells, starts, real, options.format === "tsv" ? 0x09 : 0x2c);
-  return writer.out.subarray(0, writer.at);
+  return writeDelimited(writer, cells, starts, real, options.format === "tsv" ? 0x09 : 0x2c);
 }
 
 /** A cursor into {@link scratch}, grown before a batch to the most it could need. */
@@ -138,7 +136,7 @@ function writeDelimited(
   starts: Int32Array,
   real: boolean[],
   delimiter: number,
-): void {
+): Uint8Array {
   const { width, kinds, numbers, lengths, bytes } = cells;
   for (let r = 0, k = 0; r < cells.rows; r++) {
     const lineStart = w.at;
@@ -161,6 +159,7 @@ function writeDelimited(
     w.out[w.at++] = CR;
     w.out[w.at++] = LF;
   }
+  return w.out.subarray(0, w.at);
 }
 
 /** One text field: quoted (its quotes doubled) when it holds the delimiter, a quote or a break. */
@@ -202,7 +201,7 @@ function writeNdjson(
   keys: Uint8Array[],
   indexes: number[],
   real: boolean[],
-): void {
+): Uint8Array {
   const { width, kinds, numbers, lengths, bytes } = cells;
   for (let r = 0; r < cells.rows; r++) {
     if (indexes.length === 0) w.ascii("{");
@@ -233,6 +232,7 @@ function writeNdjson(
     w.out[w.at++] = 0x7d; // }
     w.out[w.at++] = LF;
   }
+  return w.out.subarray(0, w.at);
 }
 
 const HEX = "0123456789abcdef";
