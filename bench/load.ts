@@ -506,7 +506,12 @@ if (want("stream")) {
     ],
   ];
   for (const [name, path] of streams) {
-    const d = await download(base + path);
+    // The median of three downloads (the highest memory of the three): one download on this
+    // shared machine moved by up to a third from run to run.
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await download(base + path));
+    runs.sort((a, b) => a.time - b.time);
+    const d = { ...runs[1], peak: Math.max(...runs.map((run) => run.peak)) };
     // What the export leaves behind, once the worker has shrunk its heap (worker_cursors.ts).
     await new Promise((resolve) => setTimeout(resolve, 250));
     const after = rssBytes(server.pid);
@@ -553,7 +558,10 @@ if (want("stream")) {
       note: `RSS ${(Math.min(...rss) / 1e6).toFixed(0)}–${(Math.max(...rss) / 1e6).toFixed(0)} MB`,
     });
   }
-  table("Streams of the 500k-row table (target 5); the p50 column is the download time", lines);
+  table(
+    "Streams of the 500k-row table (target 5); the p50 column is the median of three downloads",
+    lines,
+  );
   results.stream = lines;
 }
 
