@@ -162,7 +162,10 @@ function writeDelimited(
   return w.out.subarray(0, w.at);
 }
 
-/** One text field: quoted (its quotes doubled) when it holds the delimiter, a quote or a break. */
+/**
+ * One text field: quoted (its quotes doubled) when it holds the delimiter, a quote or a break.
+ * Copied as it is checked; the rare field that needs quotes or is not UTF-8 is written again.
+ */
 function delimitedText(
   w: LineWriter,
   bytes: Uint8Array,
@@ -170,27 +173,31 @@ function delimitedText(
   end: number,
   delimiter: number,
 ): void {
+  const out = w.out;
+  let at = w.at;
   let quoted = false;
   let ascii = true;
   for (let i = start; i < end; i++) {
     const b = bytes[i];
     if (b === delimiter || b === QUOTE || b === CR || b === LF) quoted = true;
     else if (b >= 0x80) ascii = false;
+    out[at++] = b;
   }
   if (!ascii && !validUtf8(bytes, start, end)) {
     const text = decoder.decode(bytes.subarray(start, end));
     w.text(quoted ? `"${text.replaceAll('"', '""')}"` : text);
     return;
   }
-  const out = w.out;
-  let at = w.at;
-  if (quoted) out[at++] = QUOTE;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    if (b === QUOTE && quoted) out[at++] = QUOTE;
-    out[at++] = b;
+  if (quoted) {
+    at = w.at;
+    out[at++] = QUOTE;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      if (b === QUOTE) out[at++] = QUOTE;
+      out[at++] = b;
+    }
+    out[at++] = QUOTE;
   }
-  if (quoted) out[at++] = QUOTE;
   w.at = at;
 }
 
@@ -239,18 +246,14 @@ const HEX = "0123456789abcdef";
 
 /** One text value as a JSON string, escaped as `JSON.stringify` escapes it. */
 function jsonText(w: LineWriter, bytes: Uint8Array, start: number, end: number): void {
-  let ascii = true;
-  for (let i = start; i < end && ascii; i++) if (bytes[i] >= 0x80) ascii = false;
-  if (!ascii && !validUtf8(bytes, start, end)) {
-    w.text(JSON.stringify(decoder.decode(bytes.subarray(start, end))));
-    return;
-  }
   const out = w.out;
   let at = w.at;
+  let ascii = true;
   out[at++] = QUOTE;
   for (let i = start; i < end; i++) {
     const b = bytes[i];
     if (b >= 0x20 && b !== QUOTE && b !== BACKSLASH) {
+      if (b >= 0x80) ascii = false;
       out[at++] = b;
       continue;
     }
@@ -284,6 +287,11 @@ function jsonText(w: LineWriter, bytes: Uint8Array, start: number, end: number):
     }
   }
   out[at++] = QUOTE;
+  // Written as it was checked; text that is not UTF-8 is written again, decoded.
+  if (!ascii && !validUtf8(bytes, start, end)) {
+    w.text(JSON.stringify(decoder.decode(bytes.subarray(start, end))));
+    return;
+  }
   w.at = at;
 }
 
