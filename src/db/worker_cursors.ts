@@ -40,8 +40,10 @@ interface Cursor {
   pending: { rows: SqlValue[][]; done: boolean } | null;
 }
 
-/** Rows read and written at a time within a chunk. */
+/** Rows read and written at a time within a chunk... */
 const BATCH_ROWS = 500;
+/** ...or fewer, for a wide table: a batch's arrays (`CellBatch`) are kept for the next batch. */
+const BATCH_CELLS = 8192;
 
 /** An export that sent this much leaves the worker's heap shrunk behind it ({@link shrinkHeap}). */
 const SHRINK_AFTER_BYTES = 8 * 1024 * 1024;
@@ -112,7 +114,8 @@ export function readChunk(
 /**
  * Up to `count` rows of `cursor` as lines, batch by batch. A batch the lines cannot hold (a BLOB
  * cell) is sent as rows: on its own, or after the lines before it as the next chunk. The byte
- * cap counts the values of the whole chunk, as one `all(count, maxBytes)` would.
+ * cap (`max_returned_bytes`) holds for each batch, as for a page of rows: a chunk whose values
+ * reach it ends there, and the next chunk goes on (an export of pages never failed on it).
  */
 function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxBytes: number): Chunk {
   if (cursor.pending) {
@@ -137,11 +140,15 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
     at += lines.length;
   };
   const fast = canReadCells();
-  while (read < count && !done) {
-    const want = Math.min(BATCH_ROWS, count - read);
+  const batchRows = Math.min(
+    BATCH_ROWS,
+    Math.max(1, Math.floor(BATCH_CELLS / cursor.columns.length)),
+  );
+  while (read < count && !done && spent < maxBytes) {
+    const want = Math.min(batchRows, count - read);
     let rows: SqlValue[][];
     if (fast) {
-      const stop = cursor.statement.readCells(cells, want, maxBytes - spent);
+      const stop = cursor.statement.readCells(cells, want, maxBytes);
       read += cells.rows;
       spent += cells.byteLength;
       done = stop === "done";
@@ -150,11 +157,12 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
       if (stop !== "blob") continue;
       // The row with the BLOB, and the rest of the batch, are sent as rows.
       const rest = want - cells.rows;
-      rows = [cursor.statement.values(), ...cursor.statement.all(rest - 1, maxBytes - spent)];
+      const first = cursor.statement.values();
+      rows = [first, ...cursor.statement.all(rest - 1, maxBytes - cells.byteLength)];
       read += rows.length;
       done = rows.length < rest;
     } else {
-      rows = cursor.statement.all(want, maxBytes - spent);
+      rows = cursor.statement.all(want, maxBytes);
       read += rows.length;
       done = rows.length < want;
       refreshColumns(cursor);

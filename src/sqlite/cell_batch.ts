@@ -27,6 +27,9 @@ import { SqliteError } from "./errors.ts";
 import { sqlite } from "./ffi.ts";
 import { SEEN_INTEGER, SEEN_REAL } from "./values.ts";
 
+/** A text buffer above this size is dropped rather than kept for the next batch. */
+const KEEP_BYTES = 1024 * 1024;
+
 /** Rows of cells, refilled batch after batch (`Statement.readCells`). */
 export class CellBatch implements Cells {
   width = 0;
@@ -43,6 +46,8 @@ export class CellBatch implements Cells {
     this.width = width;
     this.rows = 0;
     this.byteLength = 0;
+    // A batch that held a long text is not kept as the size of every later one.
+    if (this.bytes.length > KEEP_BYTES) this.bytes = new Uint8Array(0);
     const cells = width * maxRows;
     if (this.kinds.length < cells) {
       this.kinds = new Uint8Array(cells);
@@ -66,6 +71,8 @@ export class CellBatch implements Cells {
     }
     const value = text.value(text.handle);
     new Deno.UnsafePointerView(value!).copyInto(this.bytes.subarray(0, this.byteLength));
+    // SQLite's copy is freed now rather than held until the thread's next batch.
+    text.reset(text.handle);
   }
 }
 

@@ -50,6 +50,7 @@ const decoder = new TextDecoder();
 let starts = new Int32Array(0);
 
 /** The lines are written here first; it grows to the largest batch and is reused. */
+const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
 let scratch = new Uint8Array(64 * 1024);
 
 /**
@@ -89,8 +90,12 @@ class LineWriter {
   at = 0;
 
   constructor(most: number) {
-    if (scratch.length < most) scratch = new Uint8Array(most + (most >> 2));
-    this.out = scratch;
+    // A batch with long texts gets a buffer of its own, not kept for every later batch.
+    if (most > KEEP_SCRATCH_BYTES) this.out = new Uint8Array(most);
+    else {
+      if (scratch.length < most) scratch = new Uint8Array(most + (most >> 2));
+      this.out = scratch;
+    }
   }
 
   ascii(text: string): void {

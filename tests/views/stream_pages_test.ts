@@ -114,3 +114,32 @@ async function failAfter(ms: number, fn: () => Promise<void>): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+Deno.test("a wide table and texts of megabytes export the same from workers", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-stream-" });
+  const path = `${dir}/data.db`;
+  const conn = Connection.open(path, { mode: "rwc" });
+  // 1,900 columns: a worker batch holds four rows, not 500 (its arrays are kept between batches).
+  const columns = Array.from({ length: 1900 }, (_, i) => `c${i}`);
+  conn.exec(`create table wide (id integer primary key, ${columns.join(", ")});
+    create table long (id integer primary key, body text);`);
+  const values = columns.map((_, i) => (i % 3 === 0 ? `'v${i}'` : i % 3 === 1 ? `${i}.5` : "null"));
+  for (let row = 1; row <= 1200; row++) {
+    conn.exec(`insert into wide values (${row}, ${values.join(", ")})`);
+  }
+  // Texts longer than the buffers a worker keeps for its next batch (quotes to double, too).
+  conn.exec(`insert into long (body)
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < 1200)
+    select case when i % 400 = 0 then replace(hex(zeroblob(3000000)), '00', 'a"') else 'x' || i end
+    from n;`);
+  conn.close();
+  await using both = bothWays(path);
+  for (const format of ["csv", "ndjson"]) {
+    for (const table of ["wide", "long"]) {
+      const url = `/data/${table}.${format}?_stream=on`;
+      const fromWorkers = (await both.workers.client.get(url)).text;
+      assert.equal(fromWorkers, (await both.main.client.get(url)).text, url);
+      assert.equal(fromWorkers.trim().split("\n").length, format === "csv" ? 1201 : 1200, url);
+    }
+  }
+});
