@@ -3,7 +3,7 @@
  * byte: a text cell's UTF-8 is copied from SQLite into one buffer per batch and from there into
  * the lines, without ever becoming a JavaScript string. This is the read workers' path for
  * `_stream=on` exports; making a string of each cell and encoding the lines again was half of an
- * export's time (docs/internals.md "Streamed exports").
+ * export's time (docs/internals.md, "Exports never make strings of cells").
  *
  * The text is exactly {@link textRows}'s (a test compares them): the same quoting, the same
  * numbers, and text that is not valid UTF-8 decoded with U+FFFD as `Statement` reads it.
@@ -49,9 +49,10 @@ const decoder = new TextDecoder();
 /** Where each cell's bytes start in `Cells.bytes`; reused, like {@link scratch}. */
 let starts = new Int32Array(0);
 
-/** The lines are written here first; it grows to the largest batch and is reused. */
-const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
+/** The lines are written here first; it grows to the largest batch and is reused, */
 let scratch = new Uint8Array(64 * 1024);
+/** up to this size: a batch of long texts gets a buffer of its own. */
+const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
 
 /**
  * The first `cells.rows` rows as CSV, TSV or NDJSON lines, in a buffer that the next call
