@@ -224,6 +224,7 @@ export class ReadPool {
       request,
       text,
       rows,
+      open: owner === null,
     });
     const settle = (reply: FromWorker): CursorChunk => {
       if (reply.type === "error") throw reviveError(reply.error);

@@ -11,7 +11,13 @@ import type { Connection } from "../sqlite/connection.ts";
 import { encodePage, runRead, serializeError, wallClock } from "./read_query.ts";
 import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
 import { encodeRows } from "./wire.ts";
-import { closeCursor, closeCursorsOf, readChunk, shrinkHeapIfDue } from "./worker_cursors.ts";
+import {
+  closeCursor,
+  closeCursorsOf,
+  readAhead,
+  readChunk,
+  shrinkHeapIfDue,
+} from "./worker_cursors.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { lowerThreadPriority } from "../util/thread_priority.ts";
 
@@ -110,7 +116,14 @@ async function handle(message: ToWorker): Promise<void> {
     }
     started = performance.now();
     if (message.type === "cursor") {
-      const chunk = readChunk(conn, message.cursor, request, message.text, message.rows);
+      const chunk = readChunk(
+        conn,
+        message.cursor,
+        request,
+        message.text,
+        message.rows,
+        message.open,
+      );
       const lines = chunk.lines;
       const reply: FromWorker = {
         type: "chunk",
@@ -122,6 +135,7 @@ async function handle(message: ToWorker): Promise<void> {
         ms: performance.now() - started,
       };
       scope.postMessage(reply, lines ? [lines.buffer as ArrayBuffer] : []);
+      if (!chunk.done) readAhead(message.cursor, request, message.text, message.rows);
       return;
     }
     const result = runRead(conn, request);

@@ -23,8 +23,9 @@ export type ToWorker =
   | { type: "query"; id: number; target: ReadTarget; request: ReadRequest; sentAt?: number }
   | { type: "forget"; id: number; name: string }
   /**
-   * The next `rows` rows of an export's cursor: opened by the first message (which carries the
-   * query), then read chunk by chunk on this worker until done or closed.
+   * The next `rows` rows of an export's cursor: opened by the first message (`open`), then read
+   * chunk by chunk on this worker until done or closed. A later message for a cursor that is
+   * gone (done, failed or closed while it was on its way) answers an empty last chunk.
    */
   | {
     type: "cursor";
@@ -34,6 +35,7 @@ export type ToWorker =
     request: ReadRequest;
     text: TextRowsOptions;
     rows: number;
+    open: boolean;
     sentAt?: number;
   }
   | { type: "cursor-close"; id: number; cursor: number };
