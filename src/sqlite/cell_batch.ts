@@ -99,10 +99,18 @@ function lookUpBuilder(): TextBuilder | null {
   return { handle: create(null), append, reset, errcode, value };
 }
 
+/** Set by tests, to run the path taken with a library older than 3.25. */
+let pretendOld = false;
+
 /** True when the library has what cells are read with (`sqlite3_str`, SQLite 3.25+). */
 export function canReadCells(): boolean {
   if (builder === undefined) builder = lookUpBuilder();
-  return builder !== null;
+  return builder !== null && !pretendOld;
+}
+
+/** @internal Tests: behave as if the library had no `sqlite3_str` (while `pretend` is true). */
+export function pretendNoCellReading(pretend: boolean): void {
+  pretendOld = pretend;
 }
 
 function textBuilder(): TextBuilder {

@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/mod.ts";
 import { closeCursor, readAhead, readChunk } from "../../src/db/worker_cursors.ts";
+import { pretendNoCellReading } from "../../src/sqlite/cell_batch.ts";
+import { csvCellText, csvLine } from "../../src/render/csv.ts";
 import type { ReadRequest } from "../../src/db/read_query.ts";
 import type { TextRowsOptions } from "../../src/util/text_rows.ts";
 
@@ -93,4 +95,50 @@ Deno.test("the chunks of a slow query are not read ahead", () => {
   assert.equal(calls, before);
   assert.match(decode(readChunk(conn, 6, ask, text, 10, false).lines), /^11,\r\n/);
   closeCursor(6);
+});
+
+Deno.test("without sqlite3_str (SQLite before 3.25), chunks are read as values, to the same bytes", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec(`create table m (id integer primary key, name text, price real, data);
+    with recursive s(i) as (select 1 union all select i + 1 from s where i < 1400)
+    insert into m select i, case i % 3 when 0 then 'a, "b"' when 1 then 'émoji 🌳' end,
+      case when i % 2 = 0 then i else i / 4.0 end,
+      case when i in (3, 700, 701, 1399) then x'00ff' when i % 5 = 0 then 9007199254740993 end
+    from s;`);
+  const ask = request("select * from m order by id");
+  // Each row as a line: lines as the worker wrote them, rows (sent for the main thread to write,
+  // around a BLOB) written here the same way, the BLOB marked.
+  const read = (id: number) => {
+    const lines: string[] = [];
+    let rowChunks = 0;
+    for (let done = false, first = true; !done; first = false) {
+      const chunk = readChunk(conn, id, ask, { ...text, real: [2] }, 300, first);
+      if (chunk.lines) lines.push(...decode(chunk.lines).split("\r\n").slice(0, -1));
+      else {
+        rowChunks++;
+        for (const row of chunk.rows!) {
+          const cells = row.map((value, i) =>
+            value instanceof Uint8Array ? "<blob>" : csvCellText(value, i === 2 ? "REAL" : null)
+          );
+          lines.push(csvLine(cells).slice(0, -2));
+        }
+      }
+      done = chunk.done;
+    }
+    return { lines, rowChunks };
+  };
+  const fromCells = read(7);
+  pretendNoCellReading(true);
+  let fromValues;
+  try {
+    fromValues = read(8);
+  } finally {
+    pretendNoCellReading(false);
+  }
+  assert.deepEqual(fromValues.lines, fromCells.lines);
+  assert.equal(fromCells.lines.length, 1400);
+  assert.equal(fromCells.lines[699], "700,émoji 🌳,700.0,<blob>");
+  assert.equal(fromCells.lines[602], '603,"a, ""b""",150.75,');
+  // Both sent the BLOBs' batches as rows; the cell path only from the BLOB's row on.
+  assert.ok(fromCells.rowChunks >= 3 && fromValues.rowChunks >= 3);
 });
