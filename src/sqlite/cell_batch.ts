@@ -61,9 +61,11 @@ export class CellBatch implements Cells {
   /** Copies the text of the complete rows out of SQLite. */
   end(): void {
     const text = textBuilder();
-    if (text.errcode(text.handle) !== 0) {
+    const code = text.errcode(text.handle);
+    if (code !== 0) {
       text.reset(text.handle);
-      throw new SqliteError("Out of memory reading an export's text", SQLITE_NOMEM);
+      const why = code === SQLITE_NOMEM ? "Out of memory" : "Too much text";
+      throw new SqliteError(`${why} reading a batch of an export`, code);
     }
     if (this.byteLength === 0) return;
     if (this.bytes.length < this.byteLength) {
