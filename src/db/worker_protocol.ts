@@ -25,7 +25,7 @@ export type ToWorker =
   /**
    * The next `rows` rows of an export's cursor: opened by the first message (`open`), then read
    * chunk by chunk on this worker until done or closed. A later message for a cursor that is
-   * gone (done, failed or closed while it was on its way) answers an empty last chunk.
+   * gone (closed after a minute without reads) fails rather than opening it again.
    */
   | {
     type: "cursor";

@@ -5,14 +5,15 @@
  * `_stream=on` exports; making a string of each cell and encoding the lines again was half of an
  * export's time (docs/internals.md, "Exports never make strings of cells").
  *
- * The text is exactly {@link textRows}'s (a test compares them): the same quoting, the same
- * numbers, and text that is not valid UTF-8 decoded with U+FFFD as `Statement` reads it.
+ * The text is exactly {@link textRows}'s (a test compares them): the same quoting, numbers
+ * written by the same functions (`csvCell`, `jsonCell`), and text that is not valid UTF-8
+ * decoded with U+FFFD as `Statement` reads it.
  *
  * @module
  */
 
-import { integralRealText, objectMembers } from "./json_rows.ts";
-import type { TextRowsOptions } from "./text_rows.ts";
+import { objectMembers } from "./json_rows.ts";
+import { csvCell, jsonCell, type TextRowsOptions } from "./text_rows.ts";
 
 /** A NULL cell. */
 export const CELL_NULL = 0;
@@ -49,9 +50,9 @@ const decoder = new TextDecoder();
 /** Where each cell's bytes start in `Cells.bytes`; reused, like {@link scratch}. */
 let starts = new Int32Array(0);
 
-/** The lines are written here first; it grows to the largest batch and is reused, */
+/** The lines are written here first; it grows to the largest batch and is reused. */
 let scratch = new Uint8Array(64 * 1024);
-/** up to this size: a batch of long texts gets a buffer of its own. */
+/** The most {@link scratch} grows to: a batch of longer texts gets a buffer of its own. */
 const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -106,17 +107,6 @@ class LineWriter {
     this.at = at;
   }
 
-  /**
-   * A number as `String` writes it, `integralRealText` for a REAL column's `12`, and infinities
-   * as `inf`/`-inf` (CSV) or `null` (JSON), as {@link textRows} writes them.
-   */
-  number(value: number, real: boolean, json: boolean): void {
-    if (real && Number.isInteger(value)) this.ascii(integralRealText(value));
-    else if (json && !Number.isFinite(value)) this.ascii("null");
-    else if (value === Infinity || value === -Infinity) this.ascii(value > 0 ? "inf" : "-inf");
-    else this.ascii(String(value));
-  }
-
   bytes(from: Uint8Array): void {
     const out = this.out;
     let at = this.at;
@@ -157,7 +147,7 @@ function writeDelimited(
           break;
         case CELL_INTEGER:
         case CELL_REAL:
-          w.number(numbers[k], real[c], false);
+          w.ascii(csvCell(numbers[k], real[c])!);
       }
     }
     // Python writes a lone empty field as `""` so the line is not mistaken for a blank one.
@@ -230,14 +220,9 @@ function writeNdjson(
           w.bytes(bytes.subarray(starts[k], starts[k] + lengths[k]));
           break;
         case CELL_INTEGER:
-        case CELL_REAL: {
-          const value = numbers[k];
-          if (!Number.isFinite(value)) w.ascii("null");
-          else {w.ascii(
-              real[c] && Number.isInteger(value) ? integralRealText(value) : String(value),
-            );}
+        case CELL_REAL:
+          w.ascii(jsonCell(numbers[k], real[c])!);
           break;
-        }
         default:
           w.ascii("null");
       }

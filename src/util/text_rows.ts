@@ -24,7 +24,8 @@ export interface TextRowsOptions {
 const NEEDS_QUOTES_CSV = /[,"\r\n]/;
 const NEEDS_QUOTES_TSV = /[\t"\r\n]/;
 
-function csvCell(value: unknown, real: boolean): string | null {
+/** A cell's CSV/TSV text before quoting (`real`: its column is REAL); null for a BLOB. */
+export function csvCell(value: unknown, real: boolean): string | null {
   switch (typeof value) {
     case "string":
       return value;
@@ -39,7 +40,8 @@ function csvCell(value: unknown, real: boolean): string | null {
   return null;
 }
 
-function jsonCell(value: unknown, real: boolean): string | null {
+/** A cell's NDJSON text (`real`: its column is REAL); null for a BLOB. */
+export function jsonCell(value: unknown, real: boolean): string | null {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
