@@ -44,10 +44,16 @@ interface Cursor {
   ahead: { chunk: Chunk } | { error: unknown } | null;
 }
 
-/** Rows read and written at a time within a chunk... */
+/** Rows read and written at a time within a chunk. */
 const BATCH_ROWS = 500;
-/** ...or fewer, for a wide table: a batch's arrays (`CellBatch`) are kept for the next batch. */
+/** Fewer rows for a wide table: a batch's arrays (`CellBatch`) are kept for the next batch. */
 const BATCH_CELLS = 8192;
+/**
+ * A chunk ends after this many cells, whatever rows the main thread asked for: each chunk has
+ * the query's time limit, and 5,000 rows of a table of 1,900 columns overran it on a busy machine
+ * where pages of the same export did not.
+ */
+const CHUNK_CELLS = 65_536;
 
 /** An export that sent this much leaves the worker's heap shrunk behind it ({@link shrinkHeap}). */
 const SHRINK_AFTER_BYTES = 8 * 1024 * 1024;
@@ -85,7 +91,7 @@ export function readChunk(
   request: ReadRequest,
   text: TextRowsOptions,
   count: number,
-  open = true,
+  open: boolean,
 ): Chunk {
   closeIdle();
   let cursor = cursors.get(id);
@@ -194,12 +200,11 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
     at += lines.length;
   };
   const fast = canReadCells();
-  const batchRows = Math.min(
-    BATCH_ROWS,
-    Math.max(1, Math.floor(BATCH_CELLS / cursor.columns.length)),
-  );
-  while (read < count && !done && spent < maxBytes) {
-    const want = Math.min(batchRows, count - read);
+  const width = Math.max(1, cursor.columns.length);
+  const batchRows = Math.min(BATCH_ROWS, Math.max(1, Math.floor(BATCH_CELLS / width)));
+  const chunkRows = Math.min(count, Math.max(batchRows, Math.floor(CHUNK_CELLS / width)));
+  while (read < chunkRows && !done && spent < maxBytes) {
+    const want = Math.min(batchRows, chunkRows - read);
     let rows: SqlValue[][];
     if (fast) {
       const stop = cursor.statement.readCells(cells, want, maxBytes);

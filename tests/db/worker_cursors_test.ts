@@ -142,3 +142,20 @@ Deno.test("without sqlite3_str (SQLite before 3.25), chunks are read as values, 
   // Both sent the BLOBs' batches as rows; the cell path only from the BLOB's row on.
   assert.ok(fromCells.rowChunks >= 3 && fromValues.rowChunks >= 3);
 });
+
+Deno.test("a chunk of a wide table holds fewer rows than asked for, and the export goes on", () => {
+  using conn = Connection.open(":memory:");
+  const columns = Array.from({ length: 200 }, (_, i) => `c${i}`);
+  conn.exec(`create table wide (${columns.join(", ")});
+    with recursive s(i) as (select 1 union all select i + 1 from s where i < 1000)
+    insert into wide (c0) select i from s;`);
+  const ask = request("select * from wide");
+  const sizes: number[] = [];
+  for (let done = false, first = true; !done; first = false) {
+    const chunk = readChunk(conn, 9, ask, text, 5000, first);
+    sizes.push(decode(chunk.lines).split("\r\n").length - 1);
+    done = chunk.done;
+  }
+  // 65,536 cells: 327 rows of 200 columns, then the rest.
+  assert.deepEqual(sizes, [327, 327, 327, 19]);
+});

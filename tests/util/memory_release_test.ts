@@ -30,8 +30,8 @@ async function heapAroundExport(rows: number) {
       deadline: null };
     const text = { format: "csv", real: [3], limit: 5000 };
     let bytes = 0;
-    for (let done = false; !done;) {
-      const chunk = readChunk(conn, 1, request, text, 5000);
+    for (let done = false, first = true; !done; first = false) {
+      const chunk = readChunk(conn, 1, request, text, 5000, first);
       bytes += chunk.lines.length;
       done = chunk.done;
     }
