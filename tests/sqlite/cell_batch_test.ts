@@ -70,6 +70,20 @@ for (const format of ["csv", "tsv", "ndjson"] as const) {
   });
 }
 
+Deno.test("integers written digit by digit equal their JavaScript text, at every length", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec("create table n (i integer, r real)");
+  const values = [0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1];
+  for (let power = 10; power <= 1e15; power *= 10) values.push(power - 1, power, -power, power + 1);
+  for (const value of values) conn.run("insert into n values (?, ?)", [value, value]);
+  for (const format of ["csv", "ndjson"] as const) {
+    const { expected, text } = bothWays(conn, "select i, r from n", { format, real: [1] });
+    assert.equal(text, expected);
+    // Column r is REAL: its integral numbers keep their ".0"; column i's never get one.
+    assert.ok(text.includes(format === "csv" ? "-2147483649,-2147483649.0" : '"i": 999999999,'));
+  }
+});
+
 Deno.test("one-column lines from cells: an empty or NULL field is written as two quotes", () => {
   using conn = Connection.open(":memory:");
   conn.exec("create table one (v); insert into one values (''), (null), ('x');");
