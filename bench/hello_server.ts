@@ -8,8 +8,15 @@
  * 512-byte write buffer per connection), and on this machine that second call costs a
  * hello-world about a third of its rate. A row page pays it too, so it is measured against a
  * floor that does.
+ *
+ * With `--worker` it also starts one idle worker thread, as Vitrine's read pool does at start-up:
+ * run with Vitrine's V8 flags, its resident memory is the floor a Vitrine server's is compared
+ * with (a Deno runtime, one more isolate, an HTTP server).
  */
 const port = Number(Deno.args[0] ?? 8400);
+if (Deno.args.includes("--worker")) {
+  new Worker("data:text/javascript,self.onmessage = () => {};", { type: "module" });
+}
 
 const rowBody = new TextEncoder().encode(JSON.stringify({
   database: "bench",

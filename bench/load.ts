@@ -17,7 +17,7 @@
 
 import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk, type WrkResult } from "./lib/wrk.ts";
-import { cpuMs, machine, rssBytes, rssSampler, treeCpuMs } from "./lib/proc.ts";
+import { cpuMs, machine, rssBytes, rssSampler, rssSplit, treeCpuMs } from "./lib/proc.ts";
 import { fastScript, mixScript } from "./lib/mix.ts";
 import { freePort, startServer } from "./lib/process.ts";
 import { Connection } from "../src/sqlite/mod.ts";
@@ -495,6 +495,33 @@ async function download(url: string, headers: Record<string, string> = {}) {
   return { time, bytes, peak: sampler.stop(), cpu: cpuMs(server.pid) - before };
 }
 
+/** "106 MB (50 file-backed, 56 private)" */
+function memoryText(memory: { rss: number; file: number; private: number }): string {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+  return `${mb(memory.rss)} MB (${mb(memory.file)} file-backed, ${mb(memory.private)} private)`;
+}
+
+/** Resident memory of a Deno hello-world run as Vitrine runs, with one idle worker thread. */
+async function helloMemory() {
+  const port = freePort();
+  const floor = await startServer(
+    [
+      Deno.execPath(),
+      "run",
+      "-A",
+      V8_FLAGS_OPTION,
+      "bench/hello_server.ts",
+      String(port),
+      "--worker",
+    ],
+    port,
+  );
+  for (let i = 0; i < 1000; i++) await (await fetch(`${floor.base}/row`)).arrayBuffer();
+  const memory = rssSplit(floor.pid);
+  await floor.stop();
+  return memory;
+}
+
 if (want("stream")) {
   const lines: Line[] = [];
   const floors: number[] = [];
@@ -511,7 +538,12 @@ if (want("stream")) {
   const jsonFloor = jsonFloors.sort((a, b) => a - b)[1];
   // Memory before any export: the idle server with its read workers started.
   const rssStart = rssBytes(server.pid);
-  console.log(`\nServer RSS before the exports: ${(rssStart / 1e6).toFixed(0)} MB`);
+  const memoryFloor = await helloMemory();
+  console.log(
+    `\nServer RSS before the exports: ${memoryText(rssSplit(server.pid))}.\n` +
+      `Floor: a Deno hello-world with one idle worker and the same V8 flags, after 1,000 ` +
+      `requests: ${memoryText(memoryFloor)}.`,
+  );
   // One export first, as for every other page: a long-running server has its export code
   // compiled (the first export after start-up runs 20–30% slower).
   await download(`${base}/bench/trees.csv?_stream=on`);

@@ -37,6 +37,17 @@ export function rssBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
+/**
+ * Resident memory of `pid` in bytes, split: `file` is pages mapped from files (Deno's executable
+ * and the libraries: clean, shared with other processes running them, and dropped by the kernel
+ * under pressure), `private` the anonymous memory the process itself allocated (heaps).
+ */
+export function rssSplit(pid: number): { rss: number; file: number; private: number } {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") * 1024, file: kb("RssFile") * 1024, private: kb("RssAnon") * 1024 };
+}
+
 /** Samples the RSS of `pid` every `everyMs` until stopped; reports the peak. */
 export function rssSampler(pid: number, everyMs = 20): { stop(): number; peak(): number } {
   let peak = rssBytes(pid);
