@@ -103,7 +103,13 @@ async function load(url: string, options: Parameters<typeof wrk>[1] = {}, pid = 
   const before = treeCpuMs(pid);
   const result = await wrk(url, { seconds: SECONDS, ...options });
   const cpu = ((treeCpuMs(pid) - before) * 1000) / Math.max(1, result.requests);
-  if (result.errors) console.log(`  ! ${url}: ${result.errors} errors of ${result.requests}`);
+  if (result.errors) {
+    const sockets = result.errors - result.nonSuccess;
+    console.log(
+      `  ! ${url}: ${result.errors} errors of ${result.requests} ` +
+        `(${result.nonSuccess} answers not 2xx/3xx, ${sockets} socket errors)`,
+    );
+  }
   return { ...result, cpu };
 }
 

@@ -14,6 +14,8 @@ export interface WrkResult {
   p99: number;
   /** Non-2xx/3xx answers plus socket errors. */
   errors: number;
+  /** The answers among {@link errors} (a page interrupted at its time limit is a 400). */
+  nonSuccess: number;
 }
 
 /** Options of {@link wrk}. */
@@ -54,5 +56,6 @@ export async function wrk(url: string, options: WrkOptions = {}): Promise<WrkRes
     p99: percentile("99"),
     errors: number(/Non-2xx or 3xx responses: (\d+)/) +
       (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    nonSuccess: number(/Non-2xx or 3xx responses: (\d+)/),
   };
 }
