@@ -43,6 +43,7 @@ import type { Registered, ResolvedRow, ResolvedTable } from "./views/host.ts";
 import { cannedQueryFor } from "./config/canned_query_catalog.ts";
 import type { ServiceOptions } from "./config/service_options.ts";
 import { Lifecycle } from "./app/lifecycle.ts";
+import { returnFreedMemoryNow } from "./util/malloc_tuning.ts";
 import { ServiceMetrics } from "./app/metrics.ts";
 
 export type { Actor, ResolvedRow, ResolvedTable, ServiceOptions };
@@ -252,8 +253,19 @@ export class Service {
       pluginModules: this.pluginModules(),
       cacheSizeKb: Number(this.setting("cache_size_kb")),
       workerUrl: new URL("./app/read_worker.ts", import.meta.url),
+      onIdle: () => this.#releaseMemory(),
     });
     return this.#pool;
+  }
+
+  /**
+   * The read pool has been idle a while and its last worker gave back its memory: the main
+   * thread's connections do the same, then glibc returns every arena's freed blocks.
+   */
+  #releaseMemory(): void {
+    for (const db of this.databases.values()) db.releaseMemory();
+    this.#internal?.releaseMemory();
+    returnFreedMemoryNow();
   }
 
   /** @internal The query cache of immutable databases (`query_cache_mb`; null when 0). */

@@ -587,6 +587,14 @@ export class Database extends DatabaseIntrospection {
     );
   }
 
+  /**
+   * Hands back the memory the main thread's connections hold for speed (SQLite's cached pages);
+   * the read pool does the same in its workers when they are idle.
+   */
+  releaseMemory(): void {
+    if (!this.#closed) this.#connections.releaseMemory();
+  }
+
   /** Closes this database's connections (main thread and workers). */
   close(): void {
     if (this.#closed) return;

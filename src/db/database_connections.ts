@@ -86,6 +86,16 @@ export class DatabaseConnections {
     return conn;
   }
 
+  /**
+   * Hands back the cached pages of the open connections (the pages of a memory database are its
+   * data, which SQLite never gives up).
+   */
+  releaseMemory(): void {
+    for (const conn of [this.#writeConn, this.#reader?.conn]) {
+      if (conn?.isOpen) conn.releaseMemory();
+    }
+  }
+
   /** Closes every connection; a named memory database then ceases to exist. */
   close(): void {
     this.#writeConn?.close();

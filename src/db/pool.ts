@@ -9,7 +9,9 @@
  * - `size` base workers take queries of both lanes. While every worker is busy and one of them
  *   runs a long query (by its past or by the time it has run), short queries get up to `spare`
  *   extra workers, which never take long ones: a short query is never stuck behind long ones.
- *   Spare workers stop after a while without work.
+ * - Workers that have nothing to do give their memory back: spares stop after a while, base
+ *   workers after longer, except the last one, which releases what it holds instead (SQLite's
+ *   cached pages, its grown heap, glibc's freed blocks). The next queries start workers again.
  * - A query's deadline is absolute and counts its time in the queue: a query still waiting at its
  *   deadline fails as interrupted without running, and a running one is given only what is left.
  *
@@ -48,6 +50,18 @@ export interface ReadPoolOptions {
    * `app/read_worker.ts`, which also loads `pluginModules` through the plugin registry.
    */
   workerUrl?: string | URL;
+  /**
+   * Called once the last worker has given back its memory after its idle time: the owner may do
+   * the same with the main thread's connections.
+   */
+  onIdle?: () => void;
+  /** A spare worker without work for this long is stopped (default 30 s). */
+  spareIdleMs?: number;
+  /**
+   * A base worker without work for this long is stopped, unless it is the last one, which gives
+   * back the memory it holds instead (default 60 s).
+   */
+  baseIdleMs?: number;
 }
 
 /** Entry of a read worker that loads no plugins. */
@@ -73,8 +87,16 @@ const RECHECK_MS = 5;
 /** How much lower base workers' scheduling priority is than the main thread's (Linux nice). */
 const BASE_WORKER_NICENESS = 5;
 
+/** How long a stopping worker may take to close its connections before it is terminated. */
+const STOP_WAIT_MS = 5_000;
 /** A spare worker without work for this long is stopped. */
 const SPARE_IDLE_MS = 30_000;
+/**
+ * A base worker without work for this long is stopped, or asked to release memory when it is the
+ * last. Longer than for spares: starting a worker again costs a boot (tens of milliseconds) to
+ * the first query of the next burst.
+ */
+const BASE_IDLE_MS = 60_000;
 
 interface Job {
   id: number;
@@ -104,6 +126,8 @@ interface PoolWorker {
   idleTimer: ReturnType<typeof setTimeout> | null;
   /** Export cursors open on this worker: it is not stopped while it holds one. */
   cursors: number;
+  /** It ran queries since it last released memory (or started). */
+  used: boolean;
 }
 
 /** One chunk of an export cursor (see {@link ReadPool.cursor}). */
@@ -139,6 +163,8 @@ export class ReadPool {
   readonly spare: number;
   #options: Required<ReadPoolOptions>;
   #workers: PoolWorker[] = [];
+  /** Workers taken out of the pool, closing their connections before they are terminated. */
+  #retiring = new Set<PoolWorker>();
   #short: Job[] = [];
   #long: Job[] = [];
   /** What each SQL text has cost so far (read by `database.ts` too, for tiny queries). */
@@ -158,6 +184,9 @@ export class ReadPool {
       ...options,
       spare: this.spare,
       workerUrl: options.workerUrl ?? PLAIN_WORKER,
+      onIdle: options.onIdle ?? (() => {}),
+      spareIdleMs: options.spareIdleMs ?? SPARE_IDLE_MS,
+      baseIdleMs: options.baseIdleMs ?? BASE_IDLE_MS,
     };
   }
 
@@ -308,6 +337,8 @@ export class ReadPool {
     this.#long = [];
     if (this.#recheck !== null) clearTimeout(this.#recheck);
     for (const worker of [...this.#workers]) this.#drop(worker, error());
+    for (const worker of this.#retiring) worker.worker.terminate();
+    this.#retiring.clear();
   }
 
   #enqueue(
@@ -421,6 +452,7 @@ export class ReadPool {
       pointer: null,
       idleTimer: null,
       cursors: 0,
+      used: false,
     };
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.#onMessage(entry, event.data);
     worker.onerror = (event) => {
@@ -446,6 +478,7 @@ export class ReadPool {
     worker.since = performance.now();
     if (job.message.type === "query" || job.message.type === "cursor") {
       job.message.sentAt = wallClock();
+      worker.used = true;
     }
     job.onSend?.(worker);
     worker.worker.postMessage(job.message);
@@ -456,14 +489,35 @@ export class ReadPool {
     if (worker.current) return;
     if (worker.control.length) return this.#send(worker, worker.control.shift()!);
     this.#pump();
-    if (!worker.current && worker.spare && worker.idleTimer === null) {
+    if (!worker.current && worker.used && worker.idleTimer === null) {
+      const { spareIdleMs, baseIdleMs } = this.#options;
       worker.idleTimer = setTimeout(() => {
         worker.idleTimer = null;
-        if (!worker.current && !worker.control.length && !worker.cursors) {
-          this.#drop(worker, null);
-        }
-      }, SPARE_IDLE_MS);
+        this.#idle(worker);
+      }, worker.spare ? spareIdleMs : baseIdleMs);
     }
+  }
+
+  /** `worker` had no work for its idle time: it stops, or releases memory if the last base one. */
+  #idle(worker: PoolWorker): void {
+    if (worker.current || worker.control.length || worker.cursors) return;
+    const otherBase = this.#workers.some((w) => w !== worker && !w.spare);
+    if (worker.spare || otherBase) return this.#retire(worker);
+    worker.used = false;
+    const message: ToWorker = { type: "release", id: this.#nextId++ };
+    const released = () => {
+      if (!this.#closed) this.#options.onIdle();
+    };
+    worker.control.push({
+      id: message.id,
+      message,
+      sql: null,
+      long: false,
+      timer: null,
+      resolve: released,
+      reject: () => {},
+    });
+    this.#next(worker);
   }
 
   #cancel(job: Job, reason: unknown): void {
@@ -514,6 +568,37 @@ export class ReadPool {
     if (!this.#workers.includes(worker)) return;
     this.#drop(worker, error);
     this.#pump();
+  }
+
+  /**
+   * Takes an idle worker out of the pool and terminates it once it has closed its connections:
+   * terminating the thread frees its heap, but the SQLite connections it opened would stay open
+   * for the life of the process, page cache and all.
+   */
+  #retire(worker: PoolWorker): void {
+    this.#workers = this.#workers.filter((w) => w !== worker);
+    this.#retiring.add(worker);
+    worker.used = false;
+    const stop = () => {
+      clearTimeout(deadline);
+      this.#retiring.delete(worker);
+      worker.current = null;
+      worker.worker.terminate();
+    };
+    // A worker stuck in plugin code never answers: it is terminated all the same.
+    const deadline = setTimeout(stop, STOP_WAIT_MS);
+    Deno.unrefTimer(deadline);
+    const message: ToWorker = { type: "stop", id: this.#nextId++ };
+    worker.current = {
+      id: message.id,
+      message,
+      sql: null,
+      long: false,
+      timer: null,
+      resolve: stop,
+      reject: stop,
+    };
+    worker.worker.postMessage(message);
   }
 
   /** Removes a worker from the pool; `error` fails what it was running or holding. */

@@ -20,6 +20,8 @@ import {
 } from "./worker_cursors.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { lowerThreadPriority } from "../util/thread_priority.ts";
+import { shrinkHeap } from "../util/young_garbage.ts";
+import { returnFreedMemoryNow } from "../util/malloc_tuning.ts";
 
 /** Runs the plugins' `prepare_connection` hooks on a connection this worker opened. */
 export type PrepareConnection = (conn: Connection, database: string) => void;
@@ -71,15 +73,29 @@ function connectionFor(target: ReadTarget): Connection {
   return conn;
 }
 
-function forget(name: string): void {
+/** Closes the connections that open or attach the database `name` (every one without a name). */
+function forget(name?: string): void {
   for (const [key, { conn, target }] of connections) {
-    if (target.name === name || target.attach.some((source) => source.name === name)) {
+    if (
+      name === undefined || target.name === name ||
+      target.attach.some((source) => source.name === name)
+    ) {
       closeCursorsOf(conn);
       conn.close();
       connections.delete(key);
     }
   }
   reportedPointer = null;
+}
+
+/**
+ * Gives back what an idle worker holds beyond its live data: SQLite's cached pages, the heap V8
+ * grew for the queries it ran, and the freed blocks left in glibc's arenas.
+ */
+function releaseMemory(): void {
+  for (const { conn } of connections.values()) conn.releaseMemory();
+  shrinkHeap();
+  returnFreedMemoryNow();
 }
 
 async function handle(message: ToWorker): Promise<void> {
@@ -96,6 +112,17 @@ async function handle(message: ToWorker): Promise<void> {
     await ready;
     if (message.type === "forget") {
       forget(message.name);
+      post({ type: "done", id: message.id });
+      return;
+    }
+    if (message.type === "stop") {
+      // Terminating this thread would free its heap but none of SQLite's memory.
+      forget();
+      post({ type: "done", id: message.id });
+      return;
+    }
+    if (message.type === "release") {
+      releaseMemory();
       post({ type: "done", id: message.id });
       return;
     }

@@ -38,7 +38,11 @@ export type ToWorker =
     open: boolean;
     sentAt?: number;
   }
-  | { type: "cursor-close"; id: number; cursor: number };
+  | { type: "cursor-close"; id: number; cursor: number }
+  /** The pool has had nothing for this worker a while: give back what it holds (`worker.ts`). */
+  | { type: "release"; id: number }
+  /** The pool is about to terminate this worker: close every connection first. */
+  | { type: "stop"; id: number };
 
 /** Worker → main thread. */
 export type FromWorker =

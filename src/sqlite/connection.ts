@@ -352,6 +352,14 @@ export class Connection {
     check(this.#db(), sqlite().sqlite3_busy_timeout(this.#db(), Math.max(0, Math.floor(ms))));
   }
 
+  /**
+   * Hands back the page cache memory that no statement is using (`sqlite3_db_release_memory`):
+   * for a connection that will sit idle a while. Its next reads fetch those pages again.
+   */
+  releaseMemory(): void {
+    sqlite().sqlite3_db_release_memory?.(this.#db());
+  }
+
   /** Makes the running statement (if any) fail with "interrupted". */
   interrupt(): void {
     sqlite().sqlite3_interrupt(this.#db());

@@ -63,6 +63,8 @@ const symbols = {
   sqlite3_set_authorizer: { parameters: ["pointer", "function", "pointer"], result: "i32" },
   // sqlite3_int64 sqlite3_hard_heap_limit64(sqlite3_int64 N);  (3.31+)
   sqlite3_hard_heap_limit64: { parameters: ["i64"], result: "i64", optional: true },
+  // int sqlite3_db_release_memory(sqlite3*);  (3.7.10+)
+  sqlite3_db_release_memory: { parameters: ["pointer"], result: "i32", optional: true },
   // sqlite3_int64 sqlite3_memory_used(void);
   sqlite3_memory_used: { parameters: [], result: "i64" },
   // sqlite3_int64 sqlite3_memory_highwater(int resetFlag);
