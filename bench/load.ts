@@ -11,7 +11,8 @@
  * to tell Vitrine's own cost from the network stack's and the load generator's, and served by
  * `--processes N`), sql (the page's own SQL through the binding), cache
  * (immutable: cached SQL, ETag/304), html, mix (every request a different URL), runaway (four
- * runaway queries during the mix), stream (`sqlite3 -csv` floor, RSS, slow client), gzip.
+ * runaway queries during the mix), stream (`sqlite3 -csv` floor, RSS, slow client), gzip, idle
+ * (the server's memory after the sections above, and again after 65 s without requests).
  * The machine is usually shared: compare ratios to floors, not absolute numbers.
  */
 
@@ -682,6 +683,20 @@ async function rawLength(url: string, encoding: string): Promise<number> {
     stdout: "piped",
   }).output();
   return Number(new TextDecoder().decode(out.stdout));
+}
+
+// --- 8. memory given back when idle ------------------------------------------------------------
+
+if (want("idle")) {
+  // After the sections above, every read worker has run and the caches are full. Spare workers
+  // stop after 30 s idle; base ones after 60 s, the last releasing its memory instead.
+  const threads = () => [...Deno.readDirSync(`/proc/${server.pid}/task`)].length;
+  const state = () => `${memoryText(rssSplit(server.pid))}, ${threads()} threads`;
+  const lines: Line[] = [{ endpoint: "after the sections above", note: state() }];
+  await new Promise((resolve) => setTimeout(resolve, 65_000));
+  lines.push({ endpoint: "65 s later, no requests", note: state() });
+  table("The server's memory when idle (the caches keep up to 48 MB by default)", lines);
+  results.idle = lines;
 }
 
 // --- done ---------------------------------------------------------------------------------------

@@ -36,9 +36,10 @@ const url = () =>
   `http://127.0.0.1${flags.path.replace("{id}", String(1 + Math.floor(random() * ids)))}`;
 
 async function one(): Promise<void> {
-  const response = await handler(new Request(url()));
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${response.status} for ${response.url}`);
+  const target = url();
+  const response = await handler(new Request(target));
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`${response.status} for ${target}: ${body}`);
 }
 
 // Warm up (introspection, JIT, caches), then measure for `seconds`.

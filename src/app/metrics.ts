@@ -21,7 +21,8 @@ import {
 } from "../util/metrics.ts";
 import { VERSION } from "../version.ts";
 import type { Lifecycle } from "./lifecycle.ts";
-import { openConnections } from "./connections.ts";
+import { openConnections, openDescriptors } from "./connections.ts";
+import { sqliteMemoryUsed } from "../sqlite/guard.ts";
 
 /** What the gauges read from the service. */
 export interface MetricsSource {
@@ -146,6 +147,21 @@ export class ServiceMetrics {
     r.gauge("vitrine_read_pool_workers_busy", "Read workers running a query now", () => {
       return [[{}, source.readPool().threads().filter((t) => t.busy).length]];
     });
+    // The usual process metrics of Prometheus clients, and SQLite's share of the memory.
+    r.gauge(
+      "process_resident_memory_bytes",
+      "Resident memory of this process",
+      () => [[{}, Deno.memoryUsage().rss]],
+    );
+    r.gauge("process_open_fds", "Open file descriptors of this process (Linux)", () => {
+      const count = openDescriptors();
+      return count === null ? [] : [[{}, count]];
+    });
+    r.gauge(
+      "vitrine_sqlite_memory_bytes",
+      "Memory SQLite holds for every connection of this process, read workers' included",
+      () => [[{}, sqliteMemoryUsed()]],
+    );
     cacheMetrics(r, "vitrine_query_cache", () => source.queryCache()?.stats() ?? null, {
       hits: "Queries answered from the query cache",
       misses: "Cacheable queries of immutable databases that had to run",

@@ -81,6 +81,17 @@ Deno.test("the metrics count requests by kind and status, SQL time, cache use an
   // The scrape itself is the one request in flight.
   assert.equal(valueOf(metrics, "vitrine_http_requests_in_flight"), 1);
   assert.equal(valueOf(metrics, "vitrine_ready", { phase: "ready" }), 1);
+  // The process's memory, and SQLite's share of it: the connections and their cached pages.
+  const rss = valueOf(metrics, "process_resident_memory_bytes");
+  assert.ok(rss > 20e6 && rss < 4e9, `${rss}`);
+  const sqlite = valueOf(metrics, "vitrine_sqlite_memory_bytes");
+  assert.ok(sqlite > 0 && sqlite < rss, `${sqlite}`);
+  if (Deno.build.os === "linux") {
+    // Standard streams and two opened database files at least (test files running beside this
+    // one share the process, so the exact count moves).
+    const fds = valueOf(metrics, "process_open_fds");
+    assert.ok(fds >= 5, `${fds}`);
+  }
 });
 
 Deno.test("writes show in the write metrics; a real server reports its open connections", async () => {
