@@ -26,7 +26,8 @@ const SYNC_MAX_BYTES = 1024 * 1024;
 const COMPRESSIBLE =
   /^(text\/|application\/(json|[\w.+-]+\+json|x-ndjson|javascript|xml|[\w.+-]+\+xml)|image\/svg\+xml)/i;
 
-type Coding = "br" | "gzip";
+/** The content codings offered. */
+export type Coding = "br" | "gzip";
 
 /** The coding the client prefers among those offered here, or null (`q=0` refuses one). */
 export function chooseCoding(acceptEncoding: string | undefined): Coding | null {
@@ -62,7 +63,8 @@ function compressor(coding: Coding): zlib.BrotliCompress | zlib.Gzip {
     : zlib.createGzip({ level: 4 });
 }
 
-function compressSync(coding: Coding, bytes: Uint8Array): Uint8Array {
+/** Compresses an in-memory body at once, at the levels used for every response. */
+export function compressSync(coding: Coding, bytes: Uint8Array): Uint8Array {
   const out = coding === "br"
     ? zlib.brotliCompressSync(bytes, {
       params: {

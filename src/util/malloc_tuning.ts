@@ -3,12 +3,15 @@
  * calls {@link returnFreedMemorySooner} once, before its read workers start; a library user's
  * process is left alone. {@link returnFreedMemoryNow} is for a process that goes idle after work.
  *
- * Why: an export moves hundreds of buffers of a few hundred KB through the process. glibc serves
- * the first ones with `mmap` and returns them on `free`, but each such free raises its
- * threshold for `mmap` (up to 32 MB), so the later ones come from the heap arenas, which keep
- * what was freed. Each thread that allocates may get an arena of its own. Measured on a
- * 500k-row CSV export (bench/load.ts "stream"), the server's resident memory after four exports
- * went from 148 MB to 128 MB with these settings, and its speed did not change.
+ * Why: an export moves hundreds of buffers of a few hundred KB through the process, and each
+ * thread that allocates may get an arena of its own, which keeps what was freed. Setting either
+ * threshold below also stops glibc moving its `mmap` threshold up (to 32 MB) as large blocks are
+ * freed. The thresholds must stay above what a compressor allocates per response, though: brotli
+ * takes between 512 KB and 1 MB for each body, zlib's gzip several blocks of 64 KB or more. At
+ * 64 KB each of them was mapped and unmapped for every response, its pages faulted in afresh:
+ * brotli of a 14 KB JSON page took 530 µs instead of 125, and served brotli JSON fell to 1,966
+ * req/s against 5,068 at 2 MB (bench/load.ts "gzip"). At 2 MB exports keep 5–10 MB more after
+ * they end, until an idle pool returns it (`returnFreedMemoryNow`, `db/pool.ts`).
  *
  * @module
  */
@@ -18,10 +21,13 @@ const M_TRIM_THRESHOLD = -1;
 const M_MMAP_THRESHOLD = -3;
 const M_ARENA_MAX = -8;
 
-/** Blocks of this size and over get their own mapping, returned to the system when freed. */
-const MMAP_THRESHOLD_BYTES = 64 * 1024;
+/**
+ * Blocks of this size and over get their own mapping, returned to the system when freed. Above a
+ * compressor's working memory (see the module comment).
+ */
+const MMAP_THRESHOLD_BYTES = 2 * 1024 * 1024;
 /** Free memory at the top of a heap beyond this is returned to the system. */
-const TRIM_THRESHOLD_BYTES = 64 * 1024;
+const TRIM_THRESHOLD_BYTES = 2 * 1024 * 1024;
 /** At most this many heap arenas for all threads (glibc's default is 8 per core). */
 const ARENA_MAX = 2;
 
