@@ -77,6 +77,18 @@ export function compressSync(coding: Coding, bytes: Uint8Array): Uint8Array {
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
+/**
+ * Compressed copies of bodies that are sent again as they are (the page cache's pages), by body
+ * and coding: a hot page is compressed once per coding, not once per request. Weakly held, so
+ * the copies go when their page leaves the cache.
+ */
+const compressedCopies = new WeakMap<Uint8Array, Partial<Record<Coding, Uint8Array>>>();
+
+/** Keeps `body`'s compressed copies for as long as it lives: it will be sent again unchanged. */
+export function keepCompressedCopies(body: Uint8Array): void {
+  if (!compressedCopies.has(body)) compressedCopies.set(body, {});
+}
+
 /** A web stream through a zlib compressor; the next chunk is pulled once the last is through. */
 export function compressStream(
   body: ReadableStream<Uint8Array>,
@@ -172,8 +184,11 @@ export function compressResponse(request: Request, response: Response): void {
     response.body = compressStream(body, coding);
   } else {
     const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body as Uint8Array;
+    const copies = compressedCopies.get(bytes);
     response.body = bytes.length > SYNC_MAX_BYTES
       ? compressStream(new Blob([bytes as BlobPart]).stream(), coding)
+      : copies
+      ? copies[coding] ??= compressSync(coding, bytes)
       : compressSync(coding, bytes);
   }
   for (const key of Object.keys(response.headers)) {

@@ -27,6 +27,7 @@
 
 import { Response } from "../http/response.ts";
 import type { Request } from "../http/request.ts";
+import { keepCompressedCopies } from "./compression.ts";
 
 /**
  * The key of `request`'s page: its ETag, and the scheme and host it is answered as, which the
@@ -39,7 +40,7 @@ export function pageCacheKey(request: Request, tag: string): string {
 
 /** A kept page: what the view answered, before the pipeline's own headers are added. */
 interface KeptPage {
-  body: string | Uint8Array;
+  body: Uint8Array;
   headers: Record<string, string>;
   content_type: string | null;
   bytes: number;
@@ -94,10 +95,14 @@ export class PageCache {
   put(key: string, response: Response): boolean {
     if (this.#seen.get(key) !== true || !isKeepable(response)) return false;
     this.#seen.delete(key);
-    const body = response.body as string | Uint8Array;
+    // Kept as bytes, encoded once; its compressed copies are kept with it (`compression.ts`).
+    const body = typeof response.body === "string"
+      ? new TextEncoder().encode(response.body)
+      : response.body as Uint8Array;
+    keepCompressedCopies(body);
     // A byte body counts the whole buffer it may be a view of: that is what keeping it holds.
-    const bytes = 256 + (typeof body === "string" ? body.length * 2 : body.buffer.byteLength) +
-      JSON.stringify(response.headers).length * 2;
+    // Compressed copies, made when first asked for, add about a fifth per coding (uncounted).
+    const bytes = 256 + body.buffer.byteLength + JSON.stringify(response.headers).length * 2;
     if (bytes > this.maxBytes / MAX_SHARE) return false;
     this.#remove(key);
     this.#pages.set(key, {

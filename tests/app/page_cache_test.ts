@@ -3,6 +3,9 @@
  * sent again without running their view — and never to a request the page was not made for.
  */
 import assert from "node:assert/strict";
+import zlib from "node:zlib";
+import { compressResponse } from "../../src/app/compression.ts";
+import { Request } from "../../src/http/request.ts";
 import { Service } from "../../src/service.ts";
 import { PageCache } from "../../src/app/page_cache.ts";
 import { Response } from "../../src/http/response.ts";
@@ -46,6 +49,35 @@ Deno.test("a kept page is sent again byte for byte, headers too, without running
     assert.equal(body(uncached.text), body(first.text), path);
   }
   assert.equal(fresh.pageCache(), null);
+});
+
+Deno.test("a kept page is compressed once per coding, and its copies decode to it", () => {
+  const cache = new PageCache(1_000_000);
+  askedTwice(cache, "page");
+  const rows = Array.from({ length: 300 }, (_, id) => ({ id, name: `row ${id}` }));
+  const text = JSON.stringify({ ok: true, rows });
+  const json = { content_type: "application/json; charset=utf-8" };
+  assert.ok(cache.put("page", new Response(text, json)));
+  const asking = (coding: string) =>
+    new Request(
+      new globalThis.Request("http://localhost/db/t.json", {
+        headers: { "accept-encoding": coding },
+      }),
+    );
+  const sent = (response: Response, coding: string) => {
+    compressResponse(asking(coding), response);
+    assert.equal(response.headers["content-encoding"], coding);
+    return response.body as Uint8Array;
+  };
+  for (const coding of ["br", "gzip"]) {
+    const first = sent(cache.get("page")!, coding);
+    // The very same bytes for the next hit: not compressed again.
+    assert.equal(sent(cache.get("page")!, coding), first, coding);
+    const decoded = coding === "br" ? zlib.brotliDecompressSync(first) : zlib.gunzipSync(first);
+    assert.equal(new TextDecoder().decode(decoded), text, coding);
+  }
+  // A page that is not kept is compressed for each response.
+  assert.notEqual(sent(new Response(text, json), "br"), sent(new Response(text, json), "br"));
 });
 
 Deno.test("HTML pages, streams, traces and pages that set a cookie are not kept", async () => {
@@ -134,16 +166,17 @@ Deno.test("with a plugin of one's own loaded, no page is kept", async () => {
 Deno.test("the page cache stays within its budget, oldest first, and skips pages too big", () => {
   const page = (size: number) => new Response("x".repeat(size), { content_type: "text/csv" });
   const cache = new PageCache(128 * 1024);
-  // 2 bytes a character: each page takes about 10 KB; twelve fit in 128 KB.
+  // Kept as UTF-8: each page takes about 10 KB; twelve fit in 128 KB.
   for (let i = 0; i < 16; i++) {
     askedTwice(cache, `p${i}`);
-    assert.equal(cache.put(`p${i}`, page(5_000)), true);
+    assert.equal(cache.put(`p${i}`, page(10_000)), true);
   }
   const { entries, bytes } = cache.stats();
   assert.ok(bytes <= 128 * 1024, `${bytes} bytes`);
   assert.equal(entries, 12);
   assert.equal(cache.get("p3"), null, "the oldest went first");
-  assert.equal(cache.get("p4")?.body, "x".repeat(5_000));
+  const kept = cache.get("p4")?.body as Uint8Array;
+  assert.equal(new TextDecoder().decode(kept), "x".repeat(10_000));
   // A page over an eighth of the budget is not kept (one export must not empty the cache).
   askedTwice(cache, "big");
   assert.equal(cache.put("big", page(5_000_000)), false);
