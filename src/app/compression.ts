@@ -17,6 +17,7 @@
 import zlib from "node:zlib";
 import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
+import { compressedCopiesOf } from "../http/compressed_copies.ts";
 
 /** Bodies smaller than this gain less than the header costs. */
 const MIN_BYTES = 1024;
@@ -75,18 +76,6 @@ export function compressSync(coding: Coding, bytes: Uint8Array): Uint8Array {
     })
     : zlib.gzipSync(bytes, { level: 4 });
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
-}
-
-/**
- * Compressed copies of bodies that are sent again as they are (the page cache's pages), by body
- * and coding: a hot page is compressed once per coding, not once per request. Weakly held, so
- * the copies go when their page leaves the cache.
- */
-const compressedCopies = new WeakMap<Uint8Array, Partial<Record<Coding, Uint8Array>>>();
-
-/** Keeps `body`'s compressed copies for as long as it lives: it will be sent again unchanged. */
-export function keepCompressedCopies(body: Uint8Array): void {
-  if (!compressedCopies.has(body)) compressedCopies.set(body, {});
 }
 
 /** A web stream through a zlib compressor; the next chunk is pulled once the last is through. */
@@ -184,17 +173,26 @@ export function compressResponse(request: Request, response: Response): void {
     response.body = compressStream(body, coding);
   } else {
     const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body as Uint8Array;
-    const copies = compressedCopies.get(bytes);
     response.body = bytes.length > SYNC_MAX_BYTES
       ? compressStream(new Blob([bytes as BlobPart]).stream(), coding)
-      : copies
-      ? copies[coding] ??= compressSync(coding, bytes)
-      : compressSync(coding, bytes);
+      : compressOnce(coding, bytes);
   }
   for (const key of Object.keys(response.headers)) {
     if (key.toLowerCase() === "content-length") delete response.headers[key];
   }
   response.headers["content-encoding"] = coding;
+}
+
+/** `bytes` compressed; made once per coding for a body sent again unchanged (`compressed_copies.ts`). */
+function compressOnce(coding: Coding, bytes: Uint8Array): Uint8Array {
+  const copies = compressedCopiesOf(bytes);
+  if (!copies) return compressSync(coding, bytes);
+  let copy = copies.get(coding);
+  if (!copy) {
+    copy = compressSync(coding, bytes);
+    copies.set(coding, copy);
+  }
+  return copy;
 }
 
 function appendVary(response: Response, value: string): void {

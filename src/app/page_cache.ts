@@ -27,7 +27,7 @@
 
 import { Response } from "../http/response.ts";
 import type { Request } from "../http/request.ts";
-import { keepCompressedCopies } from "./compression.ts";
+import { keepCompressedCopies } from "../http/compressed_copies.ts";
 
 /**
  * The key of `request`'s page: its ETag, and the scheme and host it is answered as, which the
@@ -95,7 +95,7 @@ export class PageCache {
   put(key: string, response: Response): boolean {
     if (this.#seen.get(key) !== true || !isKeepable(response)) return false;
     this.#seen.delete(key);
-    // Kept as bytes, encoded once; its compressed copies are kept with it (`compression.ts`).
+    // Kept as bytes, encoded once; its compressed copies are kept with it (`compressed_copies.ts`).
     const body = typeof response.body === "string"
       ? new TextEncoder().encode(response.body)
       : response.body as Uint8Array;

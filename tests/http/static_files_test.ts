@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import zlib from "node:zlib";
+import { compressResponse } from "../../src/app/compression.ts";
+import { Request as VitrineRequest } from "../../src/http/request.ts";
+import type { Response } from "../../src/http/response.ts";
 import { safeRelativePath, serveFile } from "../../src/http/static_files.ts";
 import { byteRange } from "../../src/http/byte_range.ts";
 
@@ -136,4 +140,43 @@ Deno.test("byteRange parsing", () => {
   assert.equal(byteRange("bytes=-0", 10), "unsatisfiable");
   assert.equal(byteRange("bytes=0-1", 10, '"old"', '"new"'), null);
   assert.equal(byteRange(null, 10), null);
+});
+
+Deno.test("a small file is read once and sent as the same bytes, compressed once, until it changes", async () => {
+  const path = `${staticRoot}/kept.js`;
+  const script = "console.log('kept');\n".repeat(200);
+  await Deno.writeTextFile(path, script);
+  const first = await serveFile(staticRoot, "kept.js", get());
+  const again = await serveFile(staticRoot, "kept.js", get());
+  assert.ok(first.body instanceof Uint8Array);
+  assert.equal(again.body, first.body, "the kept bytes, not a second read");
+  assert.equal(new TextDecoder().decode(first.body as Uint8Array), script);
+  // Compressed once per coding: the same copy for every response that asks for it.
+  const brotli = (response: Response) => {
+    const asking = new VitrineRequest(
+      new globalThis.Request("http://localhost/-/static/kept.js", {
+        headers: { "accept-encoding": "br" },
+      }),
+    );
+    compressResponse(asking, response);
+    assert.equal(response.headers["content-encoding"], "br");
+    return response.body as Uint8Array;
+  };
+  const compressed = brotli(first);
+  assert.equal(brotli(again), compressed);
+  assert.equal(new TextDecoder().decode(zlib.brotliDecompressSync(compressed)), script);
+  // A changed file (another size, so another tag) is read again.
+  await Deno.writeTextFile(path, "console.log('changed');\n");
+  const changed = await serveFile(staticRoot, "kept.js", get());
+  assert.notEqual(changed.headers["ETag"], first.headers["ETag"]);
+  assert.equal(new TextDecoder().decode(changed.body as Uint8Array), "console.log('changed');\n");
+});
+
+Deno.test("files over 1 MB are streamed, not kept", async () => {
+  const huge = new Uint8Array(1_500_000).map((_, i) => i % 253);
+  await Deno.writeFile(`${staticRoot}/huge.bin`, huge);
+  const response = await serveFile(staticRoot, "huge.bin", get());
+  assert.ok(response.body instanceof ReadableStream);
+  const received = new Uint8Array(await response.toWebResponse().arrayBuffer());
+  assert.deepEqual(received, huge);
 });

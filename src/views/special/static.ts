@@ -23,13 +23,19 @@ export async function faviconView(_svc: ViewHost, request: Request): Promise<Res
   return await ownStatic("favicon.svg", request);
 }
 
+/** Embedded assets already decoded, by path: the same bytes each time, their tag computed once. */
+const embeddedAssets = new Map<string, Uint8Array>();
+
 /** One of Vitrine's own static files, by its (URL-encoded) path below `static/`. */
 async function ownStatic(path: string, request: Request): Promise<Response> {
   const options = { cacheControl: STATIC_CACHE };
   if (OWN_STATIC !== null) return await found(serveFile(OWN_STATIC, path, request, options));
   const relative = safeRelativePath(path);
-  const bytes = relative === null ? null : readAsset("static", relative);
-  if (bytes === null || relative === null) throw new NotFound("File not found");
+  if (relative === null) throw new NotFound("File not found");
+  // Only assets that exist are remembered: a finite set, whatever paths are asked for.
+  const bytes = embeddedAssets.get(relative) ?? readAsset("static", relative);
+  if (bytes === null) throw new NotFound("File not found");
+  embeddedAssets.set(relative, bytes);
   return await found(serveBytes(bytes, relative, request, options));
 }
 
