@@ -163,8 +163,11 @@ export class ReadPool {
   readonly spare: number;
   #options: Required<ReadPoolOptions>;
   #workers: PoolWorker[] = [];
-  /** Workers taken out of the pool, closing their connections before they are terminated. */
-  #retiring = new Set<PoolWorker>();
+  /**
+   * Workers taken out of the pool, closing their connections before they are terminated; each
+   * with what terminates it at once.
+   */
+  #retiring = new Map<PoolWorker, () => void>();
   #short: Job[] = [];
   #long: Job[] = [];
   /** What each SQL text has cost so far (read by `database.ts` too, for tiny queries). */
@@ -337,8 +340,7 @@ export class ReadPool {
     this.#long = [];
     if (this.#recheck !== null) clearTimeout(this.#recheck);
     for (const worker of [...this.#workers]) this.#drop(worker, error());
-    for (const worker of this.#retiring) worker.worker.terminate();
-    this.#retiring.clear();
+    for (const stop of [...this.#retiring.values()]) stop();
   }
 
   #enqueue(
@@ -577,7 +579,6 @@ export class ReadPool {
    */
   #retire(worker: PoolWorker): void {
     this.#workers = this.#workers.filter((w) => w !== worker);
-    this.#retiring.add(worker);
     worker.used = false;
     const stop = () => {
       clearTimeout(deadline);
@@ -588,6 +589,7 @@ export class ReadPool {
     // A worker stuck in plugin code never answers: it is terminated all the same.
     const deadline = setTimeout(stop, STOP_WAIT_MS);
     Deno.unrefTimer(deadline);
+    this.#retiring.set(worker, stop);
     const message: ToWorker = { type: "stop", id: this.#nextId++ };
     worker.current = {
       id: message.id,
