@@ -331,7 +331,10 @@ export class ReadPool {
     ));
   }
 
-  /** Interrupts running queries and terminates every worker. */
+  /**
+   * Fails queued and running queries at once (running ones are interrupted); each worker then
+   * closes its connections and is terminated (after 5 s at the latest).
+   */
   close(): void {
     this.#closed = true;
     const error = () => new Error("The read pool was closed");
@@ -339,8 +342,12 @@ export class ReadPool {
     this.#short = [];
     this.#long = [];
     if (this.#recheck !== null) clearTimeout(this.#recheck);
-    for (const worker of [...this.#workers]) this.#drop(worker, error());
-    for (const stop of [...this.#retiring.values()]) stop();
+    // Each worker closes its connections before it is terminated (see #retire); what it was
+    // running is interrupted and failed at once.
+    for (const worker of [...this.#workers]) {
+      this.#drop(worker, error(), false);
+      this.#retire(worker);
+    }
   }
 
   #enqueue(
@@ -603,8 +610,11 @@ export class ReadPool {
     worker.worker.postMessage(message);
   }
 
-  /** Removes a worker from the pool; `error` fails what it was running or holding. */
-  #drop(worker: PoolWorker, error: Error | null): void {
+  /**
+   * Removes a worker from the pool; `error` fails what it was running or holding. The thread is
+   * terminated unless `terminate` is false (the caller then stops it).
+   */
+  #drop(worker: PoolWorker, error: Error | null, terminate = true): void {
     this.#workers = this.#workers.filter((w) => w !== worker);
     if (worker.idleTimer !== null) clearTimeout(worker.idleTimer);
     // Interrupt first, so the native query stops even though the thread is terminated.
@@ -614,7 +624,7 @@ export class ReadPool {
     worker.current = null;
     worker.control = [];
     worker.pointer = null;
-    worker.worker.terminate();
+    if (terminate) worker.worker.terminate();
     for (const job of jobs) job.reject(error ?? new Error("The read worker was stopped"));
   }
 }

@@ -135,3 +135,19 @@ Deno.test(
     assert.ok(readerBusy - readerIdle > 1_000_000, `${readerBusy} bytes, then ${readerIdle}`);
   }),
 );
+
+Deno.test(
+  "closing the pool closes every worker's connections, busy ones too",
+  { ignore },
+  withFile(async (path) => {
+    const pool = new ReadPool({ size: 2, spare: 0 });
+    const running = pool.run(fileTarget(path), request(ENDLESS)).catch((error) => error);
+    await pool.run(fileTarget(path), request("select x from t"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(openDescriptors(path), 2);
+    pool.close();
+    assert.match(String(await running), /closed/);
+    // The idle worker and the interrupted one close theirs before they are terminated.
+    await until("both connections closed", () => openDescriptors(path) === 0);
+  }),
+);
