@@ -21,10 +21,11 @@ import { wrk, type WrkResult } from "./lib/wrk.ts";
 import { cpuMs, machine, rssBytes, rssSampler, rssSplit, treeCpuMs } from "./lib/proc.ts";
 import { fastScript, mixScript } from "./lib/mix.ts";
 import { freePort, startServer } from "./lib/process.ts";
-import { Connection } from "../src/sqlite/mod.ts";
 import type { BindParams } from "../src/sqlite/values.ts";
 import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
-import { type Coding, compressSync } from "../src/app/compression.ts";
+import type { Coding } from "../src/app/compression.ts";
+import { fmt, type Line, memoryText, ms, table } from "./lib/report.ts";
+import { compressAlone, helloMemory, rawLength, sqlFloor, timeCommand } from "./lib/floors.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -86,20 +87,6 @@ const base = server.base;
 
 // --- measuring helpers ------------------------------------------------------------------
 
-interface Line {
-  endpoint: string;
-  rps?: number;
-  p50?: number;
-  p99?: number;
-  /** Server CPU (all threads) per request, microseconds. */
-  cpu?: number;
-  floor?: string;
-  ratio?: string;
-  target?: string;
-  met?: boolean | null;
-  note?: string;
-}
-
 /** wrk against the Vitrine server, with its CPU time per request. */
 async function load(url: string, options: Parameters<typeof wrk>[1] = {}, pid = server.pid) {
   const before = treeCpuMs(pid);
@@ -122,47 +109,6 @@ async function warm(url: string, times = 3): Promise<void> {
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
   }
-}
-
-const fmt = (n: number | undefined, digits = 0) =>
-  n === undefined || Number.isNaN(n) ? "" : n.toLocaleString("en", {
-    maximumFractionDigits: digits,
-    minimumFractionDigits: digits,
-  });
-const ms = (n: number | undefined) =>
-  n === undefined ? "" : n < 10 ? `${fmt(n, 2)} ms` : `${fmt(n, 0)} ms`;
-
-function table(title: string, lines: Line[]): void {
-  console.log(`\n## ${title}\n`);
-  console.log(
-    "| endpoint | req/s | p50 | p99 | CPU µs/req | floor (same run) | ratio | target | met |",
-  );
-  console.log("|---|---:|---:|---:|---:|---|---:|---|:-:|");
-  for (const l of lines) {
-    const met = l.met === undefined || l.met === null ? "" : l.met ? "yes" : "**no**";
-    console.log(
-      `| ${l.endpoint}${l.note ? ` (${l.note})` : ""} | ${fmt(l.rps)} | ${ms(l.p50)} | ${
-        ms(l.p99)
-      } | ${fmt(l.cpu)} | ${l.floor ?? ""} | ${l.ratio ?? ""} | ${l.target ?? ""} | ${met} |`,
-    );
-  }
-}
-
-/** Median wall and CPU time of running `statements` once, through our binding, alone. */
-function sqlFloor(path: string, statements: [string, BindParams | null][], runs = 15) {
-  const conn = Connection.open(path, { mode: "ro" });
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < runs + 2; i++) {
-      const t0 = performance.now();
-      for (const [sql, params] of statements) conn.query(sql, params ?? undefined);
-      if (i >= 2) times.push(performance.now() - t0);
-    }
-  } finally {
-    conn.close();
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
 }
 
 /** The SQL statements one request runs (from `?_trace=1`), each distinct one once. */
@@ -480,13 +426,6 @@ if (want("runaway")) {
 
 // --- 6. streams --------------------------------------------------------------------------------
 
-async function timeCommand(cmd: string, args: string[]): Promise<number> {
-  const t0 = performance.now();
-  const out = await new Deno.Command(cmd, { args, stdout: "null" }).output();
-  if (!out.success) throw new Error(`${cmd} failed`);
-  return performance.now() - t0;
-}
-
 /**
  * Downloads `url`, timing it and sampling the server's RSS. Uncompressed unless `headers` say
  * otherwise: Deno's fetch asks for gzip/br by itself, and `sqlite3 -csv`, the floor, writes plain
@@ -501,33 +440,6 @@ async function download(url: string, headers: Record<string, string> = {}) {
   for await (const chunk of response.body!) bytes += chunk.length;
   const time = performance.now() - t0;
   return { time, bytes, peak: sampler.stop(), cpu: cpuMs(server.pid) - before };
-}
-
-/** "106 MB (50 file-backed, 56 private)" */
-function memoryText(memory: { rss: number; file: number; private: number }): string {
-  const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
-  return `${mb(memory.rss)} MB (${mb(memory.file)} file-backed, ${mb(memory.private)} private)`;
-}
-
-/** Resident memory of a Deno hello-world run as Vitrine runs, with one idle worker thread. */
-async function helloMemory() {
-  const port = freePort();
-  const floor = await startServer(
-    [
-      Deno.execPath(),
-      "run",
-      "-A",
-      V8_FLAGS_OPTION,
-      "bench/hello_server.ts",
-      String(port),
-      "--worker",
-    ],
-    port,
-  );
-  for (let i = 0; i < 1000; i++) await (await fetch(`${floor.base}/row`)).arrayBuffer();
-  const memory = rssSplit(floor.pid);
-  await floor.stop();
-  return memory;
 }
 
 if (want("stream")) {
@@ -690,35 +602,6 @@ if (want("gzip")) {
     lines,
   );
   results.gzip = lines;
-}
-
-/** Microseconds to compress `body` once, as the server does (median of 5 rounds of 100). */
-function compressAlone(coding: Coding, body: Uint8Array): number {
-  const rounds: number[] = [];
-  for (let round = 0; round < 5; round++) {
-    const started = performance.now();
-    for (let i = 0; i < 100; i++) compressSync(coding, body);
-    rounds.push((performance.now() - started) * 10);
-  }
-  return rounds.sort((a, b) => a - b)[2];
-}
-
-/** Bytes on the wire (before decoding) for `url` with this Accept-Encoding, via curl. */
-async function rawLength(url: string, encoding: string): Promise<number> {
-  const out = await new Deno.Command("curl", {
-    args: [
-      "-s",
-      "-o",
-      "/dev/null",
-      "-w",
-      "%{size_download}",
-      "-H",
-      `Accept-Encoding: ${encoding}`,
-      url,
-    ],
-    stdout: "piped",
-  }).output();
-  return Number(new TextDecoder().decode(out.stdout));
 }
 
 // --- 8. memory given back when idle ------------------------------------------------------------
