@@ -132,6 +132,7 @@ export class Service {
           // Plugins get a fresh pair they may keep or change without touching the checker's.
           resource: typeof resource === "string" || !resource ? resource ?? null : [...resource],
         }),
+      anonymousAnswersKey: () => this.#anonymousAnswersKey(),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
       cannedQuery: (database: string, name: string, actor: Actor | null) =>
@@ -143,6 +144,19 @@ export class Service {
       baseUrl: () => String(this.setting("base_url")),
     });
     this.#attachInitialDatabases(options);
+  }
+
+  /**
+   * The anonymous actor's permission answers depend on metadata, settings, the registered
+   * permissions and the `permission_allowed` and `canned_queries` hooks. While no plugin but
+   * Vitrine's own answers those hooks or supplies metadata, they are fixed until a setting, a
+   * permission or a plugin changes, which the key follows.
+   */
+  #anonymousAnswersKey(): string | null {
+    const pm = this.pm;
+    if (pm.hasImpl("get_metadata") || pm.hasImpl("canned_queries")) return null;
+    if (!pm.onlyBuiltin("permission_allowed")) return null;
+    return `${pm.generation}:${this.permissionRegistry.generation}:${this.settings.generation}`;
   }
 
   #attachInitialDatabases(options: ServiceOptions): void {

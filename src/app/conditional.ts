@@ -16,7 +16,7 @@
  * @module
  */
 
-import { fingerprint } from "../util/hash.ts";
+import { fingerprint, type FingerprintPrefix, fingerprintPrefix } from "../util/hash.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import type { Database } from "../db/database.ts";
@@ -60,15 +60,27 @@ export async function pageTag(
   const contents = db.contentsKey();
   if (contents === null) return null;
   const parts = [
-    contents,
-    instanceToken(svc),
     request.path,
     request.query_string,
     JSON.stringify(request.actor ?? null),
     request.headers["cookie"] ?? "",
     request.url_vars.format ? "" : request.headers["accept"] ?? "",
   ];
-  return `W/"${fingerprint(parts.join("\u0000"))}"`;
+  return `W/"${fingerprint(parts.join("\u0000"), servedPrefix(contents, instanceToken(svc)))}"`;
+}
+
+/** The fingerprint state after `contents` and `token`, the long part every page of a file shares. */
+const prefixes = new Map<string, FingerprintPrefix>();
+
+function servedPrefix(contents: string, token: string): FingerprintPrefix {
+  const key = `${contents}\u0000${token}\u0000`;
+  let prefix = prefixes.get(key);
+  if (!prefix) {
+    // A mutable file's contents change with every write: keep the latest few.
+    if (prefixes.size >= 64) prefixes.delete(prefixes.keys().next().value!);
+    prefixes.set(key, prefix = fingerprintPrefix(key));
+  }
+  return prefix;
 }
 
 async function isTableOrView(db: Database, name: string): Promise<boolean> {

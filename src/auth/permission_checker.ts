@@ -54,6 +54,13 @@ export interface PermissionCheckerOptions {
   permissionHooks: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
     unknown[]
   >;
+  /**
+   * A key that stays the same for as long as the anonymous actor's answers cannot change (the
+   * metadata, settings, permissions and hooks they come from are fixed), or null while they may
+   * differ from one call to the next (a plugin answers, or supplies metadata or canned queries).
+   * With a key, those answers are kept across requests.
+   */
+  anonymousAnswersKey?: () => string | null;
   /** Whether the service was started with `--root`. */
   rootEnabled: () => boolean;
   /** A canned query's definition including plugin-provided ones; defaults to metadata. */
@@ -67,6 +74,9 @@ export interface PermissionCheckerOptions {
 /** How many recent checks `/-/permissions` can show. */
 const CHECK_LOG_SIZE = 200;
 
+/** Most anonymous answers kept (one per action and resource asked about). */
+const ANONYMOUS_ANSWERS = 10_000;
+
 /** A check as the log keeps it: the time as a number, formatted only when someone looks. */
 type LoggedCheck = Omit<PermissionCheck, "when"> & { at: number };
 
@@ -76,6 +86,8 @@ export class PermissionChecker {
   /** A ring of the last {@link CHECK_LOG_SIZE} checks; `#next` is where the next one goes. */
   readonly #log: LoggedCheck[] = [];
   #next = 0;
+  /** The anonymous actor's answers, kept while `anonymousAnswersKey()` returns `key`. */
+  #anonymous: { key: string; answers: Map<string, boolean | null> } | null = null;
 
   constructor(options: PermissionCheckerOptions) {
     this.#options = options;
@@ -97,11 +109,15 @@ export class PermissionChecker {
   ): Promise<boolean | null> {
     // Asked again within one request (a page checks the same table for its view, its menus and
     // its links), the same question gets the first answer without calling the hooks again.
-    let result = await requestMemo(
-      actor ?? null,
-      `permission\u0000${action}\u0000${resourceKey(resource ?? null)}`,
-      () => this.#opinion(actor ?? null, action, resource ?? null),
-    );
+    const key = `${action}\u0000${resourceKey(resource ?? null)}`;
+    const fixed = actor ? null : this.#options.anonymousAnswersKey?.() ?? null;
+    let result = fixed !== null
+      ? await this.#anonymousOpinion(fixed, key, action, resource ?? null)
+      : await requestMemo(
+        actor ?? null,
+        `permission\u0000${key}`,
+        () => this.#opinion(actor ?? null, action, resource ?? null),
+      );
     const used_default = result === null;
     if (result === null) {
       result = default_ !== undefined
@@ -168,6 +184,21 @@ export class PermissionChecker {
       if (error instanceof Forbidden) return false;
       throw error;
     }
+  }
+
+  /** The anonymous actor's opinion, computed once while `fixed` stays the answers' key. */
+  async #anonymousOpinion(fixed: string, key: string, action: string, resource: Resource) {
+    if (this.#anonymous?.key !== fixed) this.#anonymous = { key: fixed, answers: new Map() };
+    const answers = this.#anonymous.answers;
+    const kept = answers.get(key);
+    if (kept !== undefined) return kept;
+    const opinion = await this.#opinion(null, action, resource);
+    if (this.#anonymous?.key === fixed) {
+      // One entry per table, query and database asked about: bounded all the same.
+      if (answers.size >= ANONYMOUS_ANSWERS) answers.clear();
+      answers.set(key, opinion);
+    }
+    return opinion;
   }
 
   // Steps 1–5 of the module comment; null means nobody had an opinion.

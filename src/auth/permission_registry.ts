@@ -142,6 +142,12 @@ export const BUILTIN_PERMISSIONS: readonly Permission[] = Object.freeze([
 export class PermissionRegistry implements Iterable<Permission> {
   readonly #byName = new Map<string, Permission>();
   readonly #byAbbr = new Map<string, Permission>();
+  #changes = 0;
+
+  /** How many permissions were registered: answers that depend on the set hold while it stays. */
+  get generation(): number {
+    return this.#changes;
+  }
 
   /** @param permissions initial permissions, e.g. {@link BUILTIN_PERMISSIONS} */
   constructor(permissions: Iterable<Permission> = []) {
@@ -166,6 +172,7 @@ export class PermissionRegistry implements Iterable<Permission> {
       );
     }
     this.#byName.set(permission.name, permission);
+    this.#changes++;
     if (permission.abbr !== null) this.#byAbbr.set(permission.abbr, permission);
   }
 

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
 import { drain, serve } from "../app/server.ts";
-import { batchedLines } from "../app/access_log.ts";
+import { batchedLines, printText } from "../app/access_log.ts";
 import { loadMetadataFile } from "../config/metadata.ts";
 import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettings, parseSettingValue } from "../config/settings.ts";
@@ -223,7 +223,7 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
       host: flags.host,
       port: Number(flags.port),
       reusePort: flags.reusePort,
-      access_log: flags.accessLog === false ? null : batchedLines((text) => console.log(text)),
+      access_log: flags.accessLog === false ? null : batchedLines(printText),
       onListen: (listening) => url = listening,
     });
   } catch (error) {

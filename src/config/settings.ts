@@ -307,6 +307,7 @@ function parseInt(name: string, raw: unknown): number {
 /** The configured settings: defaults overridden by `--setting`, `settings.json` or code. */
 export class Settings {
   #values = new Map<string, SettingValue>();
+  #changes = 0;
 
   /** Start from the defaults, then apply `overrides` (raw strings or typed values). */
   constructor(overrides: Record<string, unknown> = {}) {
@@ -324,6 +325,12 @@ export class Settings {
   /** Set a setting from a raw string (as typed on the command line) or a typed value. */
   set(name: string, raw: unknown): void {
     this.#values.set(name, parseSettingValue(name, raw));
+    this.#changes++;
+  }
+
+  /** How many times a setting was set: answers computed from the settings hold while it stays. */
+  get generation(): number {
+    return this.#changes;
   }
 
   /** True for a name in the settings table. */

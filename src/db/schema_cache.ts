@@ -35,23 +35,32 @@ export class SchemaCache {
   constructor(private readonly run: SqlRunner, private readonly immutable: boolean) {}
 
   /** The cached answer for `key`, computing it once; failures are not cached. */
-  async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    // A page asks a dozen of these: no await at all while nothing needs re-checking.
-    if (this.#dueForRecheck()) await this.#revalidate();
+  get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    // A page asks a dozen of these: while nothing needs re-checking, the kept promise itself is
+    // the answer, with no await (and no promise of its own) in between.
+    if (this.#dueForRecheck()) return this.#revalidate().then(() => this.#lookup(key, compute));
+    return this.#lookup(key, compute);
+  }
+
+  #lookup<T>(key: string, compute: () => Promise<T>): Promise<T> {
     let entry = this.#entries.get(key) as Promise<T> | undefined;
     if (entry) {
       // Moved to the end: most recently used.
       this.#entries.delete(key);
       this.#entries.set(key, entry);
-    } else {
-      entry = compute();
-      this.#add(key, entry);
-      const added = entry;
-      entry.catch(() => {
-        if (this.#entries.get(key) === added) this.#remove(key);
-      });
+      return entry;
     }
-    return await entry;
+    try {
+      entry = compute();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#add(key, entry);
+    const added = entry;
+    entry.catch(() => {
+      if (this.#entries.get(key) === added) this.#remove(key);
+    });
+    return entry;
   }
 
   /** Answers kept and the characters of their keys. */

@@ -10,6 +10,8 @@ export interface Route<View = unknown> {
   pattern: RegExp;
   view: View;
   name: string | null;
+  /** Text every path the pattern matches starts with (`/-/` for most built-in pages), or "". */
+  prefix: string;
 }
 
 /** A successful match. */
@@ -75,6 +77,9 @@ export class Router<View = unknown> {
     let claimedBy: string | null = null;
     for (const route of this.#routes) {
       if (claimedBy !== null && route.pattern.source !== claimedBy) continue;
+      // Most routes are told apart by their first characters: a data page skips the twenty
+      // `/-/…` patterns without running them.
+      if (route.prefix && !pathname.startsWith(route.prefix)) continue;
       const found = route.pattern.exec(pathname);
       if (!found) continue;
       if (accepts(route.methods, wanted)) {
@@ -90,7 +95,9 @@ export class Router<View = unknown> {
 
   /** The first route whose pattern matches `pathname`, whatever its methods: what the path is. */
   claimant(pathname: string): Route<View> | null {
-    return this.#routes.find((route) => route.pattern.test(pathname)) ?? null;
+    return this.#routes.find((route) =>
+      pathname.startsWith(route.prefix) && route.pattern.test(pathname)
+    ) ?? null;
   }
 }
 
@@ -107,12 +114,56 @@ function makeRoute<View>(
   view: View,
   options: AddRouteOptions,
 ): Route<View> {
+  const compiled = typeof pattern === "string" ? compilePattern(pattern) : pattern;
   return {
     methods: methods === "*" ? "*" : new Set(methods.map((m) => m.toUpperCase())),
-    pattern: typeof pattern === "string" ? compilePattern(pattern) : pattern,
+    pattern: compiled,
     view,
     name: options.name ?? null,
+    prefix: literalPrefix(compiled),
   };
+}
+
+/** Characters that stand for themselves in a pattern (and, escaped, `.` `/` `-` too). */
+const LITERAL = /[A-Za-z0-9\/_-]/;
+
+/**
+ * The text every match of `pattern` starts with: the plain characters after its leading `^`,
+ * less a last one that a quantifier makes optional. "" when there is none, or when the pattern
+ * ignores case, is multi-line or has a top-level alternative (`^/a|^/b`).
+ */
+export function literalPrefix(pattern: RegExp): string {
+  const source = pattern.source;
+  if (!source.startsWith("^") || /[im]/.test(pattern.flags) || hasTopLevelBar(source)) return "";
+  let prefix = "";
+  let i = 1;
+  while (i < source.length) {
+    const char = source[i];
+    if (char === "\\" && /[./-]/.test(source[i + 1] ?? "")) {
+      prefix += source[i + 1];
+      i += 2;
+    } else if (char !== "\\" && LITERAL.test(char)) {
+      prefix += char;
+      i++;
+    } else break;
+  }
+  return /^[?*+{]/.test(source.slice(i)) ? prefix.slice(0, -1) : prefix;
+}
+
+/** True when `source` has a `|` outside every group and character class. */
+function hasTopLevelBar(source: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === "\\") i++;
+    else if (inClass) inClass = char !== "]";
+    else if (char === "[") inClass = true;
+    else if (char === "(") depth++;
+    else if (char === ")") depth--;
+    else if (char === "|" && depth === 0) return true;
+  }
+  return false;
 }
 
 /** `"/foo/(?P<id>\d+)"` → `/^\/foo\/(?<id>\d+)$/`; Python's `(?P<name>` is accepted for ports. */

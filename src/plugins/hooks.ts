@@ -56,25 +56,28 @@ export class HookCaller {
   }
 
   /** Calls every implementation in order; returns their non-null answers. */
-  async call<N extends CollectingHook>(
+  call<N extends CollectingHook>(
     name: N,
     args: HookCallArgs<N>,
     options: CallOptions = {},
   ): Promise<HookResult<N>[]> {
-    expectKind(name, "call");
-    const answers = await this.#registry.call(name, this.#withSvc(name, args), options);
-    return answers as HookResult<N>[];
+    // Not async: a promise layer per hook call adds up over the dozen calls of a page.
+    if (!isKind(name, "call")) return Promise.reject(wrongKind(name, "call"));
+    return this.#registry.call(name, this.#withSvc(name, args), options) as Promise<
+      HookResult<N>[]
+    >;
   }
 
   /** Calls implementations until one answers non-null; returns that answer or null. */
-  async first<N extends FirstResultHook>(
+  first<N extends FirstResultHook>(
     name: N,
     args: HookCallArgs<N>,
     options: CallOptions = {},
   ): Promise<HookResult<N> | null> {
-    expectKind(name, "first");
-    const answer = await this.#registry.callFirst(name, this.#withSvc(name, args), options);
-    return (answer ?? null) as HookResult<N> | null;
+    if (!isKind(name, "first")) return Promise.reject(wrongKind(name, "first"));
+    return this.#registry.callFirst(name, this.#withSvc(name, args), options) as Promise<
+      HookResult<N> | null
+    >;
   }
 
   /** Calls a synchronous hook; returns the non-null answers. */
@@ -93,9 +96,22 @@ export class HookCaller {
   }
 }
 
-function expectKind(name: HookName, method: "call" | "first" | "callSync"): void {
-  const kind = FIRST_RESULT.has(name) ? "first" : SYNC_ONLY.has(name) ? "callSync" : "call";
-  if (kind !== method) {
-    throw new TypeError(`Hook "${name}" is called with hooks.${kind}(), not hooks.${method}()`);
-  }
+type CallKind = "call" | "first" | "callSync";
+
+function kindOf(name: HookName): CallKind {
+  return FIRST_RESULT.has(name) ? "first" : SYNC_ONLY.has(name) ? "callSync" : "call";
+}
+
+function isKind(name: HookName, method: CallKind): boolean {
+  return kindOf(name) === method;
+}
+
+function wrongKind(name: HookName, method: CallKind): TypeError {
+  return new TypeError(
+    `Hook "${name}" is called with hooks.${kindOf(name)}(), not hooks.${method}()`,
+  );
+}
+
+function expectKind(name: HookName, method: CallKind): void {
+  if (!isKind(name, method)) throw wrongKind(name, method);
 }

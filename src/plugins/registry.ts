@@ -69,6 +69,7 @@ export class PluginRegistry {
   #others = 0;
   #impls = new Map<HookName, Impl[]>();
   #seq = 0;
+  #changes = 0;
   /** Milliseconds an implementation's promise may take to settle; 0 for no limit. */
   timeLimitMs = 0;
 
@@ -104,6 +105,7 @@ export class PluginRegistry {
       impls.push({ plugin: info, hook, fn: value as Impl["fn"], rank, seq: ++this.#seq });
     }
     this.#plugins.set(info.name, { ...info });
+    this.#changes++;
     if (!info.builtin) this.#others++;
     for (const impl of impls) {
       const list = this.#impls.get(impl.hook) ?? [];
@@ -118,6 +120,7 @@ export class PluginRegistry {
     const info = this.#plugins.get(name);
     if (!info) return false;
     this.#plugins.delete(name);
+    this.#changes++;
     if (!info.builtin) this.#others--;
     for (const [hook, list] of this.#impls) {
       const kept = list.filter((impl) => impl.plugin.name !== name);
@@ -125,6 +128,16 @@ export class PluginRegistry {
       else this.#impls.delete(hook);
     }
     return true;
+  }
+
+  /** How many times a plugin was registered or removed: what hooks answer may change with it. */
+  get generation(): number {
+    return this.#changes;
+  }
+
+  /** True when every implementation of `name` (if any) is one of Vitrine's own. */
+  onlyBuiltin(name: HookName): boolean {
+    return (this.#impls.get(name) ?? []).every((impl) => impl.plugin.builtin);
   }
 
   /** True when at least one plugin implements `name`. */
@@ -186,30 +199,21 @@ export class PluginRegistry {
   }
 
   /** Calls every implementation in order; returns the non-null results, each resolved. */
-  async call<N extends HookName>(
+  call<N extends HookName>(
     name: N,
     args: HookArgs<N>,
     options: CallOptions = {},
   ): Promise<unknown[]> {
-    const results: unknown[] = [];
-    for (const impl of this.#ordered(name, options)) {
-      const value = await this.#answer(name, impl, args, options);
-      if (value !== null && value !== undefined) results.push(value);
-    }
-    return results;
+    return this.#collect(name, args, options, false) as Promise<unknown[]>;
   }
 
   /** Calls implementations in order until one answers non-null; returns it, or null. */
-  async callFirst<N extends HookName>(
+  callFirst<N extends HookName>(
     name: N,
     args: HookArgs<N>,
     options: CallOptions = {},
   ): Promise<unknown> {
-    for (const impl of this.#ordered(name, options)) {
-      const value = await this.#answer(name, impl, args, options);
-      if (value !== null && value !== undefined) return value;
-    }
-    return null;
+    return this.#collect(name, args, options, true);
   }
 
   /**
@@ -236,30 +240,105 @@ export class PluginRegistry {
     return filter ? list.filter((impl) => filter(impl.plugin)) : [...list];
   }
 
-  async #answer(name: HookName, impl: Impl, args: unknown, { onError }: CallOptions) {
-    if (!onError) return await this.#resolve(name, impl, impl.fn(args));
+  /**
+   * `call` (every answer) or `callFirst` (the first). Most implementations answer at once, with a
+   * plain value: those are taken without a promise each, and the loop turns asynchronous only at
+   * the first answer that needs waiting for (a promise, or a function returning one). A page asks
+   * a dozen hooks, each through several awaits per implementation when they were all async.
+   */
+  #collect(
+    name: HookName,
+    args: unknown,
+    options: CallOptions,
+    firstOnly: boolean,
+  ): Promise<unknown[] | unknown> {
     try {
-      return await this.#resolve(name, impl, impl.fn(args));
+      const impls = this.#ordered(name, options);
+      const results: unknown[] = [];
+      for (let i = 0; i < impls.length; i++) {
+        const value = this.#answerNow(name, impls[i], args, options);
+        if (isThenable(value)) {
+          return this.#collectLater(name, args, options, firstOnly, impls, i, value, results);
+        }
+        if (value === null || value === undefined) continue;
+        if (firstOnly) return Promise.resolve(value);
+        results.push(value);
+      }
+      return Promise.resolve(firstOnly ? null : results);
     } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The rest of {@link #collect} once implementation `from` answered with `pending`. */
+  async #collectLater(
+    name: HookName,
+    args: unknown,
+    options: CallOptions,
+    firstOnly: boolean,
+    impls: Impl[],
+    from: number,
+    pending: PromiseLike<unknown>,
+    results: unknown[],
+  ): Promise<unknown[] | unknown> {
+    for (let i = from; i < impls.length; i++) {
+      const value = i === from
+        ? await pending
+        : await this.#answerNow(name, impls[i], args, options);
+      if (value === null || value === undefined) continue;
+      if (firstOnly) return value;
+      results.push(value);
+    }
+    return firstOnly ? null : results;
+  }
+
+  /**
+   * What `impl` answers: the value itself when it is ready now, else a promise of it (which
+   * settles within the time limit). Errors go to `onError` when there is one.
+   */
+  #answerNow(name: HookName, impl: Impl, args: unknown, { onError }: CallOptions): unknown {
+    const callable = !FUNCTION_RESULT.has(name);
+    try {
+      let value = impl.fn(args);
+      for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
+        if (callable && typeof value === "function") value = value();
+        else if (isThenable(value)) return this.#resolveLater(name, impl, value, depth, onError);
+        else return value;
+      }
+      throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
+    } catch (error) {
+      if (!onError) throw error;
       onError(error, impl.plugin);
     }
   }
 
-  async #resolve(name: HookName, impl: Impl, value: unknown): Promise<unknown> {
+  /** Waits for a promise an implementation answered with, and for what it resolves to. */
+  async #resolveLater(
+    name: HookName,
+    impl: Impl,
+    value: unknown,
+    depth: number,
+    onError: CallOptions["onError"],
+  ): Promise<unknown> {
     const callable = !FUNCTION_RESULT.has(name);
     // Core's own implementations are exempt: the user hooks they call are limited themselves.
     const limit = name === "startup" || impl.plugin.builtin ? 0 : this.timeLimitMs;
-    for (let depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
-      if (callable && typeof value === "function") value = value();
-      else if (isThenable(value)) {
-        value = await withinTimeLimit(
-          value,
-          limit,
-          () => new HookTimeout(impl.plugin, name, limit),
-        );
-      } else return value;
+    try {
+      for (; depth < MAX_RESOLVE_DEPTH; depth++) {
+        if (callable && typeof value === "function") value = value();
+        else if (isThenable(value)) {
+          value = await withinTimeLimit(
+            value,
+            limit,
+            () => new HookTimeout(impl.plugin, name, limit),
+          );
+        } else return value;
+      }
+      throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
+    } catch (error) {
+      if (!onError) throw error;
+      onError(error, impl.plugin);
     }
-    throw new TypeError(`Hook "${name}" returned functions or promises nested too deeply`);
   }
 }
 

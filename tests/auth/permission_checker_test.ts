@@ -12,6 +12,7 @@ function checker(
     metadata?: Record<string, unknown>;
     hooks?: HookAnswer[];
     root?: boolean;
+    anonymousAnswersKey?: () => string | null;
   } = {},
 ) {
   const hookCalls: Record<string, unknown>[] = [];
@@ -24,6 +25,7 @@ function checker(
       return Promise.resolve(answers.filter((answer) => answer !== null && answer !== undefined));
     },
     rootEnabled: () => options.root ?? false,
+    anonymousAnswersKey: options.anonymousAnswersKey,
   });
   return Object.assign(instance, { hookCalls });
 }
@@ -261,4 +263,29 @@ Deno.test("recentChecks() logs the latest 200 checks, newest first", async () =>
   assert.deepEqual(checks[1].resource, ["db", "t204"]);
   assert.equal(checks[199].resource?.[1], "t6");
   assert.match(checks[0].when, /^\d{4}-\d\d-\d\dT/);
+});
+
+Deno.test("the anonymous actor's answers are kept across calls while their key stays", async () => {
+  let key: string | null = "fixed";
+  let answer: boolean | null = false;
+  const c = checker({ hooks: [() => answer], anonymousAnswersKey: () => key });
+  assert.equal(await c.permission_allowed(null, "view-table", ["db", "t"]), false);
+  answer = true; // unseen while the key says nothing changed
+  assert.equal(await c.permission_allowed(null, "view-table", ["db", "t"]), false);
+  assert.equal(c.hookCalls.length, 1);
+  // Another resource, another answer; a signed-in actor is always asked afresh.
+  assert.equal(await c.permission_allowed(null, "view-table", ["db", "u"]), true);
+  assert.equal(await c.permission_allowed(alice, "view-table", ["db", "t"]), true);
+  assert.equal(c.hookCalls.length, 3);
+  // Every check is still logged for /-/permissions.
+  assert.equal(c.recentChecks().length, 4);
+  // A new key (a setting, permission or plugin changed) drops what was kept.
+  key = "changed";
+  assert.equal(await c.permission_allowed(null, "view-table", ["db", "t"]), true);
+  answer = false;
+  // No key (a plugin may answer differently each time): asked every time.
+  key = null;
+  assert.equal(await c.permission_allowed(null, "view-table", ["db", "t"]), false);
+  assert.equal(await c.permission_allowed(null, "view-table", ["db", "t"]), false);
+  assert.equal(c.hookCalls.length, 6);
 });

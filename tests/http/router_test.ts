@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isMethodMismatch, Router } from "../../src/http/router.ts";
+import { isMethodMismatch, literalPrefix, Router } from "../../src/http/router.ts";
 
 function routes() {
   const router = new Router<string>();
@@ -73,4 +73,41 @@ Deno.test("string patterns are anchored at both ends", () => {
   assert.equal(router.match("GET", "/hello/extra"), null);
   assert.equal(router.match("GET", "/x/hello"), null);
   assert.ok(router.match("GET", "/hello"));
+});
+
+Deno.test("a route's literal prefix is what every match starts with, or nothing", () => {
+  assert.equal(literalPrefix(/^\/-\/versions(?:\.(?<format>\w+))?$/), "/-/versions");
+  assert.equal(literalPrefix(/^\/favicon\.ico$/), "/favicon.ico");
+  assert.equal(literalPrefix(/^\/-\/static\/(?<path>.+)$/), "/-/static/");
+  assert.equal(literalPrefix(/^\/(?<database>[^/.]+)$/), "/");
+  // A quantified last character is optional; a class or escape ends the prefix.
+  assert.equal(literalPrefix(/^\/items?\/x/), "/item");
+  assert.equal(literalPrefix(/^\/ab{2}/), "/a");
+  assert.equal(literalPrefix(/^\/v\d+/), "/v");
+  // No prefix: unanchored, case-insensitive, multi-line, or alternatives at the top level.
+  assert.equal(literalPrefix(/\/anywhere/), "");
+  assert.equal(literalPrefix(/^\/Case/i), "");
+  assert.equal(literalPrefix(/^\/a$/m), "");
+  assert.equal(literalPrefix(/^\/one|^\/two/), "");
+  // A bar inside a group or a class is not an alternative of the whole pattern.
+  assert.equal(literalPrefix(/^\/x(?:a|b)/), "/x");
+  assert.equal(literalPrefix(/^\/y[|]/), "/y");
+});
+
+Deno.test("plugin patterns the prefix cannot describe still match", () => {
+  const router = routes();
+  router.prepend("*", /^\/(?:one|two)$/, "either");
+  router.prepend("*", /^\/SHOUT$/i, "loud");
+  router.prepend("*", /^\/first|^\/-\/second$/, "bar");
+  const view = (path: string) => {
+    const found = router.match("GET", path);
+    return found && !isMethodMismatch(found) ? found.view : null;
+  };
+  assert.equal(view("/two"), "either");
+  assert.equal(view("/shout"), "loud");
+  assert.equal(view("/-/second"), "bar");
+  assert.equal(view("/first/anything"), "bar");
+  assert.equal(view("/-/versions"), "versions");
+  assert.equal(view("/three"), "database");
+  assert.equal(router.claimant("/-/second")?.view, "bar");
 });
