@@ -100,6 +100,8 @@ export class Service {
   #pageCache: PageCache | null | undefined;
   #internal: Database | null = null;
   #booting: Promise<void> | null = null;
+  /** True once `ready()` has resolved: the permission methods then skip awaiting it. */
+  #booted = false;
   #catalogRefresh: Promise<void> = Promise.resolve();
   #internalSchema: Promise<void> = Promise.resolve();
   #handler: FetchHandler | null = null;
@@ -190,7 +192,10 @@ export class Service {
       .then(() => this.#checkFiles())
       .then(() => boot(this))
       .then(() => this.refresh_catalog())
-      .then(() => this.lifecycle.markReady());
+      .then(() => {
+        this.lifecycle.markReady();
+        this.#booted = true;
+      });
     return this.#booting;
   }
 
@@ -508,7 +513,7 @@ export class Service {
     resource: string | [string, string] | null = null,
     default_?: boolean | null,
   ): Promise<boolean | null> {
-    await this.ready();
+    if (!this.#booted) await this.ready();
     return await this.permissionChecker.permission_allowed(actor, action, resource, default_);
   }
 
@@ -517,12 +522,12 @@ export class Service {
     actor: Actor | null,
     permissions: (string | [string, string | [string, string] | null])[],
   ): Promise<void> {
-    await this.ready();
+    if (!this.#booted) await this.ready();
     await this.permissionChecker.ensure_permissions(actor, permissions);
   }
 
   /** `[visible, private]` for an actor and a resource. */
-  async check_visibility(
+  check_visibility(
     actor: Actor | null,
     options: {
       action?: string;
@@ -530,8 +535,9 @@ export class Service {
       permissions?: (string | [string, string | [string, string] | null])[];
     } = {},
   ): Promise<[boolean, boolean]> {
-    await this.ready();
-    return await this.permissionChecker.check_visibility(actor, options);
+    // Pages ask this several times each: once booted, no promise of our own in between.
+    if (this.#booted) return this.permissionChecker.check_visibility(actor, options);
+    return this.ready().then(() => this.permissionChecker.check_visibility(actor, options));
   }
 
   /** A signed `dstok_` token for an actor id, optionally expiring and restricted. */

@@ -101,24 +101,52 @@ export class PermissionChecker {
    * await checker.permission_allowed({ id: "alice" }, "view-table", ["data", "people"]);
    * ```
    */
-  async permission_allowed(
+  permission_allowed(
     actor: Actor | null,
     action: string,
     resource: Resource = null,
     default_?: boolean | null,
   ): Promise<boolean | null> {
+    try {
+      const kept = this.#keptOpinion(actor, action, resource ?? null);
+      if (kept !== undefined) {
+        return Promise.resolve(this.#conclude(actor, action, resource ?? null, default_, kept));
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#permissionAllowedLater(actor, action, resource ?? null, default_);
+  }
+
+  async #permissionAllowedLater(
+    actor: Actor | null,
+    action: string,
+    resource: Resource,
+    default_?: boolean | null,
+  ): Promise<boolean | null> {
     // Asked again within one request (a page checks the same table for its view, its menus and
     // its links), the same question gets the first answer without calling the hooks again.
-    const key = `${action}\u0000${resourceKey(resource ?? null)}`;
+    const key = opinionKey(action, resource);
     const fixed = actor ? null : this.#options.anonymousAnswersKey?.() ?? null;
-    let result = fixed !== null
-      ? await this.#anonymousOpinion(fixed, key, action, resource ?? null)
+    const opinion = fixed !== null
+      ? await this.#anonymousOpinion(fixed, key, action, resource)
       : await requestMemo(
         actor ?? null,
         `permission\u0000${key}`,
-        () => this.#opinion(actor ?? null, action, resource ?? null),
+        () => this.#opinion(actor ?? null, action, resource),
       );
-    const used_default = result === null;
+    return this.#conclude(actor, action, resource, default_, opinion);
+  }
+
+  /** Applies the default to an opinion and logs the check; returns the result. */
+  #conclude(
+    actor: Actor | null,
+    action: string,
+    resource: Resource,
+    default_: boolean | null | undefined,
+    opinion: boolean | null,
+  ): boolean | null {
+    let result = opinion;
     if (result === null) {
       result = default_ !== undefined
         ? default_
@@ -128,9 +156,9 @@ export class PermissionChecker {
       at: Date.now(),
       actor: actor ?? null,
       action,
-      resource: resource ?? null,
+      resource,
       result,
-      used_default,
+      used_default: opinion === null,
     });
     return result;
   }
@@ -141,7 +169,18 @@ export class PermissionChecker {
    *
    * @throws {Forbidden} naming the denied action
    */
-  async ensure_permissions(actor: Actor | null, permissions: readonly PermissionSpec[]) {
+  ensure_permissions(actor: Actor | null, permissions: readonly PermissionSpec[]): Promise<void> {
+    try {
+      const known = this.#decideFromKept(actor, permissions);
+      if (known === true) return Promise.resolve();
+      if (known !== undefined) return Promise.reject(known);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#ensureLater(actor, permissions);
+  }
+
+  async #ensureLater(actor: Actor | null, permissions: readonly PermissionSpec[]): Promise<void> {
     for (const permission of permissions) {
       const [action, resource] = splitSpec(permission);
       const answer = await this.permission_allowed(actor, action, resource, null);
@@ -152,17 +191,62 @@ export class PermissionChecker {
   }
 
   /**
+   * `ensure_permissions` decided from kept answers alone: true when it passes, the Forbidden it
+   * would throw, or undefined when an answer it needs is not kept (nothing is logged then, and
+   * the caller asks the long way). The anonymous visitor's checks of a page end here.
+   */
+  #decideFromKept(
+    actor: Actor | null,
+    permissions: readonly PermissionSpec[],
+  ): true | Forbidden | undefined {
+    if (actor) return undefined;
+    const steps: [string, Resource, boolean | null][] = [];
+    let outcome: true | Forbidden = true;
+    for (const permission of permissions) {
+      const [action, resource] = splitSpec(permission);
+      const opinion = this.#keptOpinion(null, action, resource);
+      if (opinion === undefined) return undefined;
+      steps.push([action, resource, opinion]);
+      if (opinion === true) break;
+      if (opinion === false || !(this.#options.registry.find(action)?.default ?? false)) {
+        outcome = denied(action);
+        break;
+      }
+    }
+    for (const [action, resource, opinion] of steps) {
+      this.#conclude(null, action, resource, null, opinion);
+    }
+    return outcome;
+  }
+
+  /**
    * `[visible, private]`: can `actor` see the resource, and is it hidden from anonymous users?
    * Without `permissions`, `view-table`/`view-query` check the chain view-table → view-database →
    * view-instance, and `view-database` checks view-database → view-instance.
    */
-  async check_visibility(
+  check_visibility(
     actor: Actor | null,
     options: { action?: string; resource?: Resource; permissions?: readonly PermissionSpec[] },
   ): Promise<[boolean, boolean]> {
-    const permissions = options.permissions ?? visibilityChain(options.action, options.resource);
+    let permissions: readonly PermissionSpec[];
+    try {
+      permissions = options.permissions ?? visibilityChain(options.action, options.resource);
+      // The anonymous actor: what it sees is not private, no second round needed.
+      const known = actor === null ? this.#decideFromKept(null, permissions) : undefined;
+      if (known !== undefined) {
+        return Promise.resolve(known === true ? [true, false] : [false, false]);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#checkVisibilityLater(actor, permissions);
+  }
+
+  async #checkVisibilityLater(
+    actor: Actor | null,
+    permissions: readonly PermissionSpec[],
+  ): Promise<[boolean, boolean]> {
     if (!(await this.#passes(actor, permissions))) return [false, false];
-    // The anonymous actor just passed: what it sees is not private, no second round needed.
     if (actor === null) return [true, false];
     return [true, !(await this.#passes(null, permissions))];
   }
@@ -184,6 +268,21 @@ export class PermissionChecker {
       if (error instanceof Forbidden) return false;
       throw error;
     }
+  }
+
+  /**
+   * The anonymous actor's kept opinion of (action, resource), or undefined when none is kept
+   * (another actor, no key, or not asked yet under this key).
+   */
+  #keptOpinion(
+    actor: Actor | null,
+    action: string,
+    resource: Resource,
+  ): boolean | null | undefined {
+    if (actor || this.#anonymous === null) return undefined;
+    const fixed = this.#options.anonymousAnswersKey?.() ?? null;
+    if (fixed === null || this.#anonymous.key !== fixed) return undefined;
+    return this.#anonymous.answers.get(opinionKey(action, resource));
   }
 
   /** The anonymous actor's opinion, computed once while `fixed` stays the answers' key. */
@@ -231,6 +330,11 @@ export class PermissionChecker {
     this.#log[this.#next] = check;
     this.#next = (this.#next + 1) % CHECK_LOG_SIZE;
   }
+}
+
+/** An action and its resource as a memo key. */
+function opinionKey(action: string, resource: Resource): string {
+  return `${action}\u0000${resourceKey(resource)}`;
 }
 
 /** A resource as part of a memo key: none, a database, or a (database, child) pair. */

@@ -104,6 +104,11 @@ interface Job {
   /** Its SQL text (null for control messages). */
   sql: string | null;
   long: boolean;
+  /**
+   * The pool's booting time ({@link ReadPool.#bootingMs}) already added to the job's deadline
+   * (or reached before it was queued): what is beyond it at expiry was spent waiting for a boot.
+   */
+  bootMark: number;
   /** Fails the job as interrupted when its deadline passes in the queue. */
   timer: ReturnType<typeof setTimeout> | null;
   /** Told which worker the job went to (a cursor stays on the worker that opened it). */
@@ -128,6 +133,8 @@ interface PoolWorker {
   cursors: number;
   /** It ran queries since it last released memory (or started). */
   used: boolean;
+  /** It finished booting: its modules and plugins are loaded. */
+  ready: boolean;
 }
 
 /** One chunk of an export cursor (see {@link ReadPool.cursor}). */
@@ -145,6 +152,12 @@ export interface PoolCursor {
   next(): Promise<CursorChunk>;
   /** Finalizes the statement early (a client that went away). */
   close(): Promise<void>;
+}
+
+/** The read request a job carries (none for control messages). */
+function jobRequest(job: Job): ReadRequest | null {
+  const message = job.message;
+  return message.type === "query" || message.type === "cursor" ? message.request : null;
 }
 
 /** Rebuilds a worker's error on this thread (SQLite errors stay `SqliteError`). */
@@ -176,6 +189,10 @@ export class ReadPool {
   #nextWorker = 0;
   #recheck: ReturnType<typeof setTimeout> | null = null;
   #closed = false;
+  /** Booting time of the pool so far: how long it has had workers but none ready (wall ms). */
+  #bootedFor = 0;
+  /** Since when it has had workers but none ready, or null. */
+  #bootingSince: number | null = null;
 
   /** Creates the pool; no worker starts until the first query. */
   constructor(options: ReadPoolOptions) {
@@ -314,7 +331,16 @@ export class ReadPool {
     }
     return new Promise<FromWorker>((resolve, reject) => {
       const id = (message as { id: number }).id;
-      worker.control.push({ id, message, sql: null, long: false, timer: null, resolve, reject });
+      worker.control.push({
+        id,
+        message,
+        sql: null,
+        long: false,
+        bootMark: 0,
+        timer: null,
+        resolve,
+        reject,
+      });
       this.#next(worker);
     });
   }
@@ -325,7 +351,16 @@ export class ReadPool {
       new Promise<FromWorker>((resolve, reject) => {
         const message: ToWorker = { type: "forget", id: this.#nextId++, name };
         const id = message.id;
-        worker.control.push({ id, message, sql: null, long: false, timer: null, resolve, reject });
+        worker.control.push({
+          id,
+          message,
+          sql: null,
+          long: false,
+          bootMark: 0,
+          timer: null,
+          resolve,
+          reject,
+        });
         this.#next(worker);
       })
     ));
@@ -362,6 +397,7 @@ export class ReadPool {
         message,
         sql: request.sql,
         long: this.costs.isLong(request.sql),
+        bootMark: this.#bootingMs(),
         timer: null,
         onSend,
         resolve,
@@ -392,10 +428,37 @@ export class ReadPool {
     return job;
   }
 
-  /** A queued job reached its deadline: it fails as interrupted without running. */
+  /**
+   * A queued job reached its deadline: it fails as interrupted without running, unless part of
+   * its wait was for workers to boot. No worker could take it then (a cold start, or on a machine
+   * so busy that loading the modules takes a second), and that time is not the query's: its
+   * deadline moves by as much.
+   */
   #expire(job: Job): void {
     job.timer = null;
+    const boot = this.#chargeBoot(job);
+    const request = jobRequest(job);
+    if (boot > 0 && request?.deadline != null) {
+      job.timer = setTimeout(() => this.#expire(job), request.deadline - wallClock());
+      return;
+    }
     if (this.#unqueue(job)) job.reject(interruptedError());
+  }
+
+  /** Moves the job's deadline by the booting time since its mark; returns how much. */
+  #chargeBoot(job: Job): number {
+    const booting = this.#bootingMs();
+    const boot = booting - job.bootMark;
+    job.bootMark = booting;
+    const request = jobRequest(job);
+    if (boot > 0 && request?.deadline != null) request.deadline += boot;
+    return boot;
+  }
+
+  /** How long the pool has had workers but none ready, up to now (wall ms). */
+  #bootingMs(): number {
+    const since = this.#bootingSince;
+    return this.#bootedFor + (since === null ? 0 : wallClock() - since);
   }
 
   #unqueue(job: Job): boolean {
@@ -437,8 +500,9 @@ export class ReadPool {
     if (base < this.size) return this.#startWorker(false);
     if (!short || !this.#canAddSpare()) return null;
     const now = performance.now();
+    // A worker still booting is not stuck: a spare would boot no faster.
     const stuck = this.#workers.some((w) =>
-      w.current && (w.current.long || now - w.since >= LONG_QUERY_MS)
+      w.ready && w.current && (w.current.long || now - w.since >= LONG_QUERY_MS)
     );
     return stuck ? this.#startWorker(true) : null;
   }
@@ -462,7 +526,11 @@ export class ReadPool {
       idleTimer: null,
       cursors: 0,
       used: false,
+      ready: false,
     };
+    if (this.#bootingSince === null && !this.#workers.some((w) => w.ready)) {
+      this.#bootingSince = wallClock();
+    }
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.#onMessage(entry, event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -486,6 +554,9 @@ export class ReadPool {
     worker.current = job;
     worker.since = performance.now();
     if (job.message.type === "query" || job.message.type === "cursor") {
+      // Time it waited in the queue for a boot; one it waits on this worker's boot the worker
+      // adds itself (`sentAt`).
+      this.#chargeBoot(job);
       job.message.sentAt = wallClock();
       worker.used = true;
     }
@@ -522,6 +593,7 @@ export class ReadPool {
       message,
       sql: null,
       long: false,
+      bootMark: 0,
       timer: null,
       resolve: released,
       reject: () => {},
@@ -552,6 +624,16 @@ export class ReadPool {
   }
 
   #onMessage(worker: PoolWorker, message: FromWorker): void {
+    if (message.type === "ready") {
+      worker.ready = true;
+      // What it was sent while booting starts only now.
+      worker.since = performance.now();
+      if (this.#bootingSince !== null) {
+        this.#bootedFor += wallClock() - this.#bootingSince;
+        this.#bootingSince = null;
+      }
+      return;
+    }
     if (message.type === "connection") {
       worker.pointer = message.pointer;
       return;
@@ -603,6 +685,7 @@ export class ReadPool {
       message,
       sql: null,
       long: false,
+      bootMark: 0,
       timer: null,
       resolve: stop,
       reject: stop,

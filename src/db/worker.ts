@@ -102,7 +102,10 @@ async function handle(message: ToWorker): Promise<void> {
   if (message.type === "init") {
     cacheSizeKb = message.cacheSizeKb;
     if (message.niceness > 0) lowerThreadPriority(message.niceness);
-    ready = loadPlugins(message.pluginModules).finally(() => readyAt = wallClock());
+    ready = loadPlugins(message.pluginModules).finally(() => {
+      readyAt = wallClock();
+      post({ type: "ready" });
+    });
     // A failed import is reported with each query instead of killing the worker.
     ready.catch(() => {});
     return;

@@ -75,5 +75,7 @@ export type FromWorker =
     ms: number;
   }
   | { type: "done"; id: number }
+  /** The worker finished booting (modules and plugins loaded) and takes queries now. */
+  | { type: "ready" }
   /** The worker is about to close itself (`self.close()` or `Deno.exit()` in plugin code). */
   | { type: "exit"; reason: string };

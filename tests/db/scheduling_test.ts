@@ -51,6 +51,32 @@ Deno.test("a query waiting in the queue is stopped at its request's deadline, un
   }
 });
 
+Deno.test("queries waiting for workers to boot are not charged the boot", async () => {
+  // Each worker takes 1.5 s to load its plugins; every query has 500 ms from its arrival.
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 1, sql_time_limit_ms: 500 },
+    pluginModules: [new URL("./slow_boot_plugin.ts", import.meta.url).href],
+  });
+  const db = new Database(host, { memory_name: "slow_boot" });
+  try {
+    // The first goes to the booting worker; the others wait in the queue for it.
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((n) => withArrival(wallClock(), () => db.execute(`select ${n}`))),
+    );
+    assert.deepEqual(answers.map((results) => results.first()?.[0]), [1, 2, 3, 4]);
+    // A booting worker is not a stuck one: no spare was started to boot beside it.
+    assert.equal(host.readPool().threads().length, 1);
+    // Time past the boot still counts: a query that arrived 600 ms ago gives up unrun.
+    await assert.rejects(
+      withArrival(wallClock() - 600, () => db.execute("select 5", null, quiet)),
+      QueryInterrupted,
+    );
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
 Deno.test("a query started late in its request gets only the time the request has left", async () => {
   const host = testHost({ settings: { num_sql_threads: 1, sql_time_limit_ms: 60_000 } });
   const db = new Database(host, { memory_name: "late_start" });
