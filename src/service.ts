@@ -158,8 +158,21 @@ export class Service {
     const pm = this.pm;
     if (pm.hasImpl("get_metadata") || pm.hasImpl("canned_queries")) return null;
     if (!pm.onlyBuiltin("permission_allowed")) return null;
-    return `${pm.generation}:${this.permissionRegistry.generation}:${this.settings.generation}`;
+    const plugins = pm.generation;
+    const permissions = this.permissionRegistry.generation;
+    const settings = this.settings.generation;
+    let kept = this.#answersKey;
+    if (
+      kept.plugins !== plugins || kept.permissions !== permissions || kept.settings !== settings
+    ) {
+      const key = `${plugins}:${permissions}:${settings}`;
+      kept = this.#answersKey = { plugins, permissions, settings, key };
+    }
+    return kept.key;
   }
+
+  /** The last key `#anonymousAnswersKey` made, and the generations it was made from. */
+  #answersKey = { plugins: -1, permissions: -1, settings: -1, key: "" };
 
   #attachInitialDatabases(options: ServiceOptions): void {
     const files = options.files ?? [];

@@ -73,6 +73,45 @@ export function objectMembers(columns: string[]): [string, number][] {
   return [...last];
 }
 
+/** How rows of one column list are written: which cells, and the text before each. */
+interface RowPlan {
+  indexes: number[];
+  real: boolean[];
+  before: string[];
+  close: string;
+  empty: string;
+}
+
+/** Plans by shape, REAL columns and column names: a row page writes the same plan each time. */
+const plans = new Map<string, RowPlan>();
+const PLANS_KEPT = 256;
+
+function rowPlan(columns: string[], options: RowsJsonOptions): RowPlan {
+  const key = `${options.shape}\u0001${options.real?.join(",") ?? ""}\u0001${
+    columns.join("\u0000")
+  }`;
+  let plan = plans.get(key);
+  if (plan) return plan;
+  const realSet = new Set(options.real ?? []);
+  const members = options.shape === "objects"
+    ? objectMembers(columns)
+    : columns.map((c, i) => [c, i] as [string, number]);
+  const indexes = members.map(([, i]) => i);
+  plan = {
+    indexes,
+    real: indexes.map((i) => realSet.has(i)),
+    // Text before each cell: `{"a":` then `,"b":` for objects, `[` then `,` for arrays.
+    before: options.shape === "objects"
+      ? members.map(([name], k) => `${k === 0 ? "{" : ","}${JSON.stringify(name)}:`)
+      : members.map((_, k) => (k === 0 ? "[" : ",")),
+    close: options.shape === "objects" ? "}" : "]",
+    empty: options.shape === "objects" ? "{}" : "[]",
+  };
+  if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value!);
+  plans.set(key, plan);
+  return plan;
+}
+
 /** The JSON array of `rows` in `shape`, as text. */
 export function rowsJson(
   columns: string[],
@@ -81,31 +120,29 @@ export function rowsJson(
 ): string {
   const count = Math.min(rows.length, options.limit ?? Infinity);
   if (count === 0) return "[]";
-  const realSet = new Set(options.real ?? []);
   const infinity = options.infinity ?? false;
-  const members = options.shape === "objects"
-    ? objectMembers(columns)
-    : columns.map((c, i) => [c, i] as [string, number]);
-  const indexes = members.map(([, i]) => i);
-  const real = indexes.map((i) => realSet.has(i));
-  // Text before each cell: `{"a":` then `,"b":` for objects, `[` then `,` for arrays.
-  const before = options.shape === "objects"
-    ? members.map(([name], k) => `${k === 0 ? "{" : ","}${JSON.stringify(name)}:`)
-    : members.map((_, k) => (k === 0 ? "[" : ","));
-  const close = options.shape === "objects" ? "}" : "]";
-  const empty = options.shape === "objects" ? "{}" : "[]";
+  const { indexes, real, before, close, empty } = rowPlan(columns, options);
+  if (count === 1) return `[${rowText(rows[0], indexes, real, before, close, empty, infinity)}]`;
   const parts = new Array<string>(count);
   for (let r = 0; r < count; r++) {
-    const row = rows[r];
-    if (indexes.length === 0) {
-      parts[r] = empty;
-      continue;
-    }
-    let text = "";
-    for (let k = 0; k < indexes.length; k++) {
-      text += before[k] + cellJson(row[indexes[k]], real[k], infinity);
-    }
-    parts[r] = text + close;
+    parts[r] = rowText(rows[r], indexes, real, before, close, empty, infinity);
   }
   return `[${parts.join(",")}]`;
+}
+
+function rowText(
+  row: readonly unknown[],
+  indexes: number[],
+  real: boolean[],
+  before: string[],
+  close: string,
+  empty: string,
+  infinity: boolean,
+): string {
+  if (indexes.length === 0) return empty;
+  let text = "";
+  for (let k = 0; k < indexes.length; k++) {
+    text += before[k] + cellJson(row[indexes[k]], real[k], infinity);
+  }
+  return text + close;
 }
