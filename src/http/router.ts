@@ -12,6 +12,8 @@ export interface Route<View = unknown> {
   name: string | null;
   /** Text every path the pattern matches starts with (`/-/` for most built-in pages), or "". */
   prefix: string;
+  /** Text every path it matches ends with (`/-/insert` for the write API's), or "". */
+  suffix: string;
 }
 
 /** A successful match. */
@@ -80,6 +82,7 @@ export class Router<View = unknown> {
       // Most routes are told apart by their first characters: a data page skips the twenty
       // `/-/…` patterns without running them.
       if (route.prefix && !pathname.startsWith(route.prefix)) continue;
+      if (route.suffix && !pathname.endsWith(route.suffix)) continue;
       const found = route.pattern.exec(pathname);
       if (!found) continue;
       if (accepts(route.methods, wanted)) {
@@ -96,7 +99,8 @@ export class Router<View = unknown> {
   /** The first route whose pattern matches `pathname`, whatever its methods: what the path is. */
   claimant(pathname: string): Route<View> | null {
     return this.#routes.find((route) =>
-      pathname.startsWith(route.prefix) && route.pattern.test(pathname)
+      pathname.startsWith(route.prefix) && pathname.endsWith(route.suffix) &&
+      route.pattern.test(pathname)
     ) ?? null;
   }
 }
@@ -121,6 +125,7 @@ function makeRoute<View>(
     view,
     name: options.name ?? null,
     prefix: literalPrefix(compiled),
+    suffix: literalSuffix(compiled),
   };
 }
 
@@ -148,6 +153,32 @@ export function literalPrefix(pattern: RegExp): string {
     } else break;
   }
   return /^[?*+{]/.test(source.slice(i)) ? prefix.slice(0, -1) : prefix;
+}
+
+/**
+ * The text every match of `pattern` ends with: the plain characters before its final `$`. "" when
+ * there is none (the pattern ends with a group, a class or a quantifier), or when the pattern
+ * ignores case, is multi-line or has a top-level alternative.
+ */
+export function literalSuffix(pattern: RegExp): string {
+  const source = pattern.source;
+  const end = source.length - 1;
+  if (!source.endsWith("$") || source[end - 1] === "\\") return "";
+  if (/[im]/.test(pattern.flags) || hasTopLevelBar(source)) return "";
+  let suffix = "";
+  let i = end - 1;
+  while (i >= 0) {
+    const char = source[i];
+    const escaped = source[i - 1] === "\\" && source[i - 2] !== "\\";
+    if (escaped && /[./-]/.test(char)) {
+      suffix = char + suffix;
+      i -= 2;
+    } else if (!escaped && char !== "\\" && LITERAL.test(char)) {
+      suffix = char + suffix;
+      i--;
+    } else break;
+  }
+  return suffix;
 }
 
 /** True when `source` has a `|` outside every group and character class. */

@@ -162,6 +162,7 @@ const INFINITY_MARK = "\u0000vitrine-infinity\u0000";
  */
 export function jsonBodyText(value: unknown, keepInfinity = false): string {
   if (value instanceof RawJson) return rawText(value);
+  if (!keepInfinity && hasRawMember(value)) return membersText(value as Record<string, unknown>);
   const raws: string[] = [];
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const members = Object.entries(value);
@@ -187,6 +188,40 @@ export function jsonBodyText(value: unknown, keepInfinity = false): string {
     text = text.slice(0, at) + raws[i] + text.slice(at + mark.length);
   }
   return text;
+}
+
+/** True for a plain object with a RawJson member (a JSON page around rows already written). */
+function hasRawMember(value: unknown): boolean {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  for (const key of Object.keys(value)) {
+    if ((value as Record<string, unknown>)[key] instanceof RawJson) return true;
+  }
+  return false;
+}
+
+/**
+ * The object written member by member, as JSON.stringify would order and skip them: RawJson
+ * members as they are, the others through {@link jsonText}. Marking the raw members and cutting
+ * the marks out again cost more than the rest of a row page's JSON.
+ */
+function membersText(value: Record<string, unknown>): string {
+  let text = "{";
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    let part: string;
+    if (member instanceof RawJson) part = rawText(member);
+    else if (member === undefined || typeof member === "function" || typeof member === "symbol") {
+      continue;
+    } else {
+      part = jsonText(member);
+      if (part.includes("vitrine-real")) part = part.replace(REAL_MARK_JSON, "$1");
+    }
+    text += `${text.length > 1 ? "," : ""}${JSON.stringify(key)}:${part}`;
+  }
+  return text + "}";
 }
 
 function markInfinities(value: unknown): unknown {

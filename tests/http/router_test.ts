@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isMethodMismatch, literalPrefix, Router } from "../../src/http/router.ts";
+import { isMethodMismatch, literalPrefix, literalSuffix, Router } from "../../src/http/router.ts";
 
 function routes() {
   const router = new Router<string>();
@@ -94,11 +94,28 @@ Deno.test("a route's literal prefix is what every match starts with, or nothing"
   assert.equal(literalPrefix(/^\/y[|]/), "/y");
 });
 
+Deno.test("a route's literal suffix is what every match ends with, or nothing", () => {
+  assert.equal(literalSuffix(/^\/(?<database>[^/.]+)\/-\/insert$/), "/-/insert");
+  assert.equal(literalSuffix(/^\/favicon\.ico$/), "/favicon.ico");
+  assert.equal(literalSuffix(/^\/a+b$/), "b");
+  // Ends with a group, a quantifier, a class or an escape: nothing is certain.
+  assert.equal(literalSuffix(/^\/(?<database>[^/.]+)(?:\.(?<format>\w+))?$/), "");
+  assert.equal(literalSuffix(/^\/ab?$/), "");
+  assert.equal(literalSuffix(/^\/.*$/), "");
+  assert.equal(literalSuffix(/^\/x\d$/), "");
+  // Not anchored at the end (an escaped dollar is a character), case-insensitive, alternatives.
+  assert.equal(literalSuffix(/^\/price\$/), "");
+  assert.equal(literalSuffix(/^\/end/), "");
+  assert.equal(literalSuffix(/^\/End$/i), "");
+  assert.equal(literalSuffix(/^\/one$|^\/two$/), "");
+});
+
 Deno.test("plugin patterns the prefix cannot describe still match", () => {
   const router = routes();
   router.prepend("*", /^\/(?:one|two)$/, "either");
   router.prepend("*", /^\/SHOUT$/i, "loud");
   router.prepend("*", /^\/first|^\/-\/second$/, "bar");
+  router.prepend("*", /^\/(?<db>[^/]+)\/-\/Go$/i, "shouted-suffix");
   const view = (path: string) => {
     const found = router.match("GET", path);
     return found && !isMethodMismatch(found) ? found.view : null;
@@ -109,5 +126,6 @@ Deno.test("plugin patterns the prefix cannot describe still match", () => {
   assert.equal(view("/first/anything"), "bar");
   assert.equal(view("/-/versions"), "versions");
   assert.equal(view("/three"), "database");
+  assert.equal(view("/x/-/go"), "shouted-suffix");
   assert.equal(router.claimant("/-/second")?.view, "bar");
 });
