@@ -61,7 +61,8 @@ export function createHandler(svc: Service): FetchHandler {
       return health;
     }
     try {
-      await svc.ready();
+      // Once started, no await here: every request passes this point.
+      if (svc.lifecycle.phase !== "ready") await svc.ready();
     } catch (error) {
       if (!startupErrorLogged) console.error(error);
       startupErrorLogged = true;

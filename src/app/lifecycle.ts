@@ -49,6 +49,8 @@ export function healthResponse(
   baseUrl: string,
 ): Response | null {
   if (raw.method !== "GET" && raw.method !== "HEAD") return null;
+  // Every request comes here first: most are told apart without parsing the URL.
+  if (!raw.url.includes(HEALTH_PATH)) return null;
   // Not `new URL(raw.url)`: a hostile Host header can make the URL unparsable, and that request
   // must reach the pipeline's 400, not fail here.
   const path = raw.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").split("?")[0];

@@ -75,16 +75,19 @@ export function primaryOf(folder: string): string | null {
 /** True when the request carries the read-your-writes cookie. */
 function wroteRecently(raw: Request): boolean {
   const cookie = raw.headers.get("cookie");
-  return cookie !== null && new RegExp(`(?:^|;\\s*)${WROTE_COOKIE}=`).test(cookie);
+  return cookie !== null && WROTE_COOKIE_PATTERN.test(cookie);
 }
+
+const WROTE_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${WROTE_COOKIE}=`);
 
 /**
  * The primary that `raw` must go to, or null to answer it here: a write (any method but GET,
  * HEAD and OPTIONS), or a read right after this client's write, on a replica.
  */
 export function writeGoesToPrimary(svc: AppHost, raw: Request): string | null {
-  if (raw.headers.has(FORWARDED_HEADER)) return null;
+  // Asked of every request: a plain read is told apart before any header is looked at.
   if (SAFE_METHODS.has(raw.method) && !(READS.has(raw.method) && wroteRecently(raw))) return null;
+  if (raw.headers.has(FORWARDED_HEADER)) return null;
   for (const folder of databaseFolders(svc)) {
     const primary = primaryOf(folder);
     if (primary) return primary;
