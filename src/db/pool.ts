@@ -154,6 +154,16 @@ export interface PoolCursor {
   close(): Promise<void>;
 }
 
+/** A job carrying a control message (`forget`, `release`, `stop`, a cursor's): no SQL, no deadline. */
+function controlJob(
+  id: number,
+  message: ToWorker,
+  resolve: (value: FromWorker) => void,
+  reject: (error: Error) => void,
+): Job {
+  return { id, message, sql: null, long: false, bootMark: 0, timer: null, resolve, reject };
+}
+
 /** The read request a job carries (none for control messages). */
 function jobRequest(job: Job): ReadRequest | null {
   const message = job.message;
@@ -331,16 +341,7 @@ export class ReadPool {
     }
     return new Promise<FromWorker>((resolve, reject) => {
       const id = (message as { id: number }).id;
-      worker.control.push({
-        id,
-        message,
-        sql: null,
-        long: false,
-        bootMark: 0,
-        timer: null,
-        resolve,
-        reject,
-      });
+      worker.control.push(controlJob(id, message, resolve, reject));
       this.#next(worker);
     });
   }
@@ -351,16 +352,7 @@ export class ReadPool {
       new Promise<FromWorker>((resolve, reject) => {
         const message: ToWorker = { type: "forget", id: this.#nextId++, name };
         const id = message.id;
-        worker.control.push({
-          id,
-          message,
-          sql: null,
-          long: false,
-          bootMark: 0,
-          timer: null,
-          resolve,
-          reject,
-        });
+        worker.control.push(controlJob(id, message, resolve, reject));
         this.#next(worker);
       })
     ));
@@ -588,16 +580,7 @@ export class ReadPool {
     const released = () => {
       if (!this.#closed) this.#options.onIdle();
     };
-    worker.control.push({
-      id: message.id,
-      message,
-      sql: null,
-      long: false,
-      bootMark: 0,
-      timer: null,
-      resolve: released,
-      reject: () => {},
-    });
+    worker.control.push(controlJob(message.id, message, released, () => {}));
     this.#next(worker);
   }
 
@@ -680,16 +663,7 @@ export class ReadPool {
     Deno.unrefTimer(deadline);
     this.#retiring.set(worker, stop);
     const message: ToWorker = { type: "stop", id: this.#nextId++ };
-    worker.current = {
-      id: message.id,
-      message,
-      sql: null,
-      long: false,
-      bootMark: 0,
-      timer: null,
-      resolve: stop,
-      reject: stop,
-    };
+    worker.current = controlJob(message.id, message, stop, stop);
     worker.worker.postMessage(message);
   }
 
