@@ -184,10 +184,22 @@ export class PermissionChecker {
     for (const permission of permissions) {
       const [action, resource] = splitSpec(permission);
       const answer = await this.permission_allowed(actor, action, resource, null);
-      if (answer === true) return;
-      if (answer === false) throw denied(action);
-      if (!(this.#options.registry.find(action)?.default ?? false)) throw denied(action);
+      const step = this.#step(action, answer);
+      if (step === "granted") return;
+      if (step === "denied") throw denied(action);
     }
+  }
+
+  /**
+   * What one answer means for `ensure_permissions`: an explicit grant ends the walk, an explicit
+   * denial fails it, and with no opinion the action's default fails it or moves on to the next.
+   */
+  #step(action: string, answer: boolean | null): "granted" | "denied" | "next" {
+    if (answer === true) return "granted";
+    if (answer === false || !(this.#options.registry.find(action)?.default ?? false)) {
+      return "denied";
+    }
+    return "next";
   }
 
   /**
@@ -207,8 +219,9 @@ export class PermissionChecker {
       const opinion = this.#keptOpinion(null, action, resource);
       if (opinion === undefined) return undefined;
       steps.push([action, resource, opinion]);
-      if (opinion === true) break;
-      if (opinion === false || !(this.#options.registry.find(action)?.default ?? false)) {
+      const step = this.#step(action, opinion);
+      if (step === "granted") break;
+      if (step === "denied") {
         outcome = denied(action);
         break;
       }
