@@ -68,7 +68,7 @@ export interface PermissionCheckerOptions {
     database: string,
     name: string,
     actor: Actor | null,
-  ) => Promise<Record<string, unknown> | null>;
+  ) => Record<string, unknown> | null | Promise<Record<string, unknown> | null>;
 }
 
 /** How many recent checks `/-/permissions` can show. */

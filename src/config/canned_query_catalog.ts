@@ -58,25 +58,46 @@ async function collect(
   return queries;
 }
 
-/** The canned query `name` of `database` visible to `actor`, or null. */
-export async function cannedQueryFor(
+/**
+ * The canned query `name` of `database` visible to `actor`, or null. Without `canned_queries`
+ * hooks the answer is metadata's alone and comes back at once, not as a promise: every table and
+ * row page asks (for its `ETag`, its view and its permission checks), and collecting the whole
+ * catalog for the request cost a row page a tenth of its time.
+ */
+export function cannedQueryFor(
   svc: CannedQueryHost,
   database: string,
   name: string,
   actor: Record<string, unknown> | null,
-): Promise<CannedQueryDefinition | null> {
-  // Every table page asks (is this name a canned query?): only the one asked for is copied.
-  const definition = (await collectedOnce(svc, database, actor)).get(name);
-  return definition ? { ...definition } : null;
+): CannedQueryDefinition | null | Promise<CannedQueryDefinition | null> {
+  if (!svc.hooks.has("canned_queries")) {
+    const configured = svc.metadata().database(database)?.queries;
+    if (!configured || typeof configured !== "object" || !Object.hasOwn(configured, name)) {
+      return null;
+    }
+    return definitionOf(name, (configured as Record<string, unknown>)[name]);
+  }
+  // Only the one asked for is copied.
+  return collectedOnce(svc, database, actor).then((all) => {
+    const definition = all.get(name);
+    return definition ? { ...definition } : null;
+  });
 }
 
 function addAll(into: Map<string, CannedQueryDefinition>, source: unknown): void {
   if (!source || typeof source !== "object") return;
   for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-    // A copy, so adding `name` never mutates the metadata object or a plugin's constant.
-    const definition = typeof value === "string"
-      ? { sql: value }
-      : { ...(value as Record<string, unknown>) };
-    into.set(name, { ...definition, name } as CannedQueryDefinition);
+    into.set(name, definitionOf(name, value));
   }
+}
+
+/**
+ * One definition as metadata or a hook gave it (a bare string is its SQL), with its name: a copy,
+ * so adding `name` never mutates the metadata object or a plugin's constant.
+ */
+function definitionOf(name: string, value: unknown): CannedQueryDefinition {
+  const definition = typeof value === "string"
+    ? { sql: value }
+    : { ...(value as Record<string, unknown>) };
+  return { ...definition, name } as CannedQueryDefinition;
 }

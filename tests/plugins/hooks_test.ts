@@ -378,6 +378,36 @@ Deno.test("canned_queries: the plugin's queries are canned queries of the databa
   });
 });
 
+Deno.test("canned queries without the hook: metadata's, answered at once, each a copy", async () => {
+  const queries = {
+    by_name: { sql: "select * from products where name = :name", title: "By name" },
+    shorthand: "select 1 as one",
+  };
+  await using svc = shopService({ metadata: { databases: { shop: { queries } } } });
+  await svc.invoke_startup();
+  assert.equal(svc.hooks.has("canned_queries"), false);
+  const found = cannedQueryFor(svc, "shop", "by_name", null);
+  assert.ok(!(found instanceof Promise), "no promise when metadata alone decides");
+  assert.deepEqual(found, { ...queries.by_name, name: "by_name" });
+  assert.deepEqual(cannedQueryFor(svc, "shop", "shorthand", { id: "ada" }), {
+    sql: "select 1 as one",
+    name: "shorthand",
+  });
+  (found as Record<string, unknown>).sql = "changed";
+  assert.equal(queries.by_name.sql, "select * from products where name = :name");
+  assert.equal(
+    (cannedQueryFor(svc, "shop", "by_name", null) as { sql: string }).sql,
+    queries.by_name.sql,
+  );
+  assert.equal(cannedQueryFor(svc, "shop", "products", null), null, "a table is not a query");
+  assert.equal(cannedQueryFor(svc, "shop", "toString", null), null, "nor an inherited member");
+  assert.equal(cannedQueryFor(svc, "other", "by_name", null), null);
+  // The same answers through the pages: the query runs, and a table of no query name is a table.
+  const page = await svc.client.get("/shop/shorthand.json?_shape=array");
+  assert.deepEqual(await page.json(), [{ one: 1 }]);
+  assert.equal((await svc.client.get("/shop/products.json")).status, 200);
+});
+
 Deno.test("register_output_renderer and register_facet_classes are collected at start-up", async () => {
   await withKitchenSink(async (svc) => {
     await svc.invoke_startup();
