@@ -100,6 +100,24 @@ Deno.test("resolve_database / resolve_table / resolve_row and their errors", asy
   );
 });
 
+Deno.test("resolve_table answers once per request, again when url_vars change or it failed", async () => {
+  await using svc = shopService();
+  const request = Request.fake("/x", { url_vars: { database: "shop", table: "products" } });
+  const first = await svc.resolve_table(request);
+  assert.equal(await svc.resolve_table(request), first, "the request's answer is kept");
+  request.url_vars = { database: "shop", table: "cheap_products" };
+  const view = await svc.resolve_table(request);
+  assert.deepEqual([view.table, view.is_view], ["cheap_products", true]);
+  // A table missing at first, created within the same request, is found when asked again.
+  request.url_vars = { database: "shop", table: "later" };
+  await assert.rejects(() => svc.resolve_table(request), TableNotFound);
+  await svc.get_database("shop").execute_write("create table later (id integer primary key)");
+  assert.equal((await svc.resolve_table(request)).table, "later");
+  // Another request resolves for itself.
+  const other = Request.fake("/x", { url_vars: { database: "shop", table: "products" } });
+  assert.notEqual(await svc.resolve_table(other), first);
+});
+
 Deno.test("plugin_config reads metadata at the most specific level, null when absent", async () => {
   await using svc = shopService({
     metadata: {

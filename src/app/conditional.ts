@@ -19,8 +19,8 @@
 import { fingerprint, type FingerprintPrefix, fingerprintPrefix } from "../util/hash.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
-import type { Database } from "../db/database.ts";
-import { tilde_decode } from "../util/tilde.ts";
+import { resolveTable } from "./resolve.ts";
+import type { ResolvedTable } from "../views/host.ts";
 import type { AppHost } from "./host.ts";
 import { cacheHeaders } from "../render/output_format.ts";
 import { cannedQueryFor } from "../config/canned_query_catalog.ts";
@@ -43,17 +43,15 @@ export async function pageTag(
   const args = request.args;
   if (args.get("_where") !== null || args.get("sql") !== null) return null;
   if (svc.hooks.has("filters_from_request")) return null;
-  const route = tilde_decode(request.url_vars.database ?? "");
-  let db: Database | undefined;
-  for (const candidate of svc.databases.values()) {
-    if (candidate.route === route) {
-      db = candidate;
-      break;
-    }
+  let resolved: ResolvedTable;
+  try {
+    // The view resolves the same table next: the answer is kept for the request.
+    resolved = await resolveTable(svc.databases, request);
+  } catch {
+    return null;
   }
-  if (!db || db.is_memory || db.path === null) return null;
-  const name = tilde_decode(request.url_vars.table ?? "");
-  if (!await isTableOrView(db, name) || !await db.is_repeatable(name)) return null;
+  const { db, table: name } = resolved;
+  if (db.is_memory || db.path === null || !await db.is_repeatable(name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
   if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
   // Read last, just before the view reads the data: what a mutable file holds may change.
@@ -81,14 +79,6 @@ function servedPrefix(contents: string, token: string): FingerprintPrefix {
     prefixes.set(key, prefix = fingerprintPrefix(key));
   }
   return prefix;
-}
-
-async function isTableOrView(db: Database, name: string): Promise<boolean> {
-  try {
-    return await db.table_exists(name) || await db.view_exists(name);
-  } catch {
-    return false;
-  }
 }
 
 /** True when `If-None-Match` lists `tag` (or `*`), compared weakly as RFC 9110 says. */

@@ -30,8 +30,37 @@ export function resolveDatabase(databases: Databases, request: Request): Databas
   return db;
 }
 
-/** `{db, table, is_view}` for the `database` and `table` route groups. */
-export async function resolveTable(databases: Databases, request: Request): Promise<ResolvedTable> {
+/** A request's resolved table, and the route groups and databases it was resolved from. */
+interface KeptTable {
+  databases: Databases;
+  database: string | undefined;
+  table: string | undefined;
+  answer: Promise<ResolvedTable>;
+}
+
+const keptTables = new WeakMap<Request, KeptTable>();
+
+/**
+ * `{db, table, is_view}` for the `database` and `table` route groups. Resolved once per request:
+ * a row page asks three times (its `ETag`, its view, its row), each a pair of introspection
+ * look-ups. Asked again after the route groups changed (a plugin may change `url_vars`), it
+ * resolves afresh; a failure is not kept.
+ */
+export function resolveTable(databases: Databases, request: Request): Promise<ResolvedTable> {
+  const { database, table } = request.url_vars;
+  const kept = keptTables.get(request);
+  if (
+    kept && kept.databases === databases && kept.database === database && kept.table === table
+  ) return kept.answer;
+  const answer = lookUpTable(databases, request);
+  keptTables.set(request, { databases, database, table, answer });
+  answer.catch(() => {
+    if (keptTables.get(request)?.answer === answer) keptTables.delete(request);
+  });
+  return answer;
+}
+
+async function lookUpTable(databases: Databases, request: Request): Promise<ResolvedTable> {
   const db = resolveDatabase(databases, request);
   const table = tilde_decode(request.url_vars.table ?? "");
   if (await db.table_exists(table)) return { db, table, is_view: false };
