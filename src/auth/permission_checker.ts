@@ -78,14 +78,31 @@ const CHECK_LOG_SIZE = 200;
 const ANONYMOUS_ANSWERS = 10_000;
 
 /** A check as the log keeps it: the time as a number, formatted only when someone looks. */
-type LoggedCheck = Omit<PermissionCheck, "when"> & { at: number };
+type LoggedCheck = Omit<PermissionCheck, "when">;
+
+/** A decision from kept answers: it passes, or the action denied; and the checks made. */
+interface KeptDecision {
+  outcome: true | { denied: string };
+  checks: readonly LoggedCheck[];
+}
 
 /** Resolves permission checks against metadata, hooks, tokens, root and defaults. */
 export class PermissionChecker {
   readonly #options: PermissionCheckerOptions;
-  /** A ring of the last {@link CHECK_LOG_SIZE} checks; `#next` is where the next one goes. */
+  /**
+   * A ring of the last {@link CHECK_LOG_SIZE} checks and the times they were made; `#next` is
+   * where the next one goes. The checks are kept apart from their times so that a check decided
+   * from kept answers logs an entry it shares with every other time it was made.
+   */
   readonly #log: LoggedCheck[] = [];
+  readonly #logTimes = new Float64Array(CHECK_LOG_SIZE);
   #next = 0;
+  /**
+   * The anonymous visitor's visibility of each resource, decided from kept answers, with the
+   * checks that decided it: while {@link PermissionCheckerOptions.anonymousAnswersKey} stays,
+   * every page of a table answers the same way, so it is decided once.
+   */
+  #keptVisibility: { key: string; chains: Map<string, KeptDecision> } | null = null;
   /** The anonymous actor's answers, kept while `anonymousAnswersKey()` returns `key`. */
   #anonymous: { key: string; answers: Map<string, boolean | null> } | null = null;
 
@@ -153,7 +170,6 @@ export class PermissionChecker {
         : this.#options.registry.find(action)?.default ?? false;
     }
     this.#record({
-      at: Date.now(),
       actor: actor ?? null,
       action,
       resource,
@@ -203,33 +219,49 @@ export class PermissionChecker {
   }
 
   /**
-   * `ensure_permissions` decided from kept answers alone: true when it passes, the Forbidden it
-   * would throw, or undefined when an answer it needs is not kept (nothing is logged then, and
-   * the caller asks the long way). The anonymous visitor's checks of a page end here.
+   * `ensure_permissions` decided from kept answers alone, logged: true when it passes, the
+   * Forbidden it would throw, or undefined when an answer it needs is not kept (nothing is logged
+   * then, and the caller asks the long way). The anonymous visitor's checks of a page end here.
    */
   #decideFromKept(
     actor: Actor | null,
     permissions: readonly PermissionSpec[],
   ): true | Forbidden | undefined {
-    if (actor) return undefined;
-    const steps: [string, Resource, boolean | null][] = [];
-    let outcome: true | Forbidden = true;
+    const decision = actor ? undefined : this.#keptDecision(permissions);
+    if (decision === undefined) return undefined;
+    this.#logDecision(decision);
+    return decision.outcome === true ? true : denied(decision.outcome.denied);
+  }
+
+  /** What {@link #decideFromKept} decides, and the checks that decided it, without logging. */
+  #keptDecision(permissions: readonly PermissionSpec[]): KeptDecision | undefined {
+    const checks: LoggedCheck[] = [];
+    let outcome: KeptDecision["outcome"] = true;
     for (const permission of permissions) {
       const [action, resource] = splitSpec(permission);
       const opinion = this.#keptOpinion(null, action, resource);
       if (opinion === undefined) return undefined;
-      steps.push([action, resource, opinion]);
+      // Logged as `#conclude` logs a check made without a default: an opinion of none is null.
+      checks.push({
+        actor: null,
+        action,
+        resource,
+        result: opinion,
+        used_default: opinion === null,
+      });
       const step = this.#step(action, opinion);
       if (step === "granted") break;
       if (step === "denied") {
-        outcome = denied(action);
+        outcome = { denied: action };
         break;
       }
     }
-    for (const [action, resource, opinion] of steps) {
-      this.#conclude(null, action, resource, null, opinion);
-    }
-    return outcome;
+    return { outcome, checks };
+  }
+
+  #logDecision(decision: KeptDecision): void {
+    const at = Date.now();
+    for (const check of decision.checks) this.#record(check, at);
   }
 
   /**
@@ -243,6 +275,13 @@ export class PermissionChecker {
   ): Promise<[boolean, boolean]> {
     let permissions: readonly PermissionSpec[];
     try {
+      if (actor === null && !options.permissions && options.action) {
+        const kept = this.#anonymousVisibility(options.action, options.resource ?? null);
+        if (kept !== undefined) {
+          this.#logDecision(kept);
+          return Promise.resolve([kept.outcome === true, false]);
+        }
+      }
       permissions = options.permissions ?? visibilityChain(options.action, options.resource);
       // The anonymous actor: what it sees is not private, no second round needed.
       const known = actor === null ? this.#decideFromKept(null, permissions) : undefined;
@@ -253,6 +292,28 @@ export class PermissionChecker {
       return Promise.reject(error);
     }
     return this.#checkVisibilityLater(actor, permissions);
+  }
+
+  /**
+   * The anonymous visitor's visibility decision for `action` on `resource` from kept answers
+   * (see {@link #keptVisibility}), or undefined when it cannot be decided from them yet.
+   */
+  #anonymousVisibility(action: string, resource: Resource): KeptDecision | undefined {
+    const fixed = this.#options.anonymousAnswersKey?.() ?? null;
+    if (fixed === null) return undefined;
+    if (this.#keptVisibility?.key !== fixed) {
+      this.#keptVisibility = { key: fixed, chains: new Map() };
+    }
+    const chains = this.#keptVisibility.chains;
+    const key = opinionKey(action, resource);
+    let decision = chains.get(key);
+    if (decision === undefined) {
+      decision = this.#keptDecision(visibilityChain(action, resource));
+      if (decision === undefined) return undefined;
+      if (chains.size >= ANONYMOUS_ANSWERS) chains.clear();
+      chains.set(key, decision);
+    }
+    return decision;
   }
 
   async #checkVisibilityLater(
@@ -266,11 +327,18 @@ export class PermissionChecker {
 
   /** The most recent checks, newest first (at most {@link CHECK_LOG_SIZE}). */
   recentChecks(): PermissionCheck[] {
-    const inOrder = [...this.#log.slice(this.#next), ...this.#log.slice(0, this.#next)];
-    return inOrder.reverse().map(({ at, ...check }) => ({
-      when: new Date(at).toISOString(),
-      ...check,
-    }));
+    const checks: PermissionCheck[] = [];
+    for (let step = 1; step <= this.#log.length; step++) {
+      const at = (this.#next - step + CHECK_LOG_SIZE) % CHECK_LOG_SIZE;
+      const { resource, ...check } = this.#log[at];
+      checks.push({
+        when: new Date(this.#logTimes[at]).toISOString(),
+        ...check,
+        // A copy: the logged check may be logged again (a decision kept from an earlier request).
+        resource: Array.isArray(resource) ? [resource[0], resource[1]] as const : resource,
+      });
+    }
+    return checks;
   }
 
   async #passes(actor: Actor | null, permissions: readonly PermissionSpec[]): Promise<boolean> {
@@ -339,8 +407,9 @@ export class PermissionChecker {
     return await this.#options.cannedQuery(resource[0], resource[1], actor);
   }
 
-  #record(check: LoggedCheck): void {
+  #record(check: LoggedCheck, at = Date.now()): void {
     this.#log[this.#next] = check;
+    this.#logTimes[this.#next] = at;
     this.#next = (this.#next + 1) % CHECK_LOG_SIZE;
   }
 }

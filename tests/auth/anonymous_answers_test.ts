@@ -58,3 +58,37 @@ Deno.test("every anonymous check is still logged for /-/permissions", async () =
     await svc.close();
   }
 });
+
+Deno.test("a table's visibility, decided once, logs its whole chain on every page", async () => {
+  const svc = shopService();
+  try {
+    for (let id = 1; id <= 3; id++) {
+      assert.equal((await svc.client.get(`/shop/products/${id}.json`)).status, 200);
+    }
+    const chain = svc.permissionChecker.recentChecks()
+      .filter((check) => check.actor === null)
+      .map((check) => `${check.action} ${JSON.stringify(check.resource ?? null)} ${check.result}`);
+    const one = [
+      "view-instance null null",
+      'view-database "shop" null',
+      'view-table ["shop","products"] null',
+    ];
+    // Newest first: three row pages, each checked table, database, then instance.
+    const pages = chain.join("\n").split(one.join("\n")).length - 1;
+    assert.ok(pages >= 3, `the chain was logged ${pages} times:\n${chain.join("\n")}`);
+    // What the log hands out is a copy: changing it changes nothing kept.
+    const [first] = svc.permissionChecker.recentChecks().filter((c) => c.action === "view-table");
+    (first.resource as unknown as string[])[1] = "changed";
+    const [again] = svc.permissionChecker.recentChecks().filter((c) => c.action === "view-table");
+    assert.deepEqual(again.resource, ["shop", "products"]);
+    // A table the visitor may not see is refused from the kept decision as well.
+    svc.pm.register({
+      permission_allowed: ({ action }: { action: string }) =>
+        action === "view-database" ? false : null,
+    }, { name: "closed" });
+    assert.equal((await svc.client.get("/shop/products/1.json")).status, 403);
+    assert.equal((await svc.client.get("/shop/products/2.json")).status, 403);
+  } finally {
+    await svc.close();
+  }
+});
