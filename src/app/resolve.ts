@@ -75,13 +75,9 @@ async function lookUpTable(databases: Databases, request: Request): Promise<Reso
 export async function resolveRow(databases: Databases, request: Request): Promise<ResolvedRow> {
   const { db, table, is_view } = await resolveTable(databases, request);
   const pk_values = splitRowPath(request.url_vars.pks ?? "");
-  let pks = await db.primary_keys(table);
-  const useRowid = pks.length === 0;
-  if (useRowid) pks = ["rowid"];
-  const where = pks.map((pk, i) => `[${pk.replaceAll("]", "]]")}] = :p${i}`).join(" and ");
+  const declared = await db.primary_keys(table);
+  const { sql, pks } = rowQuery(table, declared);
   const params = Object.fromEntries(pk_values.map((value, i) => [`p${i}`, value]));
-  const select = useRowid ? "rowid, *" : "*";
-  const sql = `select ${select} from [${table.replaceAll("]", "]]")}] where ${where}`;
   const results = await db.execute(sql, params);
   const row = results.first();
   if (!row) throw new RowNotFound(db.name, table, pk_values);
@@ -91,9 +87,33 @@ export async function resolveRow(databases: Databases, request: Request): Promis
     is_view,
     sql,
     params,
-    pks,
+    pks: [...pks],
     pk_values,
     row,
     real_columns: results.real_columns,
   };
+}
+
+/** A table's row query, by its primary keys as the schema cache hands them out (one list per table). */
+const rowQueries = new WeakMap<
+  readonly string[],
+  Map<string, { sql: string; pks: readonly string[] }>
+>();
+
+/** `select … where [pk] = :p0 and …` for `table` keyed by `declared` (the rowid when none). */
+function rowQuery(table: string, declared: readonly string[]) {
+  let byTable = rowQueries.get(declared);
+  const kept = byTable?.get(table);
+  if (kept) return kept;
+  const useRowid = declared.length === 0;
+  const pks = useRowid ? ["rowid"] : [...declared];
+  const where = pks.map((pk, i) => `[${pk.replaceAll("]", "]]")}] = :p${i}`).join(" and ");
+  const select = useRowid ? "rowid, *" : "*";
+  const query = {
+    sql: `select ${select} from [${table.replaceAll("]", "]]")}] where ${where}`,
+    pks: Object.freeze(pks),
+  };
+  if (!byTable) rowQueries.set(declared, byTable = new Map());
+  byTable.set(table, query);
+  return query;
 }

@@ -49,6 +49,23 @@ const rowBase = Object.create(Array.prototype, {
   },
 });
 
+/** Distinct column names by row prototype (see {@link rowKeys}). */
+const distinctNames = new WeakMap<object, readonly string[]>();
+
+/**
+ * The keys of `row.toObject()` — its column names, the first of duplicates — without making the
+ * object: a row page asks once per request.
+ */
+export function rowKeys(row: Row): readonly string[] {
+  const proto = Object.getPrototypeOf(row);
+  let names = distinctNames.get(proto);
+  if (!names) {
+    names = Object.freeze([...new Set(proto[COLUMNS] as string[])]);
+    distinctNames.set(proto, names);
+  }
+  return names;
+}
+
 /**
  * Prototypes by column list: defining a getter per column cost more than a row lookup, and the
  * same few column lists come back with every query. Never changed once made, so results share

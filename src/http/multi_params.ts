@@ -39,9 +39,10 @@ export class MultiParams {
     const bound = new Map<string | symbol, unknown>();
     return new Proxy(target, {
       get(obj, prop) {
+        // Methods first: `args.get(…)` is what a page asks most.
+        const method = bound.get(prop);
+        if (method) return method;
         if (typeof prop === "symbol" || prop in obj) {
-          const method = bound.get(prop);
-          if (method) return method;
           const value = Reflect.get(obj, prop, obj);
           if (typeof value !== "function") return value;
           const fn = value.bind(obj);

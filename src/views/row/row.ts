@@ -12,6 +12,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
 import type { Database } from "../../db/database.ts";
+import { rowKeys } from "../../db/results.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
@@ -32,7 +33,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
   const query_ms = performance.now() - start;
   if (request.url_vars.format === "blob") return blobDownload(request, resolved);
 
-  const columns = Object.keys(resolved.row.toObject());
+  const columns = [...rowKeys(resolved.row)];
   // The reference writes the row before its keys (examples 27–31).
   const defaultKeys: Record<string, unknown> = { database: db.name, table };
   const keysAfterRows: Record<string, unknown> = {
@@ -40,8 +41,10 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
     primary_key_values: resolved.pk_values,
   };
   // The reference reads only the plural `_extras=`; Vitrine accepts the singular `_extra=` too.
-  const extras = [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
-    .flatMap((v) => v.split(","));
+  const extras = request.query_string.includes("_extra")
+    ? [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
+      .flatMap((v) => v.split(","))
+    : [];
   if (extras.includes("foreign_key_tables")) {
     keysAfterRows.foreign_key_tables = await foreignKeyTables(
       svc,

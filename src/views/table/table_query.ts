@@ -14,6 +14,7 @@ import { InvalidSql } from "../../util/sql.ts";
 import { QueryError } from "../../db/errors.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import type { Database } from "../../db/database.ts";
+import type { Row } from "../../db/results.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import { buildTableQuery, type TableFacts, type TableQuery } from "../../table/table_sql.ts";
 import {
@@ -119,22 +120,34 @@ export async function prepareTable(
   };
 }
 
+/**
+ * Each table's facts, by the column details they were read from: the schema cache hands out the
+ * same details until the schema changes (then it reads them again, and every other answer the
+ * facts are made of too), so facts found here are current. A page asks on every request.
+ */
+const keptFacts = new WeakMap<readonly Row[], Map<string, TableContext["facts"]>>();
+
 async function tableFacts(
   db: Database,
   table: string,
   is_view: boolean,
   config: Record<string, unknown>,
 ): Promise<TableContext["facts"]> {
-  const details = (await db.table_column_details(table)).map((row) => row.toObject());
+  const rows = await db.table_column_details(table);
+  const configuredFts = config.fts_table as string | undefined;
+  const key = `${is_view}\u0000${configuredFts ?? "\u0001"}`;
+  let kept = keptFacts.get(rows);
+  const known = kept?.get(key);
+  if (known) return known;
+  const details = rows.map((row) => row.toObject());
   // Every column `table_xinfo` lists, as the reference selects them: the hidden columns of
   // full-text tables (the table-named column, `docid`, `__langid`, `rank`) and generated columns.
   const columns = details.map((d) => String(d.name));
   const column_types: Record<string, string | null> = {};
   for (const d of details) column_types[String(d.name)] = (d.type as string | null) || null;
-  const fts_table = is_view ? null : (config.fts_table as string | undefined) ??
-    await db.fts_table(table);
+  const fts_table = is_view ? null : configuredFts ?? await db.fts_table(table);
   const ftsDefinition = fts_table ? await db.get_table_definition(fts_table) : null;
-  return {
+  const facts = {
     name: table,
     columns,
     pks: is_view ? [] : await db.primary_keys(table),
@@ -146,6 +159,12 @@ async function tableFacts(
     is_fts5: /using\s+fts5/i.test(ftsDefinition ?? ""),
     text_columns: columns.filter((c) => /TEXT|CHAR|CLOB|^$/i.test(column_types[c] ?? "")),
   };
+  // Shared by every page of the table from now on: frozen, so that none can change it for others.
+  for (const value of Object.values(facts)) if (typeof value === "object") Object.freeze(value);
+  for (const detail of details) Object.freeze(detail);
+  if (!kept) keptFacts.set(rows, kept = new Map());
+  kept.set(key, Object.freeze(facts));
+  return facts;
 }
 
 /**
