@@ -114,8 +114,9 @@ export async function resolveExtras(
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const name of requestedExtras(request, page)) {
-    const provider = page.extras[name];
-    if (!provider) throw new BadRequest(`Unknown _extra: ${name}`);
+    // What every object inherits (`toString`, `constructor`) names no extra.
+    const provider = name in Object.prototype ? undefined : page.extras[name];
+    if (typeof provider !== "function") throw new BadRequest(`Unknown _extra: ${name}`);
     out[name] = await provider();
   }
   // The reference drops `columns` unless `_extra=columns` is given on its own (#2136), so a

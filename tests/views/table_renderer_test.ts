@@ -32,6 +32,15 @@ Deno.test("_json parses JSON columns, unknown _extra and bad _shape are 400s", a
   const extra = await svc.client.get("/shop/products.json?_extra=nope");
   assert.equal(extra.status, 400);
   assert.equal(extra.json<{ error: string }>().error, "Unknown _extra: nope");
+  // What every JavaScript object has is no extra either, on a table or a query page.
+  for (const path of ["/shop/products.json", "/shop/-/query.json?sql=select+1"]) {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const sep = path.includes("?") ? "&" : "?";
+      const inherited = await svc.client.get(`${path}${sep}_extra=${name}`);
+      assert.equal(inherited.status, 400, `${path} _extra=${name}`);
+      assert.equal(inherited.json<{ error: string }>().error, `Unknown _extra: ${name}`);
+    }
+  }
   const shape = await svc.client.get("/shop/products.json?_shape=xyz");
   assert.equal(shape.json<{ error: string }>().error, "Invalid _shape: xyz");
   // A view has no primary key, as the reference reports it.

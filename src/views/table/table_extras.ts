@@ -177,13 +177,36 @@ export function rowLabels(ctx: TableContext, columns: string[], html: boolean): 
   };
 }
 
-/** Every extra of the table page, for `_extra=` and for the HTML context. */
-export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
-  const { svc, request, db, table, query, facts } = ctx;
-  const nocount = Boolean(ctx.args.get("_nocount"));
-  const counted = once(() => nocount ? null : countRows(ctx));
-  const count = once(async () => (await counted())?.count ?? null);
-  const facets = once(() => {
+/** What one page's extras are made from, and what they made so far. */
+interface ExtrasState {
+  ctx: TableContext;
+  page: FetchedPage;
+  /** Each extra's provider, made when first asked for (the same function every time). */
+  providers: Map<string, () => Promise<unknown>>;
+  /** Each value, computed once: by extra name, and by step for those several extras share. */
+  values: Map<string, Promise<unknown>>;
+}
+
+/** `name`'s value for the page, computed once (a key shared by JSON and HTML runs once). */
+function valueOf<T>(state: ExtrasState, name: string, compute: () => T | Promise<T>): Promise<T> {
+  let value = state.values.get(name) as Promise<T> | undefined;
+  if (!value) state.values.set(name, value = Promise.resolve().then(compute));
+  return value;
+}
+
+/** The filtered table's count, once for `count` and `count_truncated` (none with `_nocount`). */
+const counted = (state: ExtrasState) =>
+  valueOf(
+    state,
+    "\u0000counted",
+    () => state.ctx.args.get("_nocount") ? null : countRows(state.ctx),
+  );
+
+/** The page's facets, once for their results and their suggestions. */
+const facets = (state: ExtrasState) =>
+  valueOf(state, "\u0000facets", () => {
+    const { ctx } = state;
+    const { svc, db, table, query, facts } = ctx;
     checkFacetArgsAllowed(ctx.args, Boolean(svc.setting("allow_facet")));
     checkFacetColumns(ctx.args, query.use_rowid ? ["rowid", ...facts.columns] : facts.columns);
     if (ctx.args.get("_nofacet")) return [] as Facet[];
@@ -191,66 +214,110 @@ export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
     const rowCount = query.filtered ? null : rememberedCount(svc, db, table, SUGGEST_CONSIDER);
     return facetInstances(ctx, rowCount);
   });
-  const facetResults = once(async (): Promise<FacetResults> => collectFacetResults(await facets()));
-  const suggested = once(async () => {
+
+const facetResults = (state: ExtrasState) =>
+  valueOf(
+    state,
+    "\u0000facet_results",
+    async (): Promise<FacetResults> => collectFacetResults(await facets(state)),
+  );
+
+/**
+ * Every extra of the table page, for `_extra=` and for the HTML context, in the order the
+ * `extras` extra lists them. A page asks for a few: each is made only when asked for.
+ */
+const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
+  count: async (state) => (await counted(state))?.count ?? null,
+  count_truncated: async (state) => (await counted(state))?.truncated ?? false,
+  count_sql: ({ ctx }) => ctx.query.count_sql,
+  facet_results: facetResults,
+  facets_timed_out: async (state) => (await facetResults(state)).timed_out,
+  suggested_facets: async (state) => {
+    const { svc, args } = state.ctx;
     const settings = {
       suggest_facets: Boolean(svc.setting("suggest_facets")),
       allow_facet: Boolean(svc.setting("allow_facet")),
     };
-    if (!shouldSuggestFacets(ctx.args, settings)) return [];
-    return await collectSuggestedFacets(await facets());
+    if (!shouldSuggestFacets(args, settings)) return [];
+    return await collectSuggestedFacets(await facets(state));
+  },
+  sorted_facet_results: async (state) =>
+    inFacetOrder(Object.values((await facetResults(state)).results), facetOrder(state.ctx)),
+  human_description_en: ({ ctx }) => ctx.query.human_description_en,
+  next_url: ({ page }) => page.next_url,
+  columns: ({ ctx }) => ctx.query.columns,
+  all_columns: ({ ctx }) => ctx.facts.columns,
+  primary_keys: ({ ctx }) => ctx.facts.pks,
+  column_details: ({ ctx }) => ctx.facts.column_details,
+  column_types: ({ ctx }) => ctx.facts.column_types ?? {},
+  query: ({ ctx }) => ({ sql: ctx.query.sql, params: ctx.query.params }),
+  request: ({ ctx: { request, args } }) => ({
+    url: request.url,
+    path: request.path,
+    full_path: request.full_path,
+    host: request.host,
+    args: Object.fromEntries([...args.keys()].map((k) => [k, args.getAll(k)])),
+  }),
+  debug: ({ ctx: { request, args } }) => ({
+    url_vars: request.url_vars,
+    nofacet: Boolean(args.get("_nofacet")),
+    nosuggest: Boolean(args.get("_nosuggest")),
+  }),
+  // Like the reference, `columns` (column descriptions) is always there, `{}` when none.
+  metadata: ({ ctx }) => ({ ...ctx.config, columns: ctx.config.columns ?? {} }),
+  database: ({ ctx }) => ctx.db.name,
+  table: ({ ctx }) => ctx.table,
+  database_color: ({ ctx: { db } }) => (db.hash ?? md5Hex(db.name)).slice(0, 6),
+  is_view: ({ ctx }) => ctx.is_view,
+  private: ({ ctx }) => ctx.private,
+  table_definition: ({ ctx }) => ctx.is_view ? null : ctx.db.get_table_definition(ctx.table),
+  view_definition: ({ ctx }) => ctx.is_view ? ctx.db.get_view_definition(ctx.table) : null,
+  expandable_columns: ({ ctx }) =>
+    expandableColumns(ctx.foreign_keys, (t) => ctx.label_columns.get(t) ?? null),
+  form_hidden_args: ({ ctx }) => formHiddenArgs(ctx.args),
+  custom_table_templates: ({ ctx }) =>
+    templateCandidates("table_rows", { database: ctx.db.name, table: ctx.table }),
+  display_columns: ({ ctx }) => jsonDisplayColumns(ctx),
+  // Vitrine has no set-column-type API, so no actor may use one: always null.
+  set_column_type_ui: () => null,
+};
+
+/** Where a page's extras keep their {@link ExtrasState}: out of reach of any extra's name. */
+const STATE = Symbol("table extras");
+
+/**
+ * What every page's extras inherit: a getter per {@link BUILDERS} name handing out its provider.
+ * No `Object.prototype` behind it, so `_extra=constructor` names nothing.
+ */
+const EXTRAS_PROTOTYPE: object = Object.create(null);
+for (const name of Object.keys(BUILDERS)) {
+  Object.defineProperty(EXTRAS_PROTOTYPE, name, {
+    get(this: { [STATE]: ExtrasState }) {
+      const state = this[STATE];
+      let provider = state.providers.get(name);
+      if (!provider) {
+        provider = () => valueOf(state, name, () => BUILDERS[name](state));
+        state.providers.set(name, provider);
+      }
+      return provider;
+    },
+    enumerable: true,
   });
-  const names = { database: db.name, table };
-  const extras: Extras = {
-    count,
-    count_truncated: once(async () => (await counted())?.truncated ?? false),
-    count_sql: once(() => query.count_sql),
-    facet_results: facetResults,
-    facets_timed_out: once(async () => (await facetResults()).timed_out),
-    suggested_facets: suggested,
-    sorted_facet_results: once(async () =>
-      inFacetOrder(Object.values((await facetResults()).results), facetOrder(ctx))
-    ),
-    human_description_en: once(() => query.human_description_en),
-    next_url: once(() => page.next_url),
-    columns: once(() => query.columns),
-    all_columns: once(() => facts.columns),
-    primary_keys: once(() => facts.pks),
-    column_details: once(() => facts.column_details),
-    column_types: once(() => facts.column_types ?? {}),
-    query: once(() => ({ sql: query.sql, params: query.params })),
-    request: once(() => ({
-      url: request.url,
-      path: request.path,
-      full_path: request.full_path,
-      host: request.host,
-      args: Object.fromEntries([...ctx.args.keys()].map((k) => [k, ctx.args.getAll(k)])),
-    })),
-    debug: once(() => ({
-      url_vars: request.url_vars,
-      nofacet: Boolean(ctx.args.get("_nofacet")),
-      nosuggest: Boolean(ctx.args.get("_nosuggest")),
-    })),
-    // Like the reference, `columns` (column descriptions) is always there, `{}` when none.
-    metadata: once(() => ({ ...ctx.config, columns: ctx.config.columns ?? {} })),
-    database: once(() => db.name),
-    table: once(() => table),
-    database_color: once(() => (db.hash ?? md5Hex(db.name)).slice(0, 6)),
-    is_view: once(() => ctx.is_view),
-    private: once(() => ctx.private),
-    table_definition: once(() => ctx.is_view ? null : db.get_table_definition(table)),
-    view_definition: once(() => ctx.is_view ? db.get_view_definition(table) : null),
-    expandable_columns: once(() =>
-      expandableColumns(ctx.foreign_keys, (t) => ctx.label_columns.get(t) ?? null)
-    ),
-    form_hidden_args: once(() => formHiddenArgs(ctx.args)),
-    custom_table_templates: once(() => templateCandidates("table_rows", names)),
-    display_columns: once(() => jsonDisplayColumns(ctx)),
-    // Vitrine has no set-column-type API, so no actor may use one: always null.
-    set_column_type_ui: once(() => null),
-  };
-  extras.extras = once(() => extrasList(svc, request, Object.keys(extras), selectedExtras(ctx)));
+}
+
+/** Every extra of the table page, for `_extra=` and for the HTML context. */
+export function tableExtras(ctx: TableContext, page: FetchedPage): Extras {
+  const extras = Object.create(EXTRAS_PROTOTYPE) as Extras & { [STATE]: ExtrasState };
+  extras[STATE] = { ctx, page, providers: new Map(), values: new Map() };
+  extras.extras = once(() =>
+    extrasList(ctx.svc, ctx.request, extraNames(extras), selectedExtras(ctx))
+  );
   return extras;
+}
+
+/** The names of a page's extras: every built-in one, then those added to it (`extras`, …). */
+function extraNames(extras: Extras): string[] {
+  return [...Object.keys(BUILDERS), ...Object.keys(extras)];
 }
 
 /** Adds the extras that need the finished page: `render_cell` and `renderers`. */
