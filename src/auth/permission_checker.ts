@@ -330,12 +330,15 @@ export class PermissionChecker {
     const checks: PermissionCheck[] = [];
     for (let step = 1; step <= this.#log.length; step++) {
       const at = (this.#next - step + CHECK_LOG_SIZE) % CHECK_LOG_SIZE;
-      const { resource, ...check } = this.#log[at];
+      const { actor, action, resource, result, used_default } = this.#log[at];
       checks.push({
         when: new Date(this.#logTimes[at]).toISOString(),
-        ...check,
+        actor,
+        action,
         // A copy: the logged check may be logged again (a decision kept from an earlier request).
         resource: Array.isArray(resource) ? [resource[0], resource[1]] as const : resource,
+        result,
+        used_default,
       });
     }
     return checks;
