@@ -41,10 +41,8 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
     primary_key_values: resolved.pk_values,
   };
   // The reference reads only the plural `_extras=`; Vitrine accepts the singular `_extra=` too.
-  const extras = request.query_string.includes("_extra")
-    ? [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
-      .flatMap((v) => v.split(","))
-    : [];
+  const extras = [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
+    .flatMap((v) => v.split(","));
   if (extras.includes("foreign_key_tables")) {
     keysAfterRows.foreign_key_tables = await foreignKeyTables(
       svc,
