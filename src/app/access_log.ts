@@ -12,6 +12,8 @@
  * @module
  */
 
+import { heldBodyLength } from "../http/response.ts";
+
 /** A fetch-style handler with Deno's connection info. */
 export type Handler = (request: Request, info: Deno.ServeHandlerInfo) => Promise<Response>;
 
@@ -38,8 +40,9 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
     // A body of known length (held in memory) is not counted through a stream: its line is
     // written when Deno reports the response sent (or the client gone). Checked before
     // `response.body` is read: reading it turns bytes into a stream, which Deno then sends
-    // through its slower streaming path.
-    const length = response.headers.get("content-length");
+    // through its slower streaming path. Vitrine's own responses tell their length without
+    // `response.headers`, which would cost Deno its fast path for sending them too.
+    const length = heldBodyLength(response) ?? response.headers.get("content-length");
     const completed = (info as { completed?: Promise<void> }).completed;
     if (
       length !== null && request.method !== "HEAD" && completed && !NULL_BODY.has(response.status)

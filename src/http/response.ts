@@ -32,6 +32,19 @@ export type AsgiSend = (message: AsgiResponseMessage) => unknown;
 
 const encoder = new TextEncoder();
 
+/** The body length of each web Response {@link Response.toWebResponse} made with a body in memory. */
+const heldLengths = new WeakMap<globalThis.Response, number>();
+
+/**
+ * The length of `response`'s body when it is held in memory and known without asking the response
+ * (it was made by {@link Response.toWebResponse}), else null. Reading a web Response's `headers`
+ * once it is made costs Deno its fast path for sending it (a hello-world answered a fifth fewer
+ * requests a second): the access log asks here instead.
+ */
+export function heldBodyLength(response: globalThis.Response): number | null {
+  return heldLengths.get(response) ?? null;
+}
+
 /** An HTTP response: body, status, extra headers, content type and cookies to set. */
 export class Response {
   /** The body: text, bytes or a stream. */
@@ -163,9 +176,11 @@ export class Response {
     if (body instanceof Uint8Array && !headers.has("content-length")) {
       headers.pairs.push(["content-length", String(body.byteLength)]);
     }
-    return new globalThis.Response(body as BodyInit | null, {
+    const web = new globalThis.Response(body as BodyInit | null, {
       status: this.status,
       headers: headers.pairs,
     });
+    if (body instanceof Uint8Array) heldLengths.set(web, body.byteLength);
+    return web;
   }
 }

@@ -84,3 +84,21 @@ Deno.test("access log: batched lines are written together, in order", async () =
   write("x".repeat(70_000));
   assert.equal(writes.length, 2, "a full batch is written at once");
 });
+
+Deno.test("access log: Vitrine's own responses tell their length without their headers", async () => {
+  const { Response: VitrineResponse, heldBodyLength } = await import("../../src/http/response.ts");
+  const web = VitrineResponse.json({ name: "héllo" }).toWebResponse();
+  assert.equal(heldBodyLength(web), 17);
+  assert.equal(heldBodyLength(new Response("made elsewhere")), null);
+  const lines: string[] = [];
+  let sent!: () => void;
+  const completed = new Promise<void>((resolve) => sent = resolve);
+  const handler = withAccessLog(() => Promise.resolve(web), (line) => lines.push(line));
+  const response = await handler(new Request("http://x/db/t.json"), { ...info, completed });
+  assert.equal(response, web, "the response itself goes out, untouched");
+  sent();
+  await completed;
+  await Promise.resolve();
+  assert.match(lines[0], /"GET \/db\/t\.json" 200 17 [\d.]+ms$/);
+  assert.equal(await response.text(), '{"name":"héllo"}');
+});
