@@ -25,7 +25,9 @@ export function withAccessLog(handler: Handler, write: (line: string) => void): 
   return async (request, info) => {
     const started = performance.now();
     const target = requestTarget(request.url);
-    const client = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : "-";
+    // Read once: each read of `remoteAddr` asks Deno for the address again.
+    const address = info.remoteAddr;
+    const client = "hostname" in address ? address.hostname : "-";
     const line = (status: number | string, bytes: number, note = "") =>
       `${client} [${secondStamp()}] ` +
       `"${request.method} ${target}" ${status} ${bytes} ` +
