@@ -61,7 +61,8 @@ export function readHeaders(raw: globalThis.Request): {
   const headers: Record<string, string> = {};
   let bytes = 0;
   for (const [name, value] of raw.headers) {
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    // Own names only: `constructor` is a valid header name, and every object inherits one.
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
     bytes += name.length + value.length + 4;
   }
   return { headers, bytes };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Request } from "../../src/http/request.ts";
+import { readHeaders, Request } from "../../src/http/request.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -193,4 +193,14 @@ Deno.test("odd inputs over a real socket: repeated headers and Cookie lines, raw
     await server.finished;
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("readHeaders: a header named like an inherited member is read as sent", () => {
+  const raw = new globalThis.Request("http://x/", {
+    headers: { constructor: "a", toString: "b", "x-two": "1" },
+  });
+  const { headers } = readHeaders(raw);
+  assert.equal(headers["constructor"], "a");
+  assert.equal(headers["tostring"], "b");
+  assert.equal(headers["x-two"], "1");
 });
