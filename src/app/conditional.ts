@@ -50,10 +50,13 @@ export async function pageTag(
   } catch {
     return null;
   }
-  const { db, table: name } = resolved;
-  if (db.is_memory || db.path === null || !await db.is_repeatable(name)) return null;
+  const { db, table: name, is_view } = resolved;
+  if (db.is_memory || db.path === null) return null;
+  // A table always reads the same for the same data; a view only when it calls nothing random.
+  if (is_view && !await db.is_repeatable(name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
-  if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
+  const canned = cannedQueryFor(svc, db.name, name, request.actor ?? null);
+  if (canned instanceof Promise ? await canned : canned) return null;
   // Read last, just before the view reads the data: what a mutable file holds may change.
   const contents = db.contentsKey();
   if (contents === null) return null;
