@@ -215,6 +215,7 @@ const facets = (state: ExtrasState) =>
     return facetInstances(ctx, rowCount);
   });
 
+/** The facets' results, once for `facet_results`, `facets_timed_out` and their sorted list. */
 const facetResults = (state: ExtrasState) =>
   valueOf(
     state,
