@@ -100,8 +100,6 @@ export class Service {
   #pageCache: PageCache | null | undefined;
   #internal: Database | null = null;
   #booting: Promise<void> | null = null;
-  /** True once `ready()` has resolved: the permission methods then skip awaiting it. */
-  #booted = false;
   #catalogRefresh: Promise<void> = Promise.resolve();
   #internalSchema: Promise<void> = Promise.resolve();
   #handler: FetchHandler | null = null;
@@ -205,10 +203,7 @@ export class Service {
       .then(() => this.#checkFiles())
       .then(() => boot(this))
       .then(() => this.refresh_catalog())
-      .then(() => {
-        this.lifecycle.markReady();
-        this.#booted = true;
-      });
+      .then(() => this.lifecycle.markReady());
     return this.#booting;
   }
 
@@ -526,7 +521,7 @@ export class Service {
     resource: string | [string, string] | null = null,
     default_?: boolean | null,
   ): Promise<boolean | null> {
-    if (!this.#booted) await this.ready();
+    if (!this.lifecycle.started) await this.ready();
     return await this.permissionChecker.permission_allowed(actor, action, resource, default_);
   }
 
@@ -535,7 +530,7 @@ export class Service {
     actor: Actor | null,
     permissions: (string | [string, string | [string, string] | null])[],
   ): Promise<void> {
-    if (!this.#booted) await this.ready();
+    if (!this.lifecycle.started) await this.ready();
     await this.permissionChecker.ensure_permissions(actor, permissions);
   }
 
@@ -549,7 +544,7 @@ export class Service {
     } = {},
   ): Promise<[boolean, boolean]> {
     // Pages ask this several times each: once booted, no promise of our own in between.
-    if (this.#booted) return this.permissionChecker.check_visibility(actor, options);
+    if (this.lifecycle.started) return this.permissionChecker.check_visibility(actor, options);
     return this.ready().then(() => this.permissionChecker.check_visibility(actor, options));
   }
 

@@ -62,7 +62,7 @@ export function createHandler(svc: Service): FetchHandler {
     }
     try {
       // Once started, no await here: every request passes this point.
-      if (svc.lifecycle.phase !== "ready") await svc.ready();
+      if (!svc.lifecycle.started) await svc.ready();
     } catch (error) {
       if (!startupErrorLogged) console.error(error);
       startupErrorLogged = true;

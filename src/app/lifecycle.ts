@@ -23,6 +23,11 @@ export class Lifecycle {
     return this.#draining ? "draining" : this.#ready ? "ready" : "starting";
   }
 
+  /** True once start-up finished (also while draining afterwards). */
+  get started(): boolean {
+    return this.#ready;
+  }
+
   /** Start-up finished. */
   markReady(): void {
     this.#ready = true;

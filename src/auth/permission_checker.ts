@@ -275,16 +275,21 @@ export class PermissionChecker {
   ): Promise<[boolean, boolean]> {
     let permissions: readonly PermissionSpec[];
     try {
-      if (actor === null && !options.permissions && options.action) {
-        const kept = this.#anonymousVisibility(options.action, options.resource ?? null);
+      // The anonymous actor: what it sees is not private, no second round needed. Its view of a
+      // resource's chain is decided once; a list of permissions given is walked each time.
+      const chainAction = actor === null && !options.permissions ? options.action : undefined;
+      if (chainAction) {
+        const kept = this.#anonymousVisibility(chainAction, options.resource ?? null);
         if (kept !== undefined) {
           this.#logDecision(kept);
           return Promise.resolve([kept.outcome === true, false]);
         }
       }
       permissions = options.permissions ?? visibilityChain(options.action, options.resource);
-      // The anonymous actor: what it sees is not private, no second round needed.
-      const known = actor === null ? this.#decideFromKept(null, permissions) : undefined;
+      // Not decided from kept answers above: the same answers cannot decide it here either.
+      const known = actor === null && !chainAction
+        ? this.#decideFromKept(null, permissions)
+        : undefined;
       if (known !== undefined) {
         return Promise.resolve(known === true ? [true, false] : [false, false]);
       }
