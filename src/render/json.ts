@@ -142,7 +142,7 @@ export function markIntegralReals(
  * One row as a Python `json.dumps` object line (duplicate names: the last value wins);
  * `infinity` keeps `Infinity` / `-Infinity` (`_json_infinity=on`), else they are `null`.
  */
-export function pythonJsonObject(
+function pythonJsonObject(
   members: [string, number][],
   row: ArrayLike<unknown>,
   types: ColumnTypes = {},

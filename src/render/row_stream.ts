@@ -16,8 +16,8 @@ import type { SqlValue } from "../sqlite/values.ts";
 import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import type { RowsPage } from "./rows_page.ts";
 import { ByteBudget, csvCellText, csvLine, type Delimiter } from "./csv.ts";
-import { pythonJsonObject, realColumnIndexes } from "./json.ts";
-import { objectMembers } from "./json_shapes.ts";
+import { realColumnIndexes } from "./json.ts";
+import { ndjsonLines } from "../util/json_rows.ts";
 import { applyLabels, csvLabelHeadings, csvLabelRow } from "../table/labels.ts";
 import { withFreshArrival } from "../db/request_clock.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
@@ -183,20 +183,22 @@ async function* delimitedChunks(
   }
 }
 
-/** One JSON object per row and line (Python spacing, like `_nl=on`). */
+/**
+ * One compact JSON object per row and line, as every JSON body Vitrine writes (`_nl=on` pages
+ * keep the reference's Python spacing; `.ndjson` is Vitrine's own and 9% smaller without it).
+ */
 async function* ndjsonChunks(
   request: Request,
   page: RowsPage,
 ): AsyncGenerator<string[] | Uint8Array> {
-  const types = page.column_types ?? {};
-  const members = objectMembers(page.columns);
+  const real = realColumnIndexes(page.columns, page.column_types ?? {});
   const text = workerLines(request, page, "ndjson");
   for await (const chunk of pages(request, page, text)) {
     if (chunk.lines) {
       yield chunk.lines;
       continue;
     }
-    yield chunk.rows.map((row) => `${pythonJsonObject(members, row, types)}\n`);
+    yield [ndjsonLines(page.columns, chunk.rows, real)];
   }
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { objectMembers } from "./json_rows.ts";
+import { objectPrefixes } from "./json_rows.ts";
 import { csvCell, jsonCell, type TextRowsOptions } from "./text_rows.ts";
 
 /** A NULL cell. */
@@ -73,13 +73,11 @@ export function cellLines(cells: Cells, columns: string[], options: TextRowsOpti
   // The most a row can take besides its text (which JSON escapes grow at most sixfold): the
   // longest number is 24 characters, and quotes, separators and keys.
   if (options.format === "ndjson") {
-    const members = objectMembers(columns);
-    const keys = members.map(([name], k) =>
-      encoder.encode(`${k === 0 ? "{" : ", "}${JSON.stringify(name)}: `)
-    );
+    const { before, indexes } = objectPrefixes(columns);
+    const keys = before.map((text) => encoder.encode(text));
     const perRow = keys.reduce((sum, key) => sum + key.length + 26, 4);
     const writer = new LineWriter(total * 6 + cells.rows * perRow);
-    return writeNdjson(writer, cells, starts, keys, members.map(([, i]) => i), real);
+    return writeNdjson(writer, cells, starts, keys, indexes, real);
   }
   // A byte of text that is not UTF-8 becomes the three of U+FFFD.
   const writer = new LineWriter(total * 3 + cells.rows * (cells.width * 27 + 4));

@@ -112,6 +112,29 @@ function rowPlan(columns: string[], options: RowsJsonOptions): RowPlan {
   return plan;
 }
 
+/**
+ * The text before each member of a row object (`{"a":`, then `,"b":`) and the index of its cell:
+ * the NDJSON writers of the read workers (`text_rows.ts`, `cell_lines.ts`) write the same members.
+ */
+export function objectPrefixes(columns: string[]): { before: string[]; indexes: number[] } {
+  const { before, indexes } = rowPlan(columns, { shape: "objects" });
+  return { before, indexes };
+}
+
+/**
+ * `.ndjson` lines: one compact object per row, each ending in `\n`, like the read workers'
+ * lines. (`_shape=array&_nl=on` keeps the reference's Python spacing instead: render/json.ts.)
+ */
+export function ndjsonLines(columns: string[], rows: readonly unknown[][], real: number[]): string {
+  const { indexes, real: isReal, before, close, empty } = rowPlan(columns, {
+    shape: "objects",
+    real,
+  });
+  let text = "";
+  for (const row of rows) text += `${rowText(row, indexes, isReal, before, close, empty, false)}\n`;
+  return text;
+}
+
 /** The JSON array of `rows` in `shape`, as text. */
 export function rowsJson(
   columns: string[],

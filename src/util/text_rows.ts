@@ -1,6 +1,6 @@
 /**
  * Rows as the lines of a streamed export — CSV, TSV (Python's `csv.writer`: minimal quoting,
- * `\r\n`) or NDJSON (Python's `json.dumps` spacing) — written straight from the value arrays. The
+ * `\r\n`) or NDJSON (compact objects, as `json_rows.ts` writes them) — written straight from the value arrays. The
  * read workers use it for `_stream=on` exports, so that a page of rows crosses to the main thread
  * as finished bytes. The cell rules are those of `render/csv.ts` and `render/json.ts` (a test
  * compares them): NULL is empty (CSV) or `null`, a REAL column's `12` is `12.0`, ±Infinity is
@@ -10,7 +10,7 @@
  * @module
  */
 
-import { integralRealText, objectMembers } from "./json_rows.ts";
+import { integralRealText, objectPrefixes } from "./json_rows.ts";
 
 /** Which export, and how its rows are written. */
 export interface TextRowsOptions {
@@ -65,9 +65,7 @@ export function textRows(
   const realSet = new Set(options.real);
   let out = "";
   if (options.format === "ndjson") {
-    const members = objectMembers(columns);
-    const keys = members.map(([name], k) => `${k === 0 ? "{" : ", "}${JSON.stringify(name)}: `);
-    const indexes = members.map(([, i]) => i);
+    const { before: keys, indexes } = objectPrefixes(columns);
     const real = indexes.map((i) => realSet.has(i));
     for (let r = 0; r < count; r++) {
       const row = rows[r];

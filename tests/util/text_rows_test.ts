@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { textRows } from "../../src/util/text_rows.ts";
 import { csvCellText, csvLine } from "../../src/render/csv.ts";
-import { pythonJsonObject, realColumnIndexes } from "../../src/render/json.ts";
-import { objectMembers } from "../../src/render/json_shapes.ts";
-import { rowsJson } from "../../src/util/json_rows.ts";
+import { realColumnIndexes } from "../../src/render/json.ts";
+import { ndjsonLines, rowsJson } from "../../src/util/json_rows.ts";
 import { jsonBodyText, markIntegralReals } from "../../src/render/json.ts";
 import { shapedRows } from "../../src/render/json_shapes.ts";
 
@@ -29,9 +28,13 @@ Deno.test("worker-written export lines equal the main thread's CSV, TSV and NDJS
     const format = delimiter === "," ? "csv" : "tsv";
     assert.equal(textRows(columns, rows, { format, real, limit: 10 }), expected, format);
   }
-  const members = objectMembers(columns);
-  const ndjson = rows.map((row) => `${pythonJsonObject(members, row, types)}\n`).join("");
-  assert.equal(textRows(columns, rows, { format: "ndjson", real, limit: 10 }), ndjson);
+  const ndjson = textRows(columns, rows, { format: "ndjson", real, limit: 10 });
+  assert.equal(ndjson, ndjsonLines(columns, rows, real));
+  // Compact, like every JSON body; a repeated name keeps its first place and its last value.
+  assert.equal(
+    ndjson?.split("\n")[0],
+    '{"id":1,"name":"plain","price":12.0,"note":null,"big":9007199254740993,"dup":"b"}',
+  );
   assert.equal(
     textRows(["one"], [[""], [null]], { format: "csv", real: [], limit: 9 }),
     '""\r\n""\r\n',

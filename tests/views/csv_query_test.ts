@@ -130,7 +130,7 @@ Deno.test("duplicate column names: objects keep the last value, arrays and CSV k
   assert.deepEqual((await get(`.json?sql=${sql}&_shape=objects`)).json(), objects);
   assert.equal((await get(`.json?sql=${sql}&_shape=array`)).text, '[{"a":3,"b":2}]');
   assert.equal((await get(`.json?sql=${sql}&_shape=array&_nl=on`)).text, '{"a": 3, "b": 2}');
-  assert.equal((await get(`.ndjson?sql=${sql}`)).text, '{"a": 3, "b": 2}\n');
+  assert.equal((await get(`.ndjson?sql=${sql}`)).text, '{"a":3,"b":2}\n');
   assert.deepEqual((await get(`.json?sql=${sql}&_shape=arrays`)).json().rows, [[1, 2, 3]]);
   assert.deepEqual((await get(`.json?sql=${sql}&_shape=arrayfirst`)).json(), [1]);
   assert.equal((await get(`.json?sql=${sql}&_shape=object`)).status, 400);

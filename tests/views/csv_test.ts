@@ -46,7 +46,7 @@ Deno.test("_header=off, _labels=on label columns, TSV and NDJSON", async () => {
   const ndjson = await svc.client.get("/shop/products.ndjson?_col=price&_size=3&_sort=id");
   assert.equal(
     ndjson.text,
-    '{"id": 1, "price": 34.5}\n{"id": 2, "price": 4.25}\n{"id": 3, "price": null}\n',
+    '{"id":1,"price":34.5}\n{"id":2,"price":4.25}\n{"id":3,"price":null}\n',
   );
 });
 

@@ -68,7 +68,7 @@ for (const threads of [undefined, 0]) {
       // A view's expression: z * 1.0 is REAL, z * 2 an INTEGER.
       assert.match(await text("/data/v.json"), /"zf":4\.0,"z2":8\b/);
       assert.match(await text("/data/v.csv?_stream=on"), /\r\n1,4\.0,8\r\n/);
-      assert.match(await text("/data/v.ndjson?_stream=on"), /"zf": 4\.0, "z2": 8\}/);
+      assert.match(await text("/data/v.ndjson?_stream=on"), /"zf":4\.0,"z2":8\}/);
       assert.match(await text("/data/v?_sort=id"), /<td class="col-zf type-float">4\.0<\/td>/);
       // Custom SQL: an aggregate and a literal.
       const sql = encodeURIComponent("select avg(z) as a, 2.0 as two, 3 as three from m");

@@ -97,7 +97,7 @@ Deno.test("an export with BLOB cells here and there is the same from workers as 
     const lines = fromWorkers.trim().split(/\r?\n/);
     assert.equal(lines.length, format === "ndjson" ? 7000 : 7001, format);
     // CSV and TSV link to the BLOB's download; NDJSON has it inline, as base64.
-    const blob = format === "ndjson" ? '"$base64": true' : "/data/t/1200.blob?_blob_column=data";
+    const blob = format === "ndjson" ? '"$base64":true' : "/data/t/1200.blob?_blob_column=data";
     assert.ok(fromWorkers.includes(blob), format);
   }
 });
