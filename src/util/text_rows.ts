@@ -1,11 +1,12 @@
 /**
  * Rows as the lines of a streamed export — CSV, TSV (Python's `csv.writer`: minimal quoting,
- * `\r\n`) or NDJSON (compact objects, as `json_rows.ts` writes them) — written straight from the value arrays. The
- * read workers use it for `_stream=on` exports, so that a page of rows crosses to the main thread
- * as finished bytes. The cell rules are those of `render/csv.ts` and `render/json.ts` (a test
- * compares them): NULL is empty (CSV) or `null`, a REAL column's `12` is `12.0`, ±Infinity is
- * `inf`/`-inf` (CSV) or `null`. BLOB cells are not handled here: their text depends on the page
- * (a download URL), so {@link textRows} answers null and the caller writes that page itself.
+ * `\r\n`) or NDJSON (compact objects, as `json_rows.ts` writes them) — written straight from the
+ * value arrays. The read workers use it for `_stream=on` exports, so that a page of rows crosses to
+ * the main thread as finished bytes. The cell rules are those of `render/csv.ts` and
+ * `util/json_rows.ts` (a test compares them): NULL is empty (CSV) or `null`, a REAL column's `12`
+ * is `12.0`, ±Infinity is `inf`/`-inf` (CSV) or `null`. BLOB cells are not handled here: their
+ * text depends on the page (a download URL), so {@link textRows} answers null and the caller
+ * writes that page itself.
  *
  * @module
  */
