@@ -48,12 +48,20 @@ export function rssSplit(pid: number): { rss: number; file: number; private: num
   return { rss: kb("VmRSS") * 1024, file: kb("RssFile") * 1024, private: kb("RssAnon") * 1024 };
 }
 
-/** Samples the RSS of `pid` every `everyMs` until stopped; reports the peak. */
-export function rssSampler(pid: number, everyMs = 20): { stop(): number; peak(): number } {
-  let peak = rssBytes(pid);
+/**
+ * Samples the RSS of `pid` every `everyMs` until stopped; reports the peak, and the peak of its
+ * private (anonymous) part: file-backed pages are mostly Deno's executable, the same for any server.
+ */
+export function rssSampler(
+  pid: number,
+  everyMs = 20,
+): { stop(): number; peak(): number; privatePeak(): number } {
+  let { rss: peak, private: privatePeak } = rssSplit(pid);
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssBytes(pid));
+      const now = rssSplit(pid);
+      peak = Math.max(peak, now.rss);
+      privatePeak = Math.max(privatePeak, now.private);
     } catch { /* the process ended */ }
   }, everyMs);
   return {
@@ -62,6 +70,7 @@ export function rssSampler(pid: number, everyMs = 20): { stop(): number; peak():
       return peak;
     },
     peak: () => peak,
+    privatePeak: () => privatePeak,
   };
 }
 
