@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { textRows } from "../../src/util/text_rows.ts";
 import { csvCellText, csvLine } from "../../src/render/csv.ts";
-import { realColumnIndexes } from "../../src/render/json.ts";
+import { jsonBodyText, markIntegralReals, realColumnIndexes } from "../../src/render/json.ts";
 import { ndjsonLines, rowsJson } from "../../src/util/json_rows.ts";
-import { jsonBodyText, markIntegralReals } from "../../src/render/json.ts";
 import { shapedRows } from "../../src/render/json_shapes.ts";
 
 const columns = ["id", "name", "price", "note", "big", "dup", "dup"];
