@@ -6,14 +6,14 @@
  * export's time (docs/internals.md, "Exports never make strings of cells").
  *
  * The text is exactly {@link textRows}'s (a test compares them): the same quoting, numbers
- * written by the same functions (`csvCell`, `jsonCell`), and text that is not valid UTF-8
+ * written by the same functions (`csvCell`, `cellJson`), and text that is not valid UTF-8
  * decoded with U+FFFD as `Statement` reads it.
  *
  * @module
  */
 
-import { objectPrefixes } from "./json_rows.ts";
-import { csvCell, jsonCell, type TextRowsOptions } from "./text_rows.ts";
+import { cellJson, objectPrefixes } from "./json_rows.ts";
+import { csvCell, type TextRowsOptions } from "./text_rows.ts";
 
 /** A NULL cell. */
 export const CELL_NULL = 0;
@@ -247,11 +247,11 @@ function writeNdjson(
           w.bytes(bytes.subarray(starts[k], starts[k] + lengths[k]));
           break;
         case CELL_INTEGER:
-          if (real[c]) w.ascii(jsonCell(numbers[k], true)!);
+          if (real[c]) w.ascii(cellJson(numbers[k], true, false));
           else w.integer(numbers[k]);
           break;
         case CELL_REAL:
-          w.ascii(jsonCell(numbers[k], real[c])!);
+          w.ascii(cellJson(numbers[k], real[c], false));
           break;
         default:
           w.ascii("null");

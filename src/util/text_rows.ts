@@ -4,14 +4,14 @@
  * value arrays. The read workers use it for `_stream=on` exports, so that a page of rows crosses to
  * the main thread as finished bytes. The cell rules are those of `render/csv.ts` and
  * `util/json_rows.ts` (a test compares them): NULL is empty (CSV) or `null`, a REAL column's `12`
- * is `12.0`, ±Infinity is `inf`/`-inf` (CSV) or `null`. BLOB cells are not handled here: their
- * text depends on the page (a download URL), so {@link textRows} answers null and the caller
- * writes that page itself.
+ * is `12.0`, ±Infinity is `inf`/`-inf` (CSV) or `null`. NDJSON lines are `json_rows.ts`'s own
+ * (a BLOB is its base64 object). A CSV or TSV BLOB cell is not handled here: its text depends on
+ * the page (a download URL), so {@link textRows} answers null and the caller writes that page.
  *
  * @module
  */
 
-import { integralRealText, objectPrefixes } from "./json_rows.ts";
+import { integralRealText, ndjsonLines } from "./json_rows.ts";
 
 /** Which export, and how its rows are written. */
 export interface TextRowsOptions {
@@ -41,45 +41,19 @@ export function csvCell(value: unknown, real: boolean): string | null {
   return null;
 }
 
-/** A cell's NDJSON text (`real`: its column is REAL); null for a BLOB. */
-export function jsonCell(value: unknown, real: boolean): string | null {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      if (!Number.isFinite(value)) return "null";
-      return real && Number.isInteger(value) ? integralRealText(value) : String(value);
-    case "bigint":
-      return value.toString();
-  }
-  if (value === null || value === undefined) return "null";
-  return null;
-}
-
-/** The lines of the first `limit` rows, or null when a cell is a BLOB (or anything unusual). */
+/** The lines of the first `limit` rows, or null for CSV/TSV with a BLOB cell (or anything unusual). */
 export function textRows(
   columns: string[],
   rows: readonly unknown[][],
   options: TextRowsOptions,
 ): string | null {
   const count = Math.min(rows.length, options.limit);
+  // A BLOB is the same base64 object in NDJSON whoever writes it.
+  if (options.format === "ndjson") {
+    return ndjsonLines(columns, count < rows.length ? rows.slice(0, count) : rows, options.real);
+  }
   const realSet = new Set(options.real);
   let out = "";
-  if (options.format === "ndjson") {
-    const { before: keys, indexes } = objectPrefixes(columns);
-    const real = indexes.map((i) => realSet.has(i));
-    for (let r = 0; r < count; r++) {
-      const row = rows[r];
-      let line = indexes.length ? "" : "{";
-      for (let k = 0; k < indexes.length; k++) {
-        const text = jsonCell(row[indexes[k]], real[k]);
-        if (text === null) return null;
-        line += keys[k] + text;
-      }
-      out += `${line}}\n`;
-    }
-    return out;
-  }
   const delimiter = options.format === "tsv" ? "\t" : ",";
   const needsQuotes = options.format === "tsv" ? NEEDS_QUOTES_TSV : NEEDS_QUOTES_CSV;
   const real = columns.map((_, i) => realSet.has(i));
