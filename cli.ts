@@ -1,10 +1,13 @@
 /**
  * The `vitrine` command: `deno run -A cli.ts data.db` serves a database.
  *
- * This file is also where read workers start when Vitrine runs as a program: the pool starts
- * them from this same module (see `src/util/assets.ts`), so a bundle or a compiled binary is one
- * file. Both branches import lazily, so a worker never evaluates the CLI and the CLI never
- * evaluates the worker.
+ * In a bundle or a compiled binary this file is also where read workers start: the pool starts
+ * them from this same module (see `src/util/assets.ts`), so the program is one file. Both
+ * branches import lazily, so a worker never evaluates the CLI and the CLI never evaluates the
+ * worker. From source, workers start from `src/app/read_worker.ts` itself: a worker's module
+ * loader reads and parses every module its entry can import, even lazily, and from here that is
+ * the whole program (about 260 modules) for the 35 a worker runs: each worker booted in 30 ms
+ * instead of 20.
  *
  * @module
  */
@@ -21,7 +24,9 @@ if (import.meta.main) {
     globalThis.removeEventListener("message", hold);
     for (const data of early) globalThis.dispatchEvent(new MessageEvent("message", { data }));
   } else {
-    setReadWorkerEntry(import.meta.url);
+    if (!import.meta.url.endsWith(".ts") || Deno.build.standalone) {
+      setReadWorkerEntry(import.meta.url);
+    }
     const { main } = await import("./src/cli/main.ts");
     Deno.exit(await main(Deno.args));
   }

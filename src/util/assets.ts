@@ -10,10 +10,11 @@
  * - **compiled** (`deno task compile`): the files are embedded with `--include` and read like
  *   the source tree.
  *
- * Read workers start from `cli.ts` when the program was started through it (it calls
- * {@link setReadWorkerEntry}; in a bundle that is the bundle file itself, which then runs the
- * worker code of `src/app/read_worker.ts`), and otherwise from the module the pool names (library
- * use: `src/app/read_worker.ts` for a service, `src/db/plain_worker.ts` for a lone database).
+ * Read workers of a bundle or a compiled binary start from the program's own entry (`cli.ts`
+ * calls {@link setReadWorkerEntry}; in a bundle that is the bundle file itself, which then runs
+ * the worker code of `src/app/read_worker.ts`). Otherwise, from source or as a library, they
+ * start from the module the pool names: `src/app/read_worker.ts` for a service,
+ * `src/db/plain_worker.ts` for a lone database.
  *
  * @module
  */
@@ -95,7 +96,8 @@ export function readAssetText(folder: AssetFolder, relative: string): string | n
 
 /**
  * Makes read workers start from `url` (with {@link READ_WORKER_NAME} as their name). `cli.ts`
- * passes its own URL, so a bundle or compiled binary needs no second file.
+ * passes its own URL when it is a bundle or inside a compiled binary, which so need no second
+ * file.
  */
 export function setReadWorkerEntry(url: string): void {
   workerEntry = url;
