@@ -489,7 +489,10 @@ export class ReadPool {
 
   #newWorker(short: boolean): PoolWorker | null {
     const base = this.#workers.filter((w) => !w.spare).length;
-    if (base < this.size) return this.#startWorker(false);
+    // The last worker giving back its memory is free again in a few milliseconds, sooner than a
+    // new worker would boot (tens), which would then sit idle until it stopped again.
+    const releasing = this.#workers.some((w) => w.current?.message.type === "release");
+    if (base < this.size && !releasing) return this.#startWorker(false);
     if (!short || !this.#canAddSpare()) return null;
     const now = performance.now();
     // A worker still booting is not stuck: a spare would boot no faster.

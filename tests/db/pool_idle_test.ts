@@ -92,6 +92,28 @@ Deno.test(
 );
 
 Deno.test(
+  "a query that comes while the last worker releases its memory waits for it, starting no other",
+  withFile(async (path) => {
+    const baseIdleMs = 200;
+    let idle = 0;
+    const pool = new ReadPool({ size: 2, spare: 0, baseIdleMs, onIdle: () => idle++ });
+    try {
+      await pool.run(fileTarget(path), request("select x from t"));
+      // Set after the pool's own idle timer, with the same delay: it fires once the worker has
+      // been asked to release, before it can have answered.
+      await new Promise((resolve) => setTimeout(resolve, baseIdleMs));
+      assert.equal(idle, 0, "the release is still under way");
+      const answer = await pool.run(fileTarget(path), request("select x + 1 from t"));
+      assert.deepEqual(answer.rows(), [[43]]);
+      assert.equal(idle, 1);
+      assert.equal(pool.threads().length, 1, "a second worker was started");
+    } finally {
+      pool.close();
+    }
+  }),
+);
+
+Deno.test(
   "an idle spare worker stops and closes its connections",
   { ignore },
   withFile(async (path) => {
