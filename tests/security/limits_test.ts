@@ -23,6 +23,13 @@ Deno.test("_timelimit cannot raise sql_time_limit_ms, on custom SQL and on table
   );
   assert.equal(table.status, 400, table.text);
   assert.equal(table.json().title, "SQL Interrupted");
+  // A person is told what ran out, not that the request "could not be understood".
+  const page = await svc.client.get(`/shop/products?_where=${where}`);
+  assert.equal(page.status, 400);
+  assert.match(page.text, /<h1>SQL Interrupted<\/h1>/);
+  assert.match(page.text, /SQL query took too long/);
+  assert.match(page.text, /The query ran out of time before it finished/);
+  assert.doesNotMatch(page.text, /could not be understood/);
 });
 
 Deno.test("a URL over max_url_bytes is a 414; without the cap huge queries still get answers", async () => {
