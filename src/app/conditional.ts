@@ -55,8 +55,7 @@ export async function pageTag(
   // A table always reads the same for the same data; a view only when it calls nothing random.
   if (is_view && !await db.is_repeatable(name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
-  const canned = cannedQueryFor(svc, db.name, name, request.actor ?? null);
-  if (canned instanceof Promise ? await canned : canned) return null;
+  if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
   // Read last, just before the view reads the data: what a mutable file holds may change.
   const contents = db.contentsKey();
   if (contents === null) return null;

@@ -491,8 +491,9 @@ export class ReadPool {
     const base = this.#workers.filter((w) => !w.spare).length;
     // The last worker giving back its memory is free again in a few milliseconds, sooner than a
     // new worker would boot (tens), which would then sit idle until it stopped again.
-    const releasing = this.#workers.some((w) => w.current?.message.type === "release");
-    if (base < this.size && !releasing) return this.#startWorker(false);
+    if (base < this.size && !this.#workers.some((w) => w.current?.message.type === "release")) {
+      return this.#startWorker(false);
+    }
     if (!short || !this.#canAddSpare()) return null;
     const now = performance.now();
     // A worker still booting is not stuck: a spare would boot no faster.
