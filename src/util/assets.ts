@@ -10,16 +10,19 @@
  * - **compiled** (`deno task compile`): the files are embedded with `--include` and read like
  *   the source tree.
  *
- * Read workers of a bundle or a compiled binary start from the program's own entry (`cli.ts`
- * calls {@link setReadWorkerEntry}; in a bundle that is the bundle file itself, which then runs
- * the worker code of `src/app/read_worker.ts`). Otherwise, from source or as a library, they
- * start from the module the pool names: `src/app/read_worker.ts` for a service,
- * `src/db/plain_worker.ts` for a lone database.
+ * Where read workers start from (`cli.ts` chooses, through {@link setReadWorkerEntry}):
+ *
+ * - in a bundle, from the read worker's own code, bundled apart and embedded in the program
+ *   ({@link embeddedReadWorkerUrl}), so that a worker does not load the whole program;
+ * - in a compiled binary, from the program's entry, `cli.ts`, which then runs the worker code of
+ *   `src/app/read_worker.ts`;
+ * - from source or as a library, from the module the pool names: `src/app/read_worker.ts` for a
+ *   service, `src/db/plain_worker.ts` for a lone database.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { embeddedAssets } from "./embedded_assets.ts";
+import { embeddedAssets, embeddedReadWorker } from "./embedded_assets.ts";
 
 /** The two folders of Vitrine's own files. */
 export type AssetFolder = "templates" | "static";
@@ -29,6 +32,7 @@ export const READ_WORKER_NAME = "vitrine-read-worker";
 
 const ROOT = new URL("../../", import.meta.url);
 let workerEntry: string | null = null;
+let readWorkerBlobUrl: string | undefined;
 
 /**
  * The folder on disk holding Vitrine's own `folder`, or null when the files are embedded (the
@@ -95,9 +99,19 @@ export function readAssetText(folder: AssetFolder, relative: string): string | n
 }
 
 /**
+ * A `blob:` URL of the read worker's code embedded in a bundle, made on the first call, or null
+ * when the program carries none (from source, compiled, as a library).
+ */
+export function embeddedReadWorkerUrl(): string | null {
+  const code = embeddedReadWorker();
+  if (code === null) return null;
+  return readWorkerBlobUrl ??= URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+}
+
+/**
  * Makes read workers start from `url` (with {@link READ_WORKER_NAME} as their name). `cli.ts`
- * passes its own URL when it is a bundle or inside a compiled binary, which so need no second
- * file.
+ * passes the embedded worker of a bundle, or its own URL inside a compiled binary, so that
+ * neither needs a second file.
  */
 export function setReadWorkerEntry(url: string): void {
   workerEntry = url;

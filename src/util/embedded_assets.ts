@@ -1,7 +1,8 @@
 /**
- * The files `scripts/bundle.ts` embeds into `dist/vitrine.js`. In the source tree this module is
- * a stub holding `null`, so Vitrine reads `templates/` and `static/` from disk; the bundle build
- * swaps in a generated copy of this module through an import map, never by editing this file.
+ * The files `scripts/bundle.ts` embeds into `dist/vitrine.js`, and the read worker's own bundle.
+ * In the source tree this module is a stub holding `null`, so Vitrine reads `templates/` and
+ * `static/` from disk and workers start from `src/app/read_worker.ts`; the bundle build swaps in a
+ * generated copy of this module through an import map, never by editing this file.
  *
  * @module
  */
@@ -19,5 +20,13 @@ export interface EmbeddedAssets {
  * table on the first call only (read workers, which load the bundle too, never call it).
  */
 export function embeddedAssets(): EmbeddedAssets | null {
+  return null;
+}
+
+/**
+ * Null here; in a bundle, the code of `src/app/read_worker.ts` bundled alone, which read workers
+ * start from instead of the whole program (see `util/assets.ts`).
+ */
+export function embeddedReadWorker(): string | null {
   return null;
 }

@@ -1,7 +1,8 @@
 /**
  * Tells glibc's allocator to give freed memory back to the system sooner. A server process
  * calls {@link returnFreedMemorySooner} once, before its read workers start; a library user's
- * process is left alone. {@link returnFreedMemoryNow} is for a process that goes idle after work.
+ * process is left alone. {@link returnFreedMemoryNow} is for a process that goes idle after work,
+ * or has just finished starting (`cli/serve.ts`).
  *
  * Why: an export moves hundreds of buffers of a few hundred KB through the process, and each
  * thread that allocates may get an arena of its own, which keeps what was freed. Setting either

@@ -2,7 +2,8 @@
  * `deno task bundle` → one file that serves a database from any directory: HTML (embedded
  * templates and static files), JSON, a query through a read worker, plugins from
  * `--plugins-dir` (a SQL function, so registered inside the bundle's workers) and `--plugin`,
- * `--template-dir` pages and `--static` mounts.
+ * `--template-dir` pages and `--static` mounts. Its workers start from the read worker's own
+ * bundle, embedded in the file.
  */
 import assert from "node:assert/strict";
 import { buildBundle } from "../../scripts/bundle.ts";
@@ -18,6 +19,7 @@ Deno.test("the bundle serves a database from a directory outside the repository"
     `${dir}/plugins/shout.js`,
     `export function prepare_connection({ conn }) {
        conn.create_function("shout", 1, (text) => String(text).toUpperCase() + "!");
+       conn.create_function("worker_script", 0, () => String(globalThis.location));
      }\n`,
   );
   Deno.writeTextFileSync(
@@ -83,6 +85,14 @@ Deno.test("the bundle serves a database from a directory outside the repository"
       { loud: "GARDEN!" },
       { loud: "TOOLS!" },
     ]);
+
+    // The worker runs the read worker's own code, embedded in the bundle, not the whole bundle.
+    const script = await fetch(
+      `${server.url}shop/-/query.json?_shape=array&sql=${
+        encodeURIComponent("select worker_script() as url")
+      }`,
+    );
+    assert.match((await script.json())[0].url, /^blob:/);
 
     const custom = await fetch(`${server.url}hello`);
     assert.match(await custom.text(), /Hello from a custom page/);
