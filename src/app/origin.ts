@@ -36,9 +36,19 @@ export interface RequestOrigin {
 const HOST =
   /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** True for a syntactically valid `host[:port]`. */
+/** The last host {@link isValidHost} accepted: nearly every request repeats it. */
+let lastValidHost = "";
+
+/**
+ * True for a syntactically valid `host[:port]` that a URL can be made of: the pattern lets
+ * through ports over 65535 and dotted numbers that are no IPv4 address (`1.2.3.256`,
+ * `1.2.3.4.5`), which the URL parser refuses.
+ */
 export function isValidHost(host: string): boolean {
-  return host.length <= 255 && HOST.test(host);
+  if (host === lastValidHost) return true;
+  if (host.length > 255 || !HOST.test(host) || !URL.canParse(`http://${host}/`)) return false;
+  lastValidHost = host;
+  return true;
 }
 
 /**

@@ -42,10 +42,12 @@ export function csvLine(fields: string[], delimiter: Delimiter = ","): string {
 export class ByteBudget {
   #used = 0;
   readonly limit: number;
+  readonly #format: string;
 
-  /** `maxMb` MiB; 0 disables the cap. */
-  constructor(maxMb: number) {
+  /** `maxMb` MiB; 0 disables the cap. `format` names what is written in the message. */
+  constructor(maxMb: number, format = "CSV") {
     this.limit = maxMb > 0 ? maxMb * 1024 * 1024 : 0;
+    this.#format = format;
   }
 
   /** True when `bytes` more would still be within the cap. */
@@ -59,8 +61,8 @@ export class ByteBudget {
     return this.limit === 0 || this.#used <= this.limit;
   }
 
-  /** The last line of a capped stream. */
+  /** What ends a capped stream (the reference's words for CSV). */
   get message(): string {
-    return `CSV contains more than ${this.limit} bytes`;
+    return `${this.#format} contains more than ${this.limit} bytes`;
   }
 }

@@ -32,6 +32,24 @@ export function requestedFormat(request: Request): string | null {
   return format;
 }
 
+/**
+ * Refuses a `.<format>` suffix that nothing serves with the 404 {@link respondWithRows} would
+ * give, but before the view runs its SQL: `/db/t.xml` must not wait for a slow query first.
+ * `also` names suffixes the view answers itself (the row page's `blob`).
+ *
+ * @throws {NotFound} for an unknown format
+ */
+export function ensureKnownFormat(
+  svc: FormatHost,
+  request: Request,
+  also: readonly string[] = [],
+): void {
+  const format = request.url_vars?.format ?? null;
+  if (format === null || format === "json" || STREAM_FORMATS.has(format)) return;
+  if (also.includes(format) || svc.registered.renderers.has(format)) return;
+  throw new NotFound(`Unknown format: ${format}`);
+}
+
 /** True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`). */
 export function wantsFullExport(request: Request): boolean {
   const format = requestedFormat(request);

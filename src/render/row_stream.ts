@@ -66,8 +66,12 @@ export function streamedResponse(
   const lines = format === "ndjson"
     ? ndjsonChunks(request, page)
     : delimitedChunks(svc, request, page, format === "tsv" ? "\t" : ",");
-  const budget = new ByteBudget(Number(svc.setting("max_csv_mb") ?? 0));
-  return new Response(textStream(lines, budget), {
+  const budget = new ByteBudget(Number(svc.setting("max_csv_mb") ?? 0), format.toUpperCase());
+  // The line that ends a stream cut short: NDJSON's stays one JSON object, so readers can parse it.
+  const lastLine = format === "ndjson"
+    ? (message: string) => JSON.stringify({ error: message }) + "\n"
+    : (message: string) => message;
+  return new Response(textStream(lines, budget, lastLine), {
     status: page.status ?? 200,
     headers,
     content_type: contentType,
@@ -205,10 +209,14 @@ async function* ndjsonChunks(
 /** Bytes of a stream sent between two nudges to the young-generation collector. */
 const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
 
-/** Encodes chunks of lines as they are pulled, stopping with a message past the byte budget. */
+/**
+ * Encodes chunks of lines as they are pulled, stopping past the byte budget, or at an error, with
+ * `lastLine` of the message.
+ */
 function textStream(
   chunks: AsyncGenerator<string[] | Uint8Array>,
   budget: ByteBudget,
+  lastLine: (message: string) => string,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let sinceCollection = 0;
@@ -245,7 +253,7 @@ function textStream(
         let text = "";
         for (const line of lines) {
           if (!budget.spend(encoder.encode(line).length)) {
-            controller.enqueue(encoder.encode(text + budget.message));
+            controller.enqueue(encoder.encode(text + lastLine(budget.message)));
             await chunks.return(undefined);
             return controller.close();
           }
@@ -254,7 +262,8 @@ function textStream(
         if (text) controller.enqueue(encoder.encode(text));
       } catch (error) {
         // Headers are gone already: the error becomes the body's last line.
-        controller.enqueue(encoder.encode(error instanceof Error ? error.message : String(error)));
+        const message = error instanceof Error ? error.message : String(error);
+        controller.enqueue(encoder.encode(lastLine(message)));
         controller.close();
       }
     },

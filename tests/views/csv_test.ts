@@ -63,6 +63,14 @@ Deno.test("max_csv_mb ends a long stream with a notice, BLOB cells become downlo
   assert.equal(capped.status, 200);
   assert.ok(capped.text.endsWith(`CSV contains more than ${1024 * 1024} bytes`));
   assert.ok(capped.text.length < 1024 * 1024 + 200);
+  // Each format ends in its own words; NDJSON's last line is JSON like every other.
+  const tsv = await svc.client.get("/shop/big.tsv?_stream=on");
+  assert.ok(tsv.text.endsWith(`TSV contains more than ${1024 * 1024} bytes`));
+  const ndjson = (await svc.client.get("/shop/big.ndjson?_stream=on")).text;
+  const lines = ndjson.trimEnd().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines.at(-1), { error: `NDJSON contains more than ${1024 * 1024} bytes` });
+  assert.deepEqual(Object.keys(lines[0]), ["id", "body", "data"]);
+  assert.ok(ndjson.endsWith("\n"));
   const blob = await svc.client.get("/shop/big.csv?_size=1");
   assert.equal(
     blob.text.split("\r\n")[1],

@@ -1,6 +1,6 @@
 /** Plugin output renderers on table and row pages, and the `_json` / `_extra` modifiers. */
 import assert from "node:assert/strict";
-import { shopService } from "../fixtures/shop.ts";
+import { SHOP_METADATA, shopService } from "../fixtures/shop.ts";
 
 const renderer = new URL("../fixtures/plugins/renderer_plugin.ts", import.meta.url).href;
 
@@ -22,6 +22,32 @@ Deno.test("a registered renderer serves its extension and is linked when can_ren
   assert.equal(legacy.headers.get("x-shout"), "yes");
   assert.equal(legacy.text, "1 ROWS");
   assert.equal((await svc.client.get("/shop/categories.nope")).status, 404);
+});
+
+Deno.test("an unknown format is a 404 before any SQL runs, on every page of rows", async () => {
+  // Counts to a billion: were the format checked after the query, each answer would be a 400
+  // "SQL Interrupted" after the whole time limit.
+  const slow = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 1e9) " +
+    "select count(*) as n from c";
+  const metadata = structuredClone(SHOP_METADATA);
+  metadata.databases.shop.queries.slow = { sql: slow };
+  await using svc = shopService({ metadata, settings: { sql_time_limit_ms: 3000 } });
+  const where = encodeURIComponent(`id in (${slow})`);
+  for (
+    const path of [
+      `/shop/products.xml?_where=${where}`,
+      `/shop/-/query.xml?sql=${encodeURIComponent(slow)}`,
+      "/shop/slow.xml",
+      "/shop/products/1.xml",
+    ]
+  ) {
+    const response = await svc.client.get(path);
+    assert.equal(response.status, 404, path);
+    assert.match(response.text, /Unknown format: xml/, path);
+  }
+  // The row page's own suffix and the built-in formats still answer.
+  assert.equal((await svc.client.get("/shop/products/1.csv")).status, 200);
+  assert.equal((await svc.client.get("/shop/products.ndjson")).status, 200);
 });
 
 Deno.test("_json parses JSON columns, unknown _extra and bad _shape are 400s", async () => {

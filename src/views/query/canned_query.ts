@@ -29,7 +29,12 @@ import {
   renderQueryPage,
   runReadQuery,
 } from "./query_page.ts";
-import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
+import {
+  ensureKnownFormat,
+  formatLinks,
+  respondWithRows,
+  wantsHtml,
+} from "../../render/output_format.ts";
 import { cannedWrite } from "./canned_write.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 
@@ -57,6 +62,7 @@ export async function cannedQueryView(
     action: "view-query",
     resource: [db.name, query.name],
   });
+  ensureKnownFormat(svc, request);
   const params = queryParameters(query.sql, query.params);
   // A parameter left out of an explicit `params` list gets no field but still takes its value
   // from the query string, as it would with no list at all.

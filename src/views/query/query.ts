@@ -12,7 +12,12 @@ import type { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { InvalidSql, validateSqlSelect } from "../../util/sql.ts";
-import { formatLinks, respondWithRows, wantsHtml } from "../../render/output_format.ts";
+import {
+  ensureKnownFormat,
+  formatLinks,
+  respondWithRows,
+  wantsHtml,
+} from "../../render/output_format.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
   interruptedOutcome,
@@ -38,6 +43,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     action: "view-database",
     resource: db.name,
   });
+  ensureKnownFormat(svc, request);
   const sql = (request.args.get("sql") ?? "").trim();
   const params = queryParameters(sql);
   const values = formValues(params.form, request.args);

@@ -18,7 +18,7 @@ import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { displayRows } from "../../render/render_cell.ts";
 import { type ColumnTypes, realColumnTypes } from "../../render/json.ts";
-import { formatLinks, respondWithRows } from "../../render/output_format.ts";
+import { ensureKnownFormat, formatLinks, respondWithRows } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { foreignKeyTables } from "./row_related.ts";
@@ -28,6 +28,7 @@ import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 export async function rowView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table } = await svc.resolve_table(request);
   const isPrivate = await ensureRowVisible(svc, request, db, table);
+  ensureKnownFormat(svc, request, ["blob"]);
   const start = performance.now();
   const resolved = await svc.resolve_row(request);
   const query_ms = performance.now() - start;

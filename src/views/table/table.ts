@@ -13,7 +13,7 @@ import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { tilde_encode } from "../../util/tilde.ts";
-import { respondWithRows, wantsFullExport } from "../../render/output_format.ts";
+import { ensureKnownFormat, respondWithRows, wantsFullExport } from "../../render/output_format.ts";
 import { jsonRowsRequest } from "../../render/json_response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import {
@@ -35,6 +35,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     resource: [db.name, table],
   });
   if (!visible) throw new Forbidden("You do not have permission to view this table");
+  ensureKnownFormat(svc, request);
   const redirect = filterFormRedirect(request);
   if (redirect) return redirect;
 
