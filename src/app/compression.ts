@@ -18,6 +18,7 @@ import zlib from "node:zlib";
 import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import { compressedCopiesOf } from "../http/compressed_copies.ts";
+import { appendVary } from "../http/vary.ts";
 
 /** Bodies smaller than this gain less than the header costs. */
 const MIN_BYTES = 1024;
@@ -193,11 +194,4 @@ function compressOnce(coding: Coding, bytes: Uint8Array): Uint8Array {
     copies.set(coding, copy);
   }
   return copy;
-}
-
-function appendVary(response: Response, value: string): void {
-  const key = Object.keys(response.headers).find((k) => k.toLowerCase() === "vary") ?? "vary";
-  const current = response.headers[key];
-  if (current?.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) return;
-  response.headers[key] = current ? `${current}, ${value}` : value;
 }

@@ -91,7 +91,20 @@ export function matches(request: Request, tag: string): boolean {
   return header.split(",").some((value) => value.trim() === "*" || opaque(value) === opaque(tag));
 }
 
-/** The `304 Not Modified` answer for `tag`, with the `Cache-Control` a `200` would have. */
+/**
+ * The `304 Not Modified` answer for `tag`, with the headers a `200` would have that describe it
+ * to caches (`Cache-Control`, `Vary`, `Referrer-Policy`) and no `Content-Type`, which a cache
+ * would otherwise copy onto the copy it keeps.
+ */
 export function notModified(svc: AppHost, request: Request, tag: string): Response {
-  return new Response("", { status: 304, headers: { etag: tag, ...cacheHeaders(svc, request) } });
+  return new Response("", {
+    status: 304,
+    content_type: null,
+    headers: {
+      etag: tag,
+      ...cacheHeaders(svc, request),
+      vary: "Accept-Encoding",
+      "referrer-policy": "no-referrer",
+    },
+  });
 }

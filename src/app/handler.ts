@@ -33,6 +33,7 @@ import { compressResponse } from "./compression.ts";
 import { pageCacheKey } from "./page_cache.ts";
 import { wallClock } from "../db/read_query.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
+import { appendVary } from "../http/vary.ts";
 import type { HeaderAccess } from "../http/header_list.ts";
 import { databaseForRoute } from "./resolve.ts";
 import { tilde_decode } from "../util/tilde.ts";
@@ -195,13 +196,12 @@ async function route(svc: Service, request: Request): Promise<Response> {
   if (isMethodMismatch(match)) {
     // Only the custom-page route matched: no page lives at this path for other methods.
     const nothingElse = svc.state.router.claimant(path)?.name === CUSTOM_PAGE_ROUTE;
-    if (request.method === "OPTIONS") {
-      return optionsResponse(svc, nothingElse ? ["GET", "HEAD", "OPTIONS"] : match.allowedMethods);
-    }
+    const allowed = nothingElse
+      ? ["GET", "HEAD", "OPTIONS"]
+      : await allowedAt(svc, request, path, match.allowedMethods);
+    if (request.method === "OPTIONS") return optionsResponse(svc, allowed);
     if (nothingElse) throw new NotFound("Not found");
-    throw new MethodNotAllowed(`Method ${request.method} not allowed`, {
-      allowed: match.allowedMethods,
-    });
+    throw new MethodNotAllowed(`Method ${request.method} not allowed`, { allowed });
   }
   if (!match) throw new NotFound("Not found");
   request.url_vars = match.url_vars;
@@ -210,7 +210,12 @@ async function route(svc: Service, request: Request): Promise<Response> {
   await enforceCsrf(svc, request);
   // Pages of immutable databases: answered 304 when the client already has them (`conditional.ts`).
   const tag = await pageTag(svc, request, match.route.name ?? "");
-  if (tag && matches(request, tag)) return notModified(svc, request, tag);
+  if (tag && matches(request, tag)) {
+    // Most of these pages embed a URL made from the Host header (the HTML page's Link header,
+    // a JSON page's next_url), which keeps them out of shared caches: so does their 304.
+    requestState(request).embedsHost ||= requestState(request).hostFromHeader;
+    return notModified(svc, request, tag);
+  }
   // And sent whole, without running the view, when kept from an earlier request (`page_cache.ts`).
   const pages = tag && request.method === "GET" && request.args.get("_trace") === null
     ? svc.pageCache()
@@ -273,6 +278,25 @@ async function namesTable(svc: Service, request: Request, path: string): Promise
     await cannedQueryFor(svc, db.name, table, request.actor ?? null) !== null;
 }
 
+/**
+ * The methods `path` answers. The route of `/<db>/<name>` takes POST for writable canned queries;
+ * a table, a view or a read-only query there does not, and `Allow` says so.
+ */
+async function allowedAt(
+  svc: Service,
+  request: Request,
+  path: string,
+  methods: string[],
+): Promise<string[]> {
+  const claimant = svc.state.router.claimant(path);
+  if (!methods.includes("POST") || claimant?.name !== "table") return methods;
+  const names = claimant.pattern.exec(path)?.groups;
+  const db = names && databaseForRoute(svc.databases, tilde_decode(names.database));
+  const query = db &&
+    await cannedQueryFor(svc, db.name, tilde_decode(names.table), request.actor ?? null);
+  return query?.write ? methods : methods.filter((method) => method !== "POST");
+}
+
 /** Under base_url `/prefix/`, `/prefix/x` is routed as `/x`; paths outside the prefix are not. */
 function stripBaseUrl(path: string, baseUrl: string): string | null {
   if (!baseUrl || baseUrl === "/") return path;
@@ -318,8 +342,10 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
     appendVary(response, "Cookie");
   }
   if (svc.options.cors) addCorsHeaders(response);
-  if (state.hasJsonTwin && response.status === 200 && !request.url_vars.format) {
-    addAlternateLink(svc, request, response);
+  if (state.hasJsonTwin && !request.url_vars.format) {
+    // The page was HTML or JSON by the Accept header (`http/negotiation.ts`).
+    appendVary(response, "Accept");
+    if (response.status === 200) addAlternateLink(svc, request, response);
   }
   // Not for `?_trace=1`: the trace is added to the body text afterwards (trace_page.ts).
   if (!request.args.has("_trace")) compressResponse(request, response);
@@ -330,10 +356,17 @@ function finish(svc: Service, request: Request, response: Response): globalThis.
   if (request.method === "HEAD") {
     // A streamed body (a CSV stream, a file) must be released, not just dropped.
     web.body?.cancel().catch(() => {});
-    return new globalThis.Response(null, { status: web.status, headers: web.headers });
+    // Its length is unknown: an empty stream keeps Deno from announcing `Content-Length: 0`.
+    const unknownLength = web.body !== null && !web.headers.has("content-length") &&
+      !NULL_BODY_STATUSES.has(web.status);
+    const body = unknownLength ? new ReadableStream({ start: (c) => c.close() }) : null;
+    return new globalThis.Response(body, { status: web.status, headers: web.headers });
   }
   return web;
 }
+
+/** Statuses a `Response` may not have a body with, not even an empty stream. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** HTML pages point at their JSON twin: `Link: <…json>; rel="alternate"`. */
 function addAlternateLink(svc: Service, request: Request, response: Response): void {
@@ -365,12 +398,6 @@ function keepOutOfSharedCaches(headers: HeaderAccess): void {
 /** Cookies are `Secure` whenever the site is reached over HTTPS (or says it is). */
 function secureCookies(svc: Service, request: Request): boolean {
   return request.scheme === "https" || Boolean(svc.setting("force_https_urls"));
-}
-
-function appendVary(response: Response, value: string): void {
-  const current = response.headers["vary"];
-  if (current?.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) return;
-  response.headers["vary"] = current ? `${current}, ${value}` : value;
 }
 
 function cacheControl(response: Response): string {

@@ -146,6 +146,61 @@ Deno.test("pages of an immutable database carry an ETag and answer 304 to If-Non
   assert.notEqual(alice.headers.get("etag"), tag);
 });
 
+Deno.test("a 304 carries the caching headers of its 200, and no Content-Type", async () => {
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  const cases: [string, Record<string, string>][] = [
+    ["/shop/products.json?_size=2", {}],
+    ["/shop/products/1.json", {}],
+    ["/shop/products", {}],
+    ["/shop/products", { accept: "application/json" }],
+  ];
+  for (const [page, headers] of cases) {
+    const first = await svc.client.get(page, { headers });
+    const tag = first.headers.get("etag")!;
+    const again = await svc.client.get(page, { headers: { ...headers, "if-none-match": tag } });
+    const label = `${page} ${JSON.stringify(headers)}`;
+    assert.equal(again.status, 304, label);
+    for (const name of ["cache-control", "referrer-policy"]) {
+      assert.equal(again.headers.get(name), first.headers.get(name), `${label} ${name}`);
+    }
+    // Every field the 200 varies by (a 304 cannot know whether the body was big enough to
+    // compress, so it names Accept-Encoding either way).
+    const fields = (response: typeof first) =>
+      new Set((response.headers.get("vary") ?? "").split(",").map((f) => f.trim()).filter(Boolean));
+    const varied = fields(again);
+    for (const field of fields(first)) assert.ok(varied.has(field), `${label} Vary ${field}`);
+    assert.equal(again.headers.get("content-type"), null, label);
+  }
+});
+
+Deno.test("a page chosen by Accept says so in Vary; a .json URL does not vary by it", async () => {
+  await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
+  const html = await svc.client.get("/shop/products");
+  const json = await svc.client.get("/shop/products", { headers: { accept: "application/json" } });
+  assert.match(html.headers.get("content-type")!, /^text\/html/);
+  assert.match(json.headers.get("content-type")!, /^application\/json/);
+  for (const response of [html, json]) {
+    assert.match(response.headers.get("vary") ?? "", /(^|, )Accept(,|$)/);
+  }
+  const suffixed = await svc.client.get("/shop/products.json");
+  assert.doesNotMatch(suffixed.headers.get("vary") ?? "", /(^|, )Accept(,|$)/);
+  // Quality values count: HTML preferred, or JSON refused, is the HTML page.
+  for (const accept of ["text/html, application/json;q=0.1", "application/json;q=0"]) {
+    const page = await svc.client.get("/shop/products", { headers: { accept } });
+    assert.match(page.headers.get("content-type")!, /^text\/html/, accept);
+  }
+  for (
+    const accept of [
+      "APPLICATION/JSON",
+      "application/json, text/plain",
+      "*/*;q=0.1, application/json",
+    ]
+  ) {
+    const page = await svc.client.get("/shop/products", { headers: { accept } });
+    assert.match(page.headers.get("content-type")!, /^application\/json/, accept);
+  }
+});
+
 Deno.test("pages whose SQL may not be repeatable get no ETag", async () => {
   await using svc = new Service({ immutables: [buildShopDb()], metadata: SHOP_METADATA });
   for (

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/mod.ts";
 import { Service, type ServiceOptions } from "../../src/service.ts";
+import { shopService } from "../fixtures/shop.ts";
 
 /** `data.db` (tables `items` with 3 rows and `other`, a view), a --static mount and a page. */
 function fixture(): { dir: string; path: string } {
@@ -159,6 +160,18 @@ Deno.test("HEAD over a real socket sends headers only", async () => {
     // caches may not keep it (src/app/origin.ts); the browser's own cache may.
     assert.equal(head.headers.get("cache-control"), "private, max-age=5");
     assert.equal(await head.text(), "");
+    // A body of known length is announced as GET sends it; a streamed export's is not known.
+    const json = await fetch(`${base}/data/items.json`, { headers: { "accept-encoding": "" } });
+    const jsonHead = await fetch(`${base}/data/items.json`, { method: "HEAD" });
+    assert.equal(
+      jsonHead.headers.get("content-length"),
+      String((await json.arrayBuffer()).byteLength),
+    );
+    await jsonHead.body?.cancel();
+    const stream = await fetch(`${base}/data/items.csv?_stream=on`, { method: "HEAD" });
+    assert.equal(stream.status, 200);
+    assert.equal(stream.headers.get("content-length"), null);
+    assert.equal(await stream.text(), "");
   } finally {
     controller.abort();
     await server.finished;
@@ -177,6 +190,15 @@ Deno.test("a 405 names the allowed methods in Allow", async () => {
   assert.equal(put.headers.get("allow"), "GET, HEAD");
   const options = await svc.client.options("/-/messages");
   assert.equal(options.status, 200);
+  // The URL of a table, a view or a read-only canned query takes no POST, and Allow says so.
+  for (const path of ["/data/items", "/data/items.json", "/data/q"]) {
+    assert.equal((await svc.client.options(path)).headers.get("allow"), "GET, HEAD", path);
+    assert.equal((await svc.client.put(path)).headers.get("allow"), "GET, HEAD", path);
+  }
+  // A writable canned query's does.
+  await using shop = shopService();
+  const write = await shop.client.options("/shop/add_log_entry");
+  assert.equal(write.headers.get("allow"), "GET, POST, HEAD");
 });
 
 const CORS = {

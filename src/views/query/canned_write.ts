@@ -11,6 +11,7 @@ import { checkJsonDepth, JsonTooDeep } from "../../util/json_depth.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { Forbidden, HttpError } from "../../http/errors.ts";
+import { prefersJson } from "../../http/negotiation.ts";
 import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { cannedBindValues, queryParameters } from "./query_params.ts";
 import { cacheHeaders } from "../../render/output_format.ts";
@@ -26,7 +27,7 @@ export async function cannedWrite(
   if (!db.is_mutable) throw new Forbidden("Database is immutable");
   const body = await postedValues(request);
   const returnJson = request.url_vars.format === "json" ||
-    request.headers["accept"] === "application/json" ||
+    prefersJson(request.headers["accept"]) ||
     Boolean(request.args.get("_json")) || Boolean(body._json);
   const messageSql = typeof query.on_success_message_sql === "string"
     ? query.on_success_message_sql
