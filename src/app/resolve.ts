@@ -6,7 +6,8 @@
  * @module
  */
 import type { Database } from "../db/database.ts";
-import { splitRowPath, tilde_decode } from "../util/tilde.ts";
+import type { SqlValue } from "../db/values.ts";
+import { rowPathValues, splitRowPath, tilde_decode } from "../util/tilde.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
@@ -74,12 +75,22 @@ async function lookUpTable(databases: Databases, request: Request): Promise<Reso
  */
 export async function resolveRow(databases: Databases, request: Request): Promise<ResolvedRow> {
   const { db, table, is_view } = await resolveTable(databases, request);
-  const pk_values = splitRowPath(request.url_vars.pks ?? "");
+  const path = request.url_vars.pks ?? "";
+  const pk_values = splitRowPath(path);
   const declared = await db.primary_keys(table);
   const { sql, pks } = rowQuery(table, declared);
-  const params = Object.fromEntries(pk_values.map((value, i) => [`p${i}`, value]));
-  const results = await db.execute(sql, params);
-  const row = results.first();
+  const values: SqlValue[] = rowPathValues(path);
+  let params = Object.fromEntries(values.map((value, i) => [`p${i}`, value]));
+  let results = await db.execute(sql, params);
+  let row = results.first();
+  if (!row && values.some((value) => numberFromText(value) !== null)) {
+    // A key column declared without a type keeps numbers as numbers, which the text of the URL
+    // does not equal: look again with the numbers as numbers.
+    const numbers = values.map((value) => numberFromText(value) ?? value);
+    params = Object.fromEntries(numbers.map((value, i) => [`p${i}`, value]));
+    results = await db.execute(sql, params);
+    row = results.first();
+  }
   if (!row) throw new RowNotFound(db.name, table, pk_values);
   return {
     db,
@@ -92,6 +103,20 @@ export async function resolveRow(databases: Databases, request: Request): Promis
     row,
     real_columns: results.real_columns,
   };
+}
+
+/** The number a URL's key text writes (`7`, `-2.5`, `1e3`), or null for other text and values. */
+function numberFromText(value: SqlValue): number | bigint | null {
+  if (typeof value !== "string" || !/^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i.test(value)) {
+    return null;
+  }
+  const number = Number(value);
+  if (/^-?[0-9]+$/.test(value) && !Number.isSafeInteger(number)) {
+    // Exact as a 64-bit integer when it fits; past that only a REAL can hold it.
+    const big = BigInt(value);
+    if (big >= -(2n ** 63n) && big < 2n ** 63n) return big;
+  }
+  return Number.isFinite(number) ? number : null;
 }
 
 /** A table's row query, by its primary keys as the schema cache hands them out (one list per table). */

@@ -13,7 +13,7 @@ import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
-import { tilde_encode } from "../util/tilde.ts";
+import { rowPathOf } from "../util/tilde.ts";
 import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
 import { type ColumnTypes, integralRealText, isIntegralReal } from "./json.ts";
 
@@ -152,7 +152,7 @@ function foreignKeyHref(
 ): string | null {
   const values = fk.columns.map((c) => row[c]);
   if (values.some((v) => v === null || v === undefined || v instanceof Uint8Array)) return null;
-  return `${tableUrl(ctx, fk.other_table)}/${values.map((v) => tilde_encode(String(v))).join(",")}`;
+  return `${tableUrl(ctx, fk.other_table)}/${rowPathOf(values)}`;
 }
 
 /** Table URLs by context and table: a page of rows links to the same few tables many times. */

@@ -71,9 +71,11 @@ export function mergeFilterArguments(parts: FilterArgumentsLike[]): FilterArgume
 }
 
 /**
- * `_where=` clauses, appended raw. The caller passes whether the actor may `execute-sql`;
- * without it any `_where` is a 403 "_where= is not allowed". `path` lets the UI offer a
- * remove link per clause (`extra_context.extra_wheres_for_ui`).
+ * `_where=` clauses, each in parentheses on lines of its own, so that it combines with the other
+ * filters by `and` as documented: `_where=0 or 1` must not undo them, nor a trailing `--` comment
+ * swallow the page's order and limit (the reference appends the text as it is). The caller
+ * passes whether the actor may `execute-sql`; without it any `_where` is a 403 "_where= is not
+ * allowed". `path` lets the UI offer a remove link per clause (`extra_context.extra_wheres_for_ui`).
  */
 export function whereFilterArguments(
   args: ArgsLike,
@@ -87,7 +89,8 @@ export function whereFilterArguments(
     text,
     remove_url: pathWithRemovedArgs(options.path ?? "", current, { pairs: [["_where", text]] }),
   }));
-  return new FilterArguments(clauses, {}, [], { extra_wheres_for_ui });
+  const grouped = clauses.map((clause) => `(\n${clause}\n)`);
+  return new FilterArguments(grouped, {}, [], { extra_wheres_for_ui });
 }
 
 /** A foreign key as introspection reports it. */

@@ -7,10 +7,19 @@
  * column; the clause here generalises its null rules to several keys, each with its own
  * direction, nesting one level per key.
  *
+ * A value written as text is bound as text, and the column's affinity turns it back into a
+ * number where the column has one. Where that cannot work the part says what the value was, in
+ * forms tilde encoding never produces (it writes `$` as `~24`): `$n<number>` for a number in a
+ * column without numeric affinity (declared without a type, or BLOB), where `2` must not compare
+ * as the text `'2'`; `$inf` and `$-inf`; `$x<hex>` for a BLOB; `$empty` for a token that would
+ * be empty (a single key that is the empty string). Without them a client following `next` could
+ * loop on one page forever, skip rows or stop early.
+ *
  * @module
  */
 
 import { escapeSqlIdentifier } from "../util/sql.ts";
+import type { SqlValue } from "../db/values.ts";
 import { argList, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 import { RANK_COLUMN, type SortItem } from "./sort.ts";
@@ -18,6 +27,8 @@ import { tilde_decode as tildeDecode, tilde_encode as tildeEncode } from "../uti
 
 /** Token text standing for a NULL sort value. */
 const NULL_TOKEN = "$null";
+/** Token text standing for the empty string. */
+const EMPTY_TOKEN = "$empty";
 
 /**
  * Rows per page from `_size` (an integer ≥ 0 or `max`), else config `size`, else
@@ -63,7 +74,7 @@ export function usesOffset(shape: KeysetShape): boolean {
 /** Where-clause and params that start a page after `token`, or an SQL offset. */
 export interface NextClause {
   clause: string | null;
-  params: Record<string, string | null>;
+  params: Record<string, SqlValue>;
   offset: number;
 }
 
@@ -104,12 +115,12 @@ export function nextClause(
   }
   const raw = token.split(",");
   const sortCount = shape.items.length > 0 && raw.length > 1 ? shape.items.length : 0;
-  const sortValues = raw.slice(0, sortCount).map((p) => p === NULL_TOKEN ? null : tildeDecode(p));
-  const keyValues = raw.slice(sortCount).map(tildeDecode);
+  const sortValues = raw.slice(0, sortCount).map(tokenValue);
+  const keyValues = raw.slice(sortCount).map(tokenValue);
   const keyColumns = shape.useRowid ? ["rowid"] : shape.pks;
   if (keyValues.length !== keyColumns.length) throw new TableArgsError("Invalid _next token");
   const nextName = paramNamer(existing);
-  const params: Record<string, string | null> = {};
+  const params: Record<string, SqlValue> = {};
   const keyParams = keyValues.map((value) => {
     const name = nextName();
     params[name] = value;
@@ -136,6 +147,53 @@ export function nextClause(
     }
   }
   return { clause, params, offset: 0 };
+}
+
+/** One part of a token as the value to bind (see the module comment for the forms). */
+function tokenValue(part: string): SqlValue {
+  if (!part.startsWith("$")) return tildeDecode(part);
+  if (part === NULL_TOKEN) return null;
+  if (part === EMPTY_TOKEN) return "";
+  if (part === "$inf") return Infinity;
+  if (part === "$-inf") return -Infinity;
+  const payload = part.slice(2);
+  if (part.startsWith("$n") && /^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i.test(payload)) {
+    const number = Number(payload);
+    if (Number.isSafeInteger(number) || !/^-?[0-9]+$/.test(payload)) return number;
+    // Exact as a 64-bit integer when it fits; past that only a REAL can hold it.
+    const big = BigInt(payload);
+    return big >= -(2n ** 63n) && big < 2n ** 63n ? big : number;
+  }
+  if (part.startsWith("$x") && /^([0-9a-f]{2})*$/.test(payload)) {
+    return Uint8Array.from(payload.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+  }
+  throw new TableArgsError("Invalid _next token");
+}
+
+/** One part of a token for `value`, a cell of a column declared as `declaredType`. */
+function tokenPart(value: unknown, declaredType?: string | null): string {
+  if (value === null || value === undefined) return NULL_TOKEN;
+  if (value instanceof Uint8Array) {
+    return `$x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) return value > 0 ? "$inf" : "$-inf";
+  const text = tokenText(value, declaredType);
+  if ((typeof value === "number" || typeof value === "bigint") && !numericAffinity(declaredType)) {
+    return `$n${text}`;
+  }
+  return tildeEncode(text);
+}
+
+/**
+ * SQLite's affinity rules: true for INTEGER, REAL and NUMERIC affinity, which read `'2'` as 2.
+ * A type not given (undefined, as opposed to null for a column declared without one) is taken
+ * to have it, so that the token keeps the reference's plain form.
+ */
+function numericAffinity(declaredType?: string | null): boolean {
+  if (declaredType === undefined) return true;
+  const type = (declaredType ?? "").toUpperCase();
+  if (type.includes("INT")) return true;
+  return !(type === "" || /CHAR|CLOB|TEXT|BLOB/.test(type));
 }
 
 const REAL_TYPE = /REAL|FLOA|DOUB/i;
@@ -173,16 +231,13 @@ const unwrap = (cell: unknown) =>
  */
 export function nextToken(lastRow: Record<string, unknown>, options: NextTokenOptions): string {
   if (usesOffset(options)) return String((options.offset ?? 0) + options.pageSize);
-  const keyColumns = options.useRowid ? ["rowid"] : options.pks;
-  const keyPart = keyColumns
-    .map((pk) => tildeEncode(tokenText(unwrap(lastRow[pk]), options.columnTypes?.[pk])))
-    .join(",");
-  const sortPart = options.items.map((item) => {
-    const value = unwrap(lastRow[item.column]);
-    if (value === null || value === undefined) return NULL_TOKEN;
-    return tildeEncode(tokenText(value, options.columnTypes?.[item.column]));
-  });
-  return [...sortPart, keyPart].join(",");
+  const keyPart = options.useRowid
+    ? tildeEncode(tokenText(unwrap(lastRow.rowid)))
+    : options.pks.map((pk) => tokenPart(unwrap(lastRow[pk]), options.columnTypes?.[pk])).join(",");
+  const sortPart = options.items.map((item) =>
+    tokenPart(unwrap(lastRow[item.column]), options.columnTypes?.[item.column])
+  );
+  return [...sortPart, keyPart].join(",") || EMPTY_TOKEN;
 }
 
 /** SQL fetching the sort values of one row by key, for sort columns absent from the page. */

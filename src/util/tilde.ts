@@ -64,22 +64,54 @@ function isHexPair(s: string, at: number): boolean {
 export type RowLike = Record<string, unknown> | { [column: string]: unknown };
 
 /**
- * The URL path segment for a row: its primary key values (or `rowid` when `useRowid`), each
- * tilde-encoded, joined with commas. A value given as `{ value, label }` (an expanded foreign key)
- * contributes its `value`.
+ * The URL path segment for a row: its primary key values (or `rowid` when `useRowid`), see
+ * {@link rowPathOf}. A value given as `{ value, label }` (an expanded foreign key) contributes
+ * its `value`.
  */
 export function pathFromRowPks(row: RowLike, pks: string[], useRowid: boolean): string {
   const columns = useRowid ? ["rowid"] : pks;
-  return columns.map((column) => {
-    let value = (row as Record<string, unknown>)[column];
-    if (value !== null && typeof value === "object" && "value" in value) {
-      value = (value as { value: unknown }).value;
+  return rowPathOf(columns.map((column) => {
+    const value = (row as Record<string, unknown>)[column];
+    return value !== null && typeof value === "object" && "value" in value
+      ? (value as { value: unknown }).value
+      : value;
+  }));
+}
+
+/** The row path part of a BLOB key: `$x` and its bytes in hex. */
+const BLOB_PART = /^\$x((?:[0-9a-f]{2})*)$/;
+/** The row path part of the empty string, which would otherwise leave the segment empty. */
+const EMPTY_PART = "$empty";
+
+/**
+ * A row's key values as the path segment of its URL (`1,a~2Cb`): each tilde-encoded, joined with
+ * commas; NULL is `None`, as the reference writes it. Two values have no text that finds them
+ * again, so they are written in forms tilde encoding never makes (it writes a value's `$` as
+ * `~24`): a BLOB as `$x` and its hex, the empty string as `$empty`.
+ */
+export function rowPathOf(values: readonly unknown[]): string {
+  return values.map((value) => {
+    if (value instanceof Uint8Array) {
+      return `$x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
     }
+    if (value === "") return EMPTY_PART;
     return tilde_encode(value === null || value === undefined ? "None" : String(value));
   }).join(",");
 }
 
-/** Split a row path (`1,a~2Cb`) into its decoded primary key values (`["1", "a,b"]`). */
+/** Split a row path (`1,a~2Cb`) into its primary key values as text (`["1", "a,b"]`). */
 export function splitRowPath(path: string): string[] {
-  return path.split(",").map(tilde_decode);
+  return path.split(",").map((part) => part === EMPTY_PART ? "" : tilde_decode(part));
+}
+
+/**
+ * The values to look a row up by, from its path: text, or the bytes of a `$x` part (see
+ * {@link rowPathOf}).
+ */
+export function rowPathValues(path: string): (string | Uint8Array)[] {
+  return path.split(",").map((part) => {
+    const blob = BLOB_PART.exec(part);
+    if (blob) return Uint8Array.from(blob[1].match(/../g) ?? [], (pair) => parseInt(pair, 16));
+    return part === EMPTY_PART ? "" : tilde_decode(part);
+  });
 }

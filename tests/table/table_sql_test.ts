@@ -58,7 +58,8 @@ Deno.test("_where needs execute-sql and offers remove links", () => {
     status: 403,
   });
   const allowed = whereFilterArguments(args, { allowed: true, path: "/shop/products" });
-  assert.deepEqual(allowed.where_clauses, ["price > 10"]);
+  // In parentheses on lines of their own: combined with the other filters by `and`, always.
+  assert.deepEqual(allowed.where_clauses, ["(\nprice > 10\n)"]);
   assert.deepEqual(allowed.extra_context.extra_wheres_for_ui, [
     { text: "price > 10", remove_url: "/shop/products?_size=2" },
   ]);

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { pathFromRowPks, splitRowPath, tilde_decode, tilde_encode } from "../../src/util/tilde.ts";
+import {
+  pathFromRowPks,
+  rowPathOf,
+  rowPathValues,
+  splitRowPath,
+  tilde_decode,
+  tilde_encode,
+} from "../../src/util/tilde.ts";
 
 Deno.test("tilde_encode maps the spec's examples", () => {
   assert.equal(tilde_encode("/"), "~2F");
@@ -44,4 +51,11 @@ Deno.test("pathFromRowPks joins encoded primary keys with commas", () => {
 Deno.test("splitRowPath decodes each comma-separated value", () => {
   assert.deepEqual(splitRowPath("x~2Cy,3"), ["x,y", "3"]);
   assert.deepEqual(splitRowPath("hello+world"), ["hello world"]);
+});
+
+Deno.test("row paths write BLOBs and the empty string so that they can be read back", () => {
+  const path = rowPathOf([new Uint8Array([0, 0xff]), "", "$x00", null, 2.5]);
+  assert.equal(path, "$x00ff,$empty,~24x00,None,2~2E5");
+  assert.deepEqual(rowPathValues(path), [new Uint8Array([0, 0xff]), "", "$x00", "None", "2.5"]);
+  assert.deepEqual(splitRowPath("$empty,a"), ["", "a"]);
 });

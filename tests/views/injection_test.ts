@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { Connection } from "../../src/sqlite/mod.ts";
 import { Service } from "../../src/service.ts";
-import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+import { buildShopDb, SHOP_METADATA, shopService } from "../fixtures/shop.ts";
 
 const AWKWARD_SQL = `
   create table secret (id integer primary key, token text);
@@ -188,4 +188,24 @@ Deno.test("unknown names are clean 400s; _where still needs execute-sql", async 
   });
   const response = await locked.client.get(`/shop/products.json?_where=${q("1=1")}`);
   assert.equal(response.status, 403);
+});
+
+Deno.test("a _where clause narrows the other filters and cannot undo them or the paging", async () => {
+  await using svc = shopService();
+  const ids = async (query: string) =>
+    (await svc.client.get(`/shop/products.json?_shape=array&_col=id&${query}`)).json()
+      .map((row: { id: number }) => row.id);
+  const kitchen = await ids("category_id=1");
+  assert.ok(kitchen.length > 0);
+  assert.deepEqual(await ids(`category_id=1&_where=${encodeURIComponent("0 or 1")}`), kitchen);
+  // A trailing comment ends at the clause's own line: order, limit and next still apply.
+  const commented = await svc.client.get(
+    `/shop/products.json?_size=2&_where=${encodeURIComponent("1=1 --")}`,
+  );
+  assert.equal(commented.status, 200);
+  assert.equal(commented.json().rows.length, 2);
+  const csv = await svc.client.get(
+    `/shop/products.csv?_stream=on&_size=2&_where=${encodeURIComponent("1=1 --")}`,
+  );
+  assert.equal(csv.text.trim().split("\r\n").length, 1 + (await ids("_size=max")).length);
 });

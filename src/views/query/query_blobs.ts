@@ -14,7 +14,7 @@ import type { Database } from "../../db/database.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { mentionsIdentifier } from "../../auth/sql_access.ts";
 import { escapeSqlIdentifier } from "../../util/sql.ts";
-import { tilde_encode } from "../../util/tilde.ts";
+import { rowPathOf } from "../../util/tilde.ts";
 
 /** Path of a BLOB cell's download, or null to fall back to base64. */
 export type BlobUrl = (row: SqlValue[], column: string) => string | null;
@@ -114,7 +114,7 @@ export function queryBlobUrls(
       const keys = source.keyIndexes.map((i) => row[i]);
       const cell = stored.get(source)?.get(keyOf(keys))?.get(column);
       if (!sameBytes(cell, value)) return null;
-      const pk = keys.map((key) => tilde_encode(String(key))).join(",");
+      const pk = rowPathOf(keys);
       const base = String(svc.urls.table(db.name, source.table));
       return `${base}/${pk}.blob?_blob_column=${encodeURIComponent(column)}`;
     };

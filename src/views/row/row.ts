@@ -13,7 +13,7 @@ import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
 import type { Database } from "../../db/database.ts";
 import { rowKeys } from "../../db/results.ts";
-import { tilde_encode } from "../../util/tilde.ts";
+import { rowPathOf, tilde_encode } from "../../util/tilde.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { displayRows } from "../../render/render_cell.ts";
@@ -130,7 +130,7 @@ async function rowUrlHint(svc: ViewHost, db: Database, table: string) {
     keys.length > 1 ? `their ${keys.length} key values (${keys.join(", ")})` : `their ${keys[0]}`
   }, separated by commas: ${path}/${keys.map((k) => `<${k}>`).join(",")}`;
   if (!first) return { text };
-  const href = `${path}/${keys.map((_, i) => tilde_encode(String(first[i]))).join(",")}`;
+  const href = `${path}/${rowPathOf(keys.map((_, i) => first[i]))}`;
   return { text: `${text}. For example:`, href };
 }
 
@@ -155,9 +155,7 @@ async function rowHtml(
   const columns = page.columns;
   const names = { database: db.name, table };
   const rowPath = (r: Record<string, unknown>) =>
-    `${svc.urls.table(db.name, table)}/${
-      resolved.pks.map((k) => tilde_encode(String(r[k]))).join(",")
-    }`;
+    `${svc.urls.table(db.name, table)}/${rowPathOf(resolved.pks.map((k) => r[k]))}`;
   // Foreign keys link to their row and show its label, as on the table page.
   const { foreign_keys, labels } = await rowForeignKeyCells(
     svc,

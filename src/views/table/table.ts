@@ -12,7 +12,7 @@ import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
-import { tilde_encode } from "../../util/tilde.ts";
+import { rowPathOf } from "../../util/tilde.ts";
 import { ensureKnownFormat, respondWithRows, wantsFullExport } from "../../render/output_format.ts";
 import { jsonRowsRequest } from "../../render/json_response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
@@ -107,7 +107,7 @@ export function blobPath(ctx: TableContext, row: SqlValue[], column: string): st
   const keys = ctx.query.primary_keys;
   const indexes = keys.map((key) => ctx.query.columns.indexOf(key));
   if (indexes.some((i) => i < 0)) return null;
-  const pk = indexes.map((i) => tilde_encode(String(row[i]))).join(",");
+  const pk = rowPathOf(indexes.map((i) => row[i]));
   const base = String(ctx.svc.urls.table(ctx.db.name, ctx.table));
   return `${base}/${pk}.blob?_blob_column=${encodeURIComponent(column)}`;
 }

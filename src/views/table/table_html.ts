@@ -9,7 +9,7 @@
  */
 
 import type { Response } from "../../http/response.ts";
-import { tilde_encode } from "../../util/tilde.ts";
+import { rowPathOf } from "../../util/tilde.ts";
 import { filtersFromArgs } from "../../table/filters.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
@@ -143,7 +143,7 @@ async function renderedRows(ctx: TableContext, page: FetchedPage) {
   // The table's path once per page, not once per row.
   const tablePath = String(svc.urls.table(db.name, table));
   const rowPath = (row: Record<string, unknown>) =>
-    `${tablePath}/${keys.map((k) => tilde_encode(String(row[k]))).join(",")}`;
+    `${tablePath}/${rowPathOf(keys.map((k) => row[k]))}`;
   const cellContext: CellContext = {
     svc,
     request,
