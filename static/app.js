@@ -4,7 +4,9 @@
 // - a wide table gets a sideways scrollbar pinned to the window's bottom edge while its own, at
 //   the foot of the table, is out of view;
 // - shift-click on a column heading adds that column as the next sort key;
-// - the export menu's options (expand labels, download as a file) rewrite its links.
+// - the export menu's options (expand labels, download as a file) rewrite its links;
+// - the dropdown menus (export, actions, navigation) close on Escape, on a click elsewhere and
+//   when another one opens, as menus do.
 (function () {
   "use strict";
 
@@ -121,6 +123,33 @@
     apply();
   }
 
+  // <details> dropdowns stay open until their own button is pressed again; menus should not.
+  function dropdownMenus() {
+    const menus = [...document.querySelectorAll(
+      "details.export-menu, details.actions-menu, details.nav-menu",
+    )];
+    if (!menus.length) return;
+    const closeAllBut = (kept) => {
+      for (const menu of menus) if (menu !== kept && menu.open) menu.open = false;
+    };
+    for (const menu of menus) {
+      menu.addEventListener("toggle", () => {
+        if (menu.open) closeAllBut(menu);
+      });
+    }
+    // A click inside a menu (its options, its links) leaves that one open.
+    document.addEventListener("click", (event) => {
+      closeAllBut(menus.find((menu) => menu.contains(event.target)));
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      const open = menus.find((menu) => menu.open);
+      if (!open) return;
+      open.open = false;
+      open.querySelector("summary")?.focus();
+    });
+  }
+
   function start() {
     document.querySelectorAll(".table-wrapper > table.rows-and-columns").forEach((table) => {
       // Row pages on phones show one record as label/value lines: no header row to follow.
@@ -130,6 +159,7 @@
       shiftClickSorts(table);
     });
     document.querySelectorAll(".export-menu").forEach(exportOptions);
+    dropdownMenus();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -233,3 +233,35 @@ for (const screen of SCREENS) {
     );
   }, uiService);
 }
+
+browserTest(
+  "dropdown menus close on Escape, on a click elsewhere and when another opens",
+  async (page, base) => {
+    await page.goto(`${base}/demo/trees`);
+    const isOpen = async (menu: string) =>
+      await page.evaluate(`document.querySelector("details.${menu}").open`);
+    const summary = (menu: string) => page.locator(`details.${menu} > summary`).first();
+    await summary("export-menu").click();
+    assert.equal(await isOpen("export-menu"), true);
+    await page.keyboard.press("Escape");
+    assert.equal(await isOpen("export-menu"), false);
+    // Focus goes back to the menu's button, as it does from the column menu.
+    assert.equal(
+      await page.evaluate(
+        `document.activeElement === document.querySelector(".export-menu summary")`,
+      ),
+      true,
+    );
+    await summary("export-menu").click();
+    await summary("actions-menu").click();
+    assert.equal(await isOpen("export-menu"), false, "opening another menu closes the first");
+    assert.equal(await isOpen("actions-menu"), true);
+    await page.locator("h1").click();
+    assert.equal(await isOpen("actions-menu"), false, "a click elsewhere closes it");
+    // A click on the menu's own options leaves it open.
+    await summary("export-menu").click();
+    await page.getByLabel("Download as a file").uncheck();
+    assert.equal(await isOpen("export-menu"), true);
+  },
+  uiService,
+);
