@@ -8,6 +8,7 @@
 import type { Database } from "../db/database.ts";
 import type { SqlValue } from "../db/values.ts";
 import { rowPathValues, splitRowPath, tilde_decode } from "../util/tilde.ts";
+import { numberFromText } from "../util/key_text.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
@@ -83,10 +84,11 @@ export async function resolveRow(databases: Databases, request: Request): Promis
   let params = Object.fromEntries(values.map((value, i) => [`p${i}`, value]));
   let results = await db.execute(sql, params);
   let row = results.first();
-  if (!row && values.some((value) => numberFromText(value) !== null)) {
+  const asNumber = (value: SqlValue) => typeof value === "string" ? numberFromText(value) : null;
+  if (!row && values.some((value) => asNumber(value) !== null)) {
     // A key column declared without a type keeps numbers as numbers, which the text of the URL
     // does not equal: look again with the numbers as numbers.
-    const numbers = values.map((value) => numberFromText(value) ?? value);
+    const numbers = values.map((value) => asNumber(value) ?? value);
     params = Object.fromEntries(numbers.map((value, i) => [`p${i}`, value]));
     results = await db.execute(sql, params);
     row = results.first();
@@ -103,20 +105,6 @@ export async function resolveRow(databases: Databases, request: Request): Promis
     row,
     real_columns: results.real_columns,
   };
-}
-
-/** The number a URL's key text writes (`7`, `-2.5`, `1e3`), or null for other text and values. */
-function numberFromText(value: SqlValue): number | bigint | null {
-  if (typeof value !== "string" || !/^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i.test(value)) {
-    return null;
-  }
-  const number = Number(value);
-  if (/^-?[0-9]+$/.test(value) && !Number.isSafeInteger(number)) {
-    // Exact as a 64-bit integer when it fits; past that only a REAL can hold it.
-    const big = BigInt(value);
-    if (big >= -(2n ** 63n) && big < 2n ** 63n) return big;
-  }
-  return Number.isFinite(number) ? number : null;
 }
 
 /** A table's row query, by its primary keys as the schema cache hands them out (one list per table). */

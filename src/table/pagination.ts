@@ -20,6 +20,7 @@
 
 import { escapeSqlIdentifier } from "../util/sql.ts";
 import type { SqlValue } from "../db/values.ts";
+import { blobFromKeyText, blobKeyText, EMPTY_KEY_TEXT, numberFromText } from "../util/key_text.ts";
 import { argList, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 import { RANK_COLUMN, type SortItem } from "./sort.ts";
@@ -27,8 +28,6 @@ import { tilde_decode as tildeDecode, tilde_encode as tildeEncode } from "../uti
 
 /** Token text standing for a NULL sort value. */
 const NULL_TOKEN = "$null";
-/** Token text standing for the empty string. */
-const EMPTY_TOKEN = "$empty";
 
 /**
  * Rows per page from `_size` (an integer ≥ 0 or `max`), else config `size`, else
@@ -153,29 +152,19 @@ export function nextClause(
 function tokenValue(part: string): SqlValue {
   if (!part.startsWith("$")) return tildeDecode(part);
   if (part === NULL_TOKEN) return null;
-  if (part === EMPTY_TOKEN) return "";
+  if (part === EMPTY_KEY_TEXT) return "";
   if (part === "$inf") return Infinity;
   if (part === "$-inf") return -Infinity;
-  const payload = part.slice(2);
-  if (part.startsWith("$n") && /^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i.test(payload)) {
-    const number = Number(payload);
-    if (Number.isSafeInteger(number) || !/^-?[0-9]+$/.test(payload)) return number;
-    // Exact as a 64-bit integer when it fits; past that only a REAL can hold it.
-    const big = BigInt(payload);
-    return big >= -(2n ** 63n) && big < 2n ** 63n ? big : number;
-  }
-  if (part.startsWith("$x") && /^([0-9a-f]{2})*$/.test(payload)) {
-    return Uint8Array.from(payload.match(/../g) ?? [], (pair) => parseInt(pair, 16));
-  }
-  throw new TableArgsError("Invalid _next token");
+  const number = part.startsWith("$n") ? numberFromText(part.slice(2)) : null;
+  const value = number ?? blobFromKeyText(part);
+  if (value === null) throw new TableArgsError("Invalid _next token");
+  return value;
 }
 
 /** One part of a token for `value`, a cell of a column declared as `declaredType`. */
 function tokenPart(value: unknown, declaredType?: string | null): string {
   if (value === null || value === undefined) return NULL_TOKEN;
-  if (value instanceof Uint8Array) {
-    return `$x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
-  }
+  if (value instanceof Uint8Array) return blobKeyText(value);
   if (typeof value === "number" && !Number.isFinite(value)) return value > 0 ? "$inf" : "$-inf";
   const text = tokenText(value, declaredType);
   if ((typeof value === "number" || typeof value === "bigint") && !numericAffinity(declaredType)) {
@@ -237,7 +226,7 @@ export function nextToken(lastRow: Record<string, unknown>, options: NextTokenOp
   const sortPart = options.items.map((item) =>
     tokenPart(unwrap(lastRow[item.column]), options.columnTypes?.[item.column])
   );
-  return [...sortPart, keyPart].join(",") || EMPTY_TOKEN;
+  return [...sortPart, keyPart].join(",") || EMPTY_KEY_TEXT;
 }
 
 /** SQL fetching the sort values of one row by key, for sort columns absent from the page. */

@@ -4,6 +4,7 @@
  * Percent-encoding with `~` instead of `%`: proxies and frameworks often decode `%2F` before the
  * application sees it, while `~2F` survives untouched.
  */
+import { blobFromKeyText, blobKeyText, EMPTY_KEY_TEXT } from "./key_text.ts";
 
 const SAFE_BYTE = new Uint8Array(256);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") {
@@ -78,11 +79,6 @@ export function pathFromRowPks(row: RowLike, pks: string[], useRowid: boolean): 
   }));
 }
 
-/** The row path part of a BLOB key: `$x` and its bytes in hex. */
-const BLOB_PART = /^\$x((?:[0-9a-f]{2})*)$/;
-/** The row path part of the empty string, which would otherwise leave the segment empty. */
-const EMPTY_PART = "$empty";
-
 /**
  * A row's key values as the path segment of its URL (`1,a~2Cb`): each tilde-encoded, joined with
  * commas; NULL is `None`, as the reference writes it. Two values have no text that finds them
@@ -91,17 +87,15 @@ const EMPTY_PART = "$empty";
  */
 export function rowPathOf(values: readonly unknown[]): string {
   return values.map((value) => {
-    if (value instanceof Uint8Array) {
-      return `$x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
-    }
-    if (value === "") return EMPTY_PART;
+    if (value instanceof Uint8Array) return blobKeyText(value);
+    if (value === "") return EMPTY_KEY_TEXT;
     return tilde_encode(value === null || value === undefined ? "None" : String(value));
   }).join(",");
 }
 
 /** Split a row path (`1,a~2Cb`) into its primary key values as text (`["1", "a,b"]`). */
 export function splitRowPath(path: string): string[] {
-  return path.split(",").map((part) => part === EMPTY_PART ? "" : tilde_decode(part));
+  return path.split(",").map((part) => part === EMPTY_KEY_TEXT ? "" : tilde_decode(part));
 }
 
 /**
@@ -109,9 +103,7 @@ export function splitRowPath(path: string): string[] {
  * {@link rowPathOf}).
  */
 export function rowPathValues(path: string): (string | Uint8Array)[] {
-  return path.split(",").map((part) => {
-    const blob = BLOB_PART.exec(part);
-    if (blob) return Uint8Array.from(blob[1].match(/../g) ?? [], (pair) => parseInt(pair, 16));
-    return part === EMPTY_PART ? "" : tilde_decode(part);
-  });
+  return path.split(",").map((part) =>
+    blobFromKeyText(part) ?? (part === EMPTY_KEY_TEXT ? "" : tilde_decode(part))
+  );
 }
