@@ -22,7 +22,7 @@ import { Response } from "../http/response.ts";
 import { resolveTable } from "./resolve.ts";
 import type { ResolvedTable } from "../views/host.ts";
 import type { AppHost } from "./host.ts";
-import { cacheHeaders } from "../render/output_format.ts";
+import { cacheHeaders, ROWS_REFERRER_POLICY } from "../render/output_format.ts";
 import { cannedQueryFor } from "../config/canned_query_catalog.ts";
 import { instanceToken } from "./instance_token.ts";
 
@@ -104,7 +104,7 @@ export function notModified(svc: AppHost, request: Request, tag: string): Respon
       etag: tag,
       ...cacheHeaders(svc, request),
       vary: "Accept-Encoding",
-      "referrer-policy": "no-referrer",
+      "referrer-policy": ROWS_REFERRER_POLICY,
     },
   });
 }

@@ -7,8 +7,8 @@
  */
 import type { Database } from "../db/database.ts";
 import type { SqlValue } from "../db/values.ts";
-import { rowPathValues, splitRowPath, tilde_decode } from "../util/tilde.ts";
-import { numberFromText } from "../util/key_text.ts";
+import { rowPathValues, tilde_decode } from "../util/tilde.ts";
+import { keyText, numberFromText } from "../util/key_text.ts";
 import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
@@ -76,11 +76,11 @@ async function lookUpTable(databases: Databases, request: Request): Promise<Reso
  */
 export async function resolveRow(databases: Databases, request: Request): Promise<ResolvedRow> {
   const { db, table, is_view } = await resolveTable(databases, request);
-  const path = request.url_vars.pks ?? "";
-  const pk_values = splitRowPath(path);
+  const keys = rowPathValues(request.url_vars.pks ?? "");
+  const pk_values = keys.map(keyText);
   const declared = await db.primary_keys(table);
   const { sql, pks } = rowQuery(table, declared);
-  const values: SqlValue[] = rowPathValues(path);
+  const values: SqlValue[] = keys;
   let params = Object.fromEntries(values.map((value, i) => [`p${i}`, value]));
   let results = await db.execute(sql, params);
   let row = results.first();

@@ -61,6 +61,12 @@ export function wantsHtml(request: Request): boolean {
   return requestedFormat(request) === null;
 }
 
+/**
+ * The `Referrer-Policy` of pages of rows: their URLs carry filters and SQL, which other sites
+ * need not see. A `304` for such a page says the same (`app/conditional.ts`).
+ */
+export const ROWS_REFERRER_POLICY = "no-referrer";
+
 /** Builds the response for `page` in the requested format; `html` renders the HTML page. */
 export async function respondWithRows(
   svc: FormatHost,
@@ -83,7 +89,7 @@ export async function respondWithRows(
   if (page.cache && response.status === 200) {
     response.headers["cache-control"] ??= cacheHeaders(svc, request)["cache-control"];
   }
-  response.headers["referrer-policy"] ??= "no-referrer";
+  response.headers["referrer-policy"] ??= ROWS_REFERRER_POLICY;
   return response;
 }
 

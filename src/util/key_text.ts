@@ -15,6 +15,11 @@ export function blobKeyText(bytes: Uint8Array): string {
   return `$x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/** A key value as text, for messages and `pk_values`: a BLOB in its `$x` form. */
+export function keyText(value: string | Uint8Array): string {
+  return typeof value === "string" ? value : blobKeyText(value);
+}
+
 /** The bytes a `$x…` part writes, or null when `part` is not one. */
 export function blobFromKeyText(part: string): Uint8Array | null {
   const hex = /^\$x((?:[0-9a-f]{2})*)$/.exec(part)?.[1];

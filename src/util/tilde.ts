@@ -4,7 +4,7 @@
  * Percent-encoding with `~` instead of `%`: proxies and frameworks often decode `%2F` before the
  * application sees it, while `~2F` survives untouched.
  */
-import { blobFromKeyText, blobKeyText, EMPTY_KEY_TEXT } from "./key_text.ts";
+import { blobFromKeyText, blobKeyText, EMPTY_KEY_TEXT, keyText } from "./key_text.ts";
 
 const SAFE_BYTE = new Uint8Array(256);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") {
@@ -95,7 +95,7 @@ export function rowPathOf(values: readonly unknown[]): string {
 
 /** Split a row path (`1,a~2Cb`) into its primary key values as text (`["1", "a,b"]`). */
 export function splitRowPath(path: string): string[] {
-  return path.split(",").map((part) => part === EMPTY_KEY_TEXT ? "" : tilde_decode(part));
+  return rowPathValues(path).map(keyText);
 }
 
 /**
