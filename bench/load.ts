@@ -20,7 +20,7 @@ import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk, type WrkResult } from "./lib/wrk.ts";
 import { cpuMs, machine, rssBytes, rssSampler, rssSplit, treeCpuMs } from "./lib/proc.ts";
 import { fastScript, mixScript } from "./lib/mix.ts";
-import { freePort, startServer } from "./lib/process.ts";
+import { freePort, soloDenoPath, startServer } from "./lib/process.ts";
 import type { BindParams } from "../src/sqlite/values.ts";
 import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
 import type { Coding } from "../src/app/compression.ts";
@@ -66,7 +66,7 @@ const hello = await startServer(
  */
 function serveBenchFiles(port: number, options: string[]) {
   return startServer([
-    Deno.execPath(),
+    soloDenoPath("vitrine"),
     "run",
     "-A",
     V8_FLAGS_OPTION,

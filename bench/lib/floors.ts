@@ -11,7 +11,7 @@ import type { BindParams } from "../../src/sqlite/values.ts";
 import { V8_FLAGS_OPTION } from "../../src/util/v8_flags.ts";
 import { type Coding, compressSync } from "../../src/app/compression.ts";
 import { rssSplit } from "./proc.ts";
-import { freePort, startServer } from "./process.ts";
+import { freePort, soloDenoPath, startServer } from "./process.ts";
 
 export /** Median wall and CPU time of running `statements` once, through our binding, alone. */
 function sqlFloor(path: string, statements: [string, BindParams | null][], runs = 15) {
@@ -43,7 +43,7 @@ async function helloMemory() {
   const port = freePort();
   const floor = await startServer(
     [
-      Deno.execPath(),
+      soloDenoPath("floor"),
       "run",
       "-A",
       V8_FLAGS_OPTION,

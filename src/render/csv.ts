@@ -8,6 +8,7 @@
 
 import { encodeBase64 } from "../http/base64.ts";
 import { integralRealText, isIntegralReal } from "./json.ts";
+import { numberText } from "../util/number_text.ts";
 
 /** A field separator: `,` for CSV, a tab for TSV. */
 export type Delimiter = "," | "\t";
@@ -22,7 +23,7 @@ export function csvCellText(value: unknown, declared?: string | null): string {
   }
   if (value instanceof Uint8Array) return encodeBase64(value);
   if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return typeof value === "number" ? numberText(value) : String(value);
 }
 
 /** One line: fields quoted only when they hold the delimiter, a quote or a line break. */

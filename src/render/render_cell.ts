@@ -16,6 +16,7 @@ import { escapeHtml, Markup } from "../util/markup.ts";
 import { rowPathOf } from "../util/tilde.ts";
 import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
 import { type ColumnTypes, integralRealText, isIntegralReal } from "./json.ts";
+import { numberText } from "../util/number_text.ts";
 
 /** A foreign key over one or more columns, pointing at another table's key columns. */
 export interface CellForeignKey {
@@ -129,7 +130,7 @@ function moreLink(ctx: CellContext, row: Record<string, unknown>, length: number
 /** Escaped, truncated text of a value. */
 function plainText(ctx: CellContext, column: string, value: unknown): string {
   if (isIntegralReal(value, ctx.column_types?.[column])) return integralRealText(value as number);
-  return truncate(ctx, String(value));
+  return truncate(ctx, typeof value === "number" ? numberText(value) : String(value));
 }
 
 /** Escaped text cut at the truncation limit with an ellipsis. */

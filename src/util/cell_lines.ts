@@ -14,6 +14,7 @@
 
 import { cellJson, objectPrefixes } from "./json_rows.ts";
 import { csvCell, type TextRowsOptions } from "./text_rows.ts";
+import { numberText } from "./number_text.ts";
 
 /** A NULL cell. */
 export const CELL_NULL = 0;
@@ -132,7 +133,7 @@ class LineWriter {
     }
     if (value > 0x7fffffff) {
       this.at = at;
-      return this.ascii(String(value));
+      return this.ascii(numberText(value));
     }
     let digits = 1;
     for (let power = 10; value >= power; power *= 10) digits++;

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { numberText } from "./number_text.ts";
+
 /** The row shapes written here (the others are built from these by the views). */
 export type RowsShape = "objects" | "arrays";
 
@@ -25,7 +27,7 @@ export interface RowsJsonOptions {
 
 /** Python's text of an integral float: `12.0`, or `1e+16` from 10^16 up. */
 export function integralRealText(value: number): string {
-  return Math.abs(value) < 1e16 ? `${value}.0` : value.toExponential();
+  return Math.abs(value) < 1e16 ? `${numberText(value)}.0` : value.toExponential();
 }
 
 /**
@@ -38,7 +40,7 @@ export function cellJson(value: unknown, real: boolean, infinity: boolean): stri
       return JSON.stringify(value);
     case "number":
       if (Number.isFinite(value)) {
-        return real && Number.isInteger(value) ? integralRealText(value) : String(value);
+        return real && Number.isInteger(value) ? integralRealText(value) : numberText(value);
       }
       if (infinity && !Number.isNaN(value)) return value > 0 ? "Infinity" : "-Infinity";
       return "null";

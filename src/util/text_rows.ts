@@ -12,6 +12,7 @@
  */
 
 import { integralRealText, ndjsonLines } from "./json_rows.ts";
+import { numberText } from "./number_text.ts";
 
 /** Which export, and how its rows are written. */
 export interface TextRowsOptions {
@@ -33,7 +34,7 @@ export function csvCell(value: unknown, real: boolean): string | null {
     case "number":
       if (real && Number.isInteger(value)) return integralRealText(value);
       if (!Number.isFinite(value) && !Number.isNaN(value)) return value > 0 ? "inf" : "-inf";
-      return String(value);
+      return numberText(value);
     case "bigint":
       return value.toString();
   }
