@@ -293,9 +293,12 @@ export class ReadPool {
         if (owner) owner.cursors--;
       }
       let values: SqlValue[][] | null = null;
+      // The chunk is handed on, not shared: see `takeLines` (render/row_stream.ts).
+      const lines = reply.lines;
+      reply.lines = null;
       return {
         columns: reply.columns,
-        lines: reply.lines,
+        lines,
         rows: () => {
           if (reply.rows === null) throw new Error("This chunk was sent as lines only");
           return values ??= decodeRows(reply.rows.json, reply.rows.tagged);

@@ -90,8 +90,22 @@ export function cursorPage(
       return chunk.rows();
     },
     next: chunk.done ? null : "cursor",
-    lines: chunk.lines,
+    lines: takeLines(chunk),
   };
+}
+
+/**
+ * A chunk's lines, taken out of the object that carried them. Why: the objects a chunk passes
+ * through (the worker's reply, the promises that delivered it, the pages and iterator results of
+ * the generators below) can outlive it in V8's old generation, dead but not yet collected, and
+ * anything they point to survives every young collection until the next full one. Each chunk of
+ * an export stayed that way, 3–10 MB of them on the main thread at a time; taken out, it is freed
+ * by the first young collection after it is sent.
+ */
+function takeLines(holder: { lines?: Uint8Array | null }): Uint8Array | null {
+  const lines = holder.lines ?? null;
+  if (lines) holder.lines = null;
+  return lines;
 }
 
 /** One page of an export: its rows, or (from the read worker) its lines already written. */
@@ -167,8 +181,9 @@ async function* delimitedChunks(
   const text = workerLines(request, page, delimiter === "\t" ? "tsv" : "csv");
   for await (const chunk of pages(request, page, text)) {
     // `rows` is only read for a page without lines: reading it would parse the values.
-    if (chunk.lines) {
-      yield chunk.lines;
+    const lines = takeLines(chunk);
+    if (lines) {
+      yield lines;
       continue;
     }
     const rows = chunk.rows;
@@ -198,8 +213,9 @@ async function* ndjsonChunks(
   const real = realColumnIndexes(page.columns, page.column_types ?? {});
   const text = workerLines(request, page, "ndjson");
   for await (const chunk of pages(request, page, text)) {
-    if (chunk.lines) {
-      yield chunk.lines;
+    const lines = takeLines(chunk);
+    if (lines) {
+      yield lines;
       continue;
     }
     yield [ndjsonLines(page.columns, chunk.rows, real)];
@@ -207,7 +223,7 @@ async function* ndjsonChunks(
 }
 
 /** Bytes of a stream sent between two nudges to the young-generation collector. */
-const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
+const COLLECT_EVERY_BYTES = 1024 * 1024;
 
 /**
  * Encodes chunks of lines as they are pulled, stopping past the byte budget, or at an error, with
@@ -238,6 +254,8 @@ function textStream(
             return controller.close();
           }
           value = next.value;
+          // As takeLines: the result object may outlive the chunk it carried.
+          (next as { value: unknown }).value = undefined;
           bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
           // An empty chunk (the cursor's last, when the rows end on a chunk boundary) must not
           // end this pull without a chunk: the stream would never ask again, and hang.
