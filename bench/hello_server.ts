@@ -17,7 +17,8 @@
 import { releaseFilePages } from "../src/util/startup_pages.ts";
 
 const port = Number(Deno.args[0] ?? 8400);
-if (Deno.args.includes("--worker")) {
+const withWorker = Deno.args.includes("--worker");
+if (withWorker) {
   new Worker("data:text/javascript,self.onmessage = () => {};", { type: "module" });
 }
 
@@ -52,4 +53,4 @@ Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, (request) => {
   if (request.url.endsWith("/row")) return new Response(rowBody, { headers: rowHeaders });
   return Response.json({ ok: true });
 });
-if (Deno.args.includes("--worker")) releaseFilePages();
+if (withWorker) releaseFilePages();

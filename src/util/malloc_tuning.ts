@@ -17,6 +17,8 @@
  * @module
  */
 
+import { withLibc } from "./libc.ts";
+
 // mallopt(3) parameter numbers, from glibc's <malloc.h>.
 const M_TRIM_THRESHOLD = -1;
 const M_MMAP_THRESHOLD = -3;
@@ -37,23 +39,17 @@ const ARENA_MAX = 2;
  * allocator has other rules, or `mallopt` is missing). Never throws.
  */
 export function returnFreedMemorySooner(): boolean {
-  if (Deno.build.os !== "linux") return false;
-  let libc: Deno.DynamicLibrary<{ mallopt: { parameters: ["i32", "i32"]; result: "i32" } }> | null =
-    null;
-  try {
-    libc = Deno.dlopen("libc.so.6", { mallopt: { parameters: ["i32", "i32"], result: "i32" } });
-    const { mallopt } = libc.symbols;
+  return withLibc(
+    { mallopt: { parameters: ["i32", "i32"], result: "i32" } },
     // mallopt answers 1 on success. Setting either threshold also stops glibc moving it.
-    return [
-      mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES),
-      mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES),
-      mallopt(M_ARENA_MAX, ARENA_MAX),
-    ].every((answer) => answer === 1);
-  } catch {
-    return false;
-  } finally {
-    libc?.close();
-  }
+    ({ mallopt }) =>
+      [
+        mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES),
+        mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES),
+        mallopt(M_ARENA_MAX, ARENA_MAX),
+      ].every((answer) => answer === 1),
+    false,
+  );
 }
 
 /**
@@ -64,16 +60,12 @@ export function returnFreedMemorySooner(): boolean {
  * false elsewhere than Linux with glibc. Never throws.
  */
 export function returnFreedMemoryNow(): boolean {
-  if (Deno.build.os !== "linux") return false;
-  let libc: Deno.DynamicLibrary<{ malloc_trim: { parameters: ["usize"]; result: "i32" } }> | null =
-    null;
-  try {
-    libc = Deno.dlopen("libc.so.6", { malloc_trim: { parameters: ["usize"], result: "i32" } });
-    libc.symbols.malloc_trim(0n);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    libc?.close();
-  }
+  return withLibc(
+    { malloc_trim: { parameters: ["usize"], result: "i32" } },
+    ({ malloc_trim }) => {
+      malloc_trim(0n);
+      return true;
+    },
+    false,
+  );
 }

@@ -8,7 +8,7 @@
  * hello-world holds 34). The kernel only drops such pages under memory pressure, so until then
  * they count in `ps`, in `process_resident_memory_bytes` and in a container's working set.
  * `madvise(MADV_PAGEOUT)` reclaims them at once; the pages serving needs come back on first use,
- * from the page cache or the disk, and stay (an export after it: 27 MB of file pages, not 51).
+ * from the page cache or the disk, and stay (during an export after it: 36 MB of file pages, not 51).
  *
  * Only clean file pages are reclaimed: a private page the process wrote to (relocations, `.data`)
  * is anonymous memory and stays, and a page another process maps too is left alone, so copies of
@@ -16,6 +16,8 @@
  *
  * @module
  */
+
+import { withLibc } from "./libc.ts";
 
 /** `MADV_PAGEOUT` from Linux's <linux/mman-common.h> (Linux 5.4 and later). */
 const MADV_PAGEOUT = 21;
@@ -48,26 +50,15 @@ export function fileMappings(maps: string): FileMapping[] {
  * (it is only advice: nothing depends on it). Never throws.
  */
 export function releaseFilePages(): number {
-  if (Deno.build.os !== "linux") return 0;
-  let libc:
-    | Deno.DynamicLibrary<
-      { madvise: { parameters: ["pointer", "usize", "i32"]; result: "i32" } }
-    >
-    | null = null;
-  try {
-    const mappings = fileMappings(Deno.readTextFileSync("/proc/self/maps"));
-    libc = Deno.dlopen("libc.so.6", {
-      madvise: { parameters: ["pointer", "usize", "i32"], result: "i32" },
-    });
-    let accepted = 0;
-    for (const { start, length } of mappings) {
-      const answer = libc.symbols.madvise(Deno.UnsafePointer.create(start), length, MADV_PAGEOUT);
-      if (answer === 0) accepted++;
-    }
-    return accepted;
-  } catch {
-    return 0;
-  } finally {
-    libc?.close();
-  }
+  return withLibc(
+    { madvise: { parameters: ["pointer", "usize", "i32"], result: "i32" } },
+    ({ madvise }) => {
+      let accepted = 0;
+      for (const { start, length } of fileMappings(Deno.readTextFileSync("/proc/self/maps"))) {
+        if (madvise(Deno.UnsafePointer.create(start), length, MADV_PAGEOUT) === 0) accepted++;
+      }
+      return accepted;
+    },
+    0,
+  );
 }

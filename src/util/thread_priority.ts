@@ -8,6 +8,8 @@
  * @module
  */
 
+import { withLibc } from "./libc.ts";
+
 const PRIO_PROCESS = 0;
 
 /**
@@ -15,24 +17,16 @@ const PRIO_PROCESS = 0;
  * than Linux with glibc, or when the call is refused. Never throws.
  */
 export function lowerThreadPriority(niceness: number): boolean {
-  if (Deno.build.os !== "linux") return false;
-  let libc:
-    | Deno.DynamicLibrary<{
-      setpriority: { parameters: ["i32", "u32", "i32"]; result: "i32" };
-      getpriority: { parameters: ["i32", "u32"]; result: "i32" };
-    }>
-    | null = null;
-  try {
-    libc = Deno.dlopen("libc.so.6", {
+  return withLibc(
+    {
       setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
       getpriority: { parameters: ["i32", "u32"], result: "i32" },
-    });
-    // `who` 0 is the calling thread under Linux's per-thread nice values.
-    const current = libc.symbols.getpriority(PRIO_PROCESS, 0);
-    return libc.symbols.setpriority(PRIO_PROCESS, 0, Math.min(19, current + niceness)) === 0;
-  } catch {
-    return false;
-  } finally {
-    libc?.close();
-  }
+    },
+    ({ setpriority, getpriority }) => {
+      // `who` 0 is the calling thread under Linux's per-thread nice values.
+      const current = getpriority(PRIO_PROCESS, 0);
+      return setpriority(PRIO_PROCESS, 0, Math.min(19, current + niceness)) === 0;
+    },
+    false,
+  );
 }
