@@ -15,6 +15,7 @@
 import type { Connection } from "../sqlite/connection.ts";
 import type { Statement } from "../sqlite/statement.ts";
 import type { SqlValue } from "../sqlite/values.ts";
+import { returnFreedMemoryNow } from "../util/malloc_tuning.ts";
 import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
 import { cellLines } from "../util/cell_lines.ts";
 import { canReadCells, CellBatch } from "../sqlite/cell_batch.ts";
@@ -278,20 +279,26 @@ export function closeCursor(id: number): void {
   if (!cursor) return;
   cursors.delete(id);
   cursor.statement.finalize();
-  if (cursor.sentBytes >= SHRINK_AFTER_BYTES) shrinkDue = true;
+  if (cursor.sentBytes >= SHRINK_AFTER_BYTES) {
+    // The scan filled the connection's page cache with pages read once (2 MB by default).
+    cursor.conn.releaseMemory();
+    shrinkDue = true;
+  }
 }
 
 /** Set when a big export ended: {@link shrinkHeapIfDue} has work to do. */
 let shrinkDue = false;
 
 /**
- * Shrinks the worker's heap after a big export ended ({@link shrinkHeap}). The worker calls it
- * once its reply is posted, so that the collection does not hold the export's last chunk back.
+ * Shrinks the worker's heap after a big export ended ({@link shrinkHeap}), then hands what the
+ * export freed outside it back to the system. The worker calls it once its reply is posted, so
+ * that the collection does not hold the export's last chunk back.
  */
 export function shrinkHeapIfDue(): void {
   if (!shrinkDue) return;
   shrinkDue = false;
   shrinkHeap();
+  returnFreedMemoryNow();
 }
 
 /** Finalizes every cursor of `conn` (before the connection closes). */
