@@ -5,7 +5,12 @@
  * latency, server CPU per request, the floor and the ratio.
  *
  *   deno run -A bench/load.ts [--rows=500000] [--seconds=5] [--only=engine,sql,...] [--keep]
- *     [--processes=N]
+ *     [--processes=N] [--from-source]
+ *
+ * The server runs as the published image runs it: the one-file bundle (`scripts/bundle.ts`, built
+ * into the run's temporary folder), from a copy of Deno of its own. `--from-source` serves from
+ * the source tree instead (`bench/lib/vitrine_server.ts`); pages and exports run the same code,
+ * but Deno keeps each TypeScript module's source and source map in the heap: about 8 MB more.
  *
  * Sections: engine (hello-world floor; each case also run in-process, without sockets or wrk,
  * to tell Vitrine's own cost from the network stack's and the load generator's, and served by
@@ -26,6 +31,7 @@ import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
 import type { Coding } from "../src/app/compression.ts";
 import { fmt, type Line, memoryText, ms, table } from "./lib/report.ts";
 import { compressAlone, helloMemory, rawLength, sqlFloor, timeCommand } from "./lib/floors.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -38,6 +44,7 @@ const SECONDS = Number(flags.seconds ?? 5);
 /** `--processes=N` for the engine section's second server (1 skips it); default one per core. */
 const PROCESSES = Number(flags.processes ?? Math.min(4, navigator.hardwareConcurrency));
 const ONLY = flags.only ? new Set(flags.only.split(",")) : null;
+const FROM_SOURCE = flags["from-source"] === "1";
 const want = (section: string) => !ONLY || ONLY.has(section);
 
 // --- set-up -------------------------------------------------------------------------------
@@ -48,11 +55,15 @@ const mutPath = `${dir}/mut.db`;
 const started = performance.now();
 buildBenchDatabase(benchPath, ROWS);
 Deno.copyFileSync(benchPath, mutPath);
+const program = FROM_SOURCE
+  ? "bench/lib/vitrine_server.ts"
+  : await buildBundle({ output: `${dir}/vitrine.js` });
 console.log(`# Vitrine load benchmark\n\n${machine()}`);
 console.log(
   `${ROWS.toLocaleString("en")} rows (${(Deno.statSync(benchPath).size / 1e6).toFixed(0)} MB)` +
     ` generated in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
-    `wrk 1 thread, ${SECONDS} s per line`,
+    `wrk 1 thread, ${SECONDS} s per line; Vitrine served ` +
+    (FROM_SOURCE ? "from the source tree" : "from the bundle, as the published image runs it"),
 );
 
 const helloPort = freePort();
@@ -70,7 +81,7 @@ function serveBenchFiles(port: number, options: string[]) {
     "run",
     "-A",
     V8_FLAGS_OPTION,
-    "bench/lib/vitrine_server.ts",
+    program,
     "serve",
     "-i",
     benchPath,

@@ -4,7 +4,7 @@
  * override can `{% extends "default:table.html" %}` and call `super()`.
  */
 import { join, normalize, sep } from "node:path";
-import { assetDir, readAssetText } from "../util/assets.ts";
+import { assetDir, isEmbeddedAsset, readAssetText } from "../util/assets.ts";
 import { isFile } from "../util/files.ts";
 
 /**
@@ -120,7 +120,7 @@ export class TemplateLoader {
       const path = join(dir, relative);
       if (isFile(path)) return path;
     }
-    if (this.defaultDir === null && readAssetText("templates", relative) !== null) {
+    if (this.defaultDir === null && isEmbeddedAsset("templates", relative)) {
       return EMBEDDED_PREFIX + relative;
     }
     return null;

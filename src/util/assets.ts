@@ -62,12 +62,7 @@ export function readAsset(folder: AssetFolder, relative: string): Uint8Array | n
   if (!isSafeRelative(relative)) return null;
   const key = `${folder}/${relative}`;
   const embedded = embeddedAssets();
-  if (embedded) {
-    const text = embedded.text[key];
-    if (text !== undefined) return new TextEncoder().encode(text);
-    const binary = embedded.binary[key];
-    return binary === undefined ? null : Uint8Array.from(atob(binary), (c) => c.charCodeAt(0));
-  }
+  if (embedded) return embedded.read(key);
   const dir = assetDir(folder);
   if (dir === null) return null;
   try {
@@ -82,18 +77,20 @@ export function listAssets(folder: AssetFolder): string[] {
   const embedded = embeddedAssets();
   if (embedded) {
     const prefix = `${folder}/`;
-    return [...Object.keys(embedded.text), ...Object.keys(embedded.binary)]
-      .filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort();
+    return embedded.paths.filter((key) => key.startsWith(prefix))
+      .map((key) => key.slice(prefix.length)).sort();
   }
   const dir = assetDir(folder);
   return dir === null ? [] : filesUnder(dir).sort();
 }
 
+/** True when the embedded copy holds `folder/relative` (without reading it). */
+export function isEmbeddedAsset(folder: AssetFolder, relative: string): boolean {
+  return embeddedAssets()?.paths.includes(`${folder}/${relative}`) ?? false;
+}
+
 /** The text of `folder/relative` (UTF-8), or null when there is no such file. */
 export function readAssetText(folder: AssetFolder, relative: string): string | null {
-  if (!isSafeRelative(relative)) return null;
-  const embedded = embeddedAssets()?.text[`${folder}/${relative}`];
-  if (embedded !== undefined) return embedded;
   const bytes = readAsset(folder, relative);
   return bytes === null ? null : new TextDecoder().decode(bytes);
 }

@@ -9,15 +9,15 @@
 
 /** Vitrine's own files, keyed by their path below the repository root (`templates/base.html`). */
 export interface EmbeddedAssets {
-  /** UTF-8 files: templates, CSS, JavaScript. */
-  text: Record<string, string>;
-  /** Every other file, base64-encoded. */
-  binary: Record<string, string>;
+  /** Every file's path. */
+  paths: string[];
+  /** The bytes of the file at `path`, or null when there is none. */
+  read(path: string): Uint8Array | null;
 }
 
 /**
- * Null here; the generated copy returns every file of `templates/` and `static/`, building the
- * table on the first call only (read workers, which load the bundle too, never call it).
+ * Null here; the generated copy holds every file of `templates/` and `static/`, compressed until
+ * one is read (read workers, which have their own bundle, never call it).
  */
 export function embeddedAssets(): EmbeddedAssets | null {
   return null;
