@@ -125,7 +125,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       const server = await listen(svc, flags);
       // What starting took and freed goes back to the system. V8's heap first: loading and
       // compiling the program leaves garbage that V8 would keep committed for the server's whole
-      // life (from source, 94 MB before the load benchmark's exports instead of 87).
+      // life (from source, 87–91 MB before the load benchmark's exports instead of 94).
       shrinkHeap();
       // Then glibc's: the first run of a file Deno has not seen parses all of it to list its
       // imports, and a new 2.5 MB bundle then kept 25 MB more for the server's whole life

@@ -1,8 +1,8 @@
 /**
  * `vitrine serve` collects what starting up left in its heap once it listens (`cli/serve.ts`):
  * reading the program's modules, compiling them and opening the databases leave several MB of
- * garbage that V8 would otherwise keep committed for the server's whole life (from source, 94 MB
- * before the load benchmark's exports instead of 87).
+ * garbage that V8 would otherwise keep committed for the server's whole life (from source,
+ * 87–91 MB before the load benchmark's exports instead of 94).
  */
 import assert from "node:assert/strict";
 import { buildShopDb } from "../fixtures/shop.ts";
