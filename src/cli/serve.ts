@@ -123,6 +123,8 @@ export function addServeCommand(program: Command, args: readonly string[]): void
         return await printPath(svc, flags.get);
       }
       const server = await listen(svc, flags);
+      // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.
+      const stop = stopOnSignals(svc, server);
       // What starting took and freed goes back to the system. V8's heap first: loading and
       // compiling the program leaves garbage that V8 would keep committed for the server's whole
       // life (from source, 87–91 MB before the load benchmark's exports instead of 94).
@@ -133,7 +135,6 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       returnFreedMemoryNow();
       // And the code that only starting ran (util/startup_pages.ts): 44–51 MB of file pages.
       releaseFilePages();
-      const stop = stopOnSignals(svc, server);
       // One copy of several (--processes): /-/metrics answers for every copy.
       const [copy, count] = (Deno.env.get(PROCESS_ENV) ?? "").split("/").map(Number);
       const metricsDir = Deno.env.get(METRICS_DIR_ENV);
