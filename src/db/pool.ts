@@ -104,6 +104,8 @@ interface Job {
   /** Its SQL text (null for control messages). */
   sql: string | null;
   long: boolean;
+  /** Its text has run before and was short: it may take a spare worker. */
+  knownShort: boolean;
   /**
    * The pool's booting time ({@link ReadPool.#bootingMs}) already added to the job's deadline
    * (or reached before it was queued): what is beyond it at expiry was spent waiting for a boot.
@@ -161,7 +163,17 @@ function controlJob(
   resolve: (value: FromWorker) => void,
   reject: (error: Error) => void,
 ): Job {
-  return { id, message, sql: null, long: false, bootMark: 0, timer: null, resolve, reject };
+  return {
+    id,
+    message,
+    sql: null,
+    long: false,
+    knownShort: false,
+    bootMark: 0,
+    timer: null,
+    resolve,
+    reject,
+  };
 }
 
 /** The read request a job carries (none for control messages). */
@@ -392,6 +404,7 @@ export class ReadPool {
         message,
         sql: request.sql,
         long: this.costs.isLong(request.sql),
+        knownShort: this.costs.isKnownShort(request.sql),
         bootMark: this.#bootingMs(),
         timer: null,
         onSend,
@@ -467,18 +480,35 @@ export class ReadPool {
     return false;
   }
 
-  /** Hands queued jobs to free workers, starting workers where the rules allow. */
+  /**
+   * Hands queued jobs to free workers, starting workers where the rules allow: base workers take
+   * the short lane first, then the long one; spares take the short lane's queries in order, but
+   * keep one spare for queries known to be short: a text never seen counts as short but may be a
+   * runaway. Four new runaway queries at once took the three base workers and both spares, and
+   * every query of the varied mix that missed the main thread waited for their time limit.
+   */
   #pump(): void {
     if (this.#closed) return;
     while (this.#short.length || this.#long.length) {
-      const short = this.#short.length > 0;
-      const worker = this.#freeWorker(short) ?? this.#newWorker(short);
+      const worker = this.#freeWorker(false) ?? this.#newBaseWorker();
       if (!worker) break;
-      const job = this.#settle((short ? this.#short : this.#long).shift()!);
-      this.#send(worker, job);
+      this.#send(worker, this.#settle((this.#short.length ? this.#short : this.#long).shift()!));
+    }
+    let waiting = false;
+    for (let i = 0; i < this.#short.length;) {
+      if (!this.#short[i].knownShort && this.#unprovenOnSpares() >= this.spare - 1) {
+        i++;
+        continue;
+      }
+      const worker = this.#freeWorker(true) ?? this.#newSpare();
+      if (!worker) {
+        waiting = true;
+        break;
+      }
+      this.#send(worker, this.#settle(this.#short.splice(i, 1)[0]));
     }
     // Short queries still waiting: a busy worker may soon count as long, allowing a spare.
-    if (this.#short.length && this.#recheck === null && this.#canAddSpare()) {
+    if (waiting && this.#recheck === null && this.#canAddSpare()) {
       this.#recheck = setTimeout(() => {
         this.#recheck = null;
         this.#pump();
@@ -486,18 +516,33 @@ export class ReadPool {
     }
   }
 
-  #freeWorker(short: boolean): PoolWorker | undefined {
-    return this.#workers.find((w) => !w.current && !w.control.length && (short || !w.spare));
+  /** Spares running a query whose text had never run before. */
+  #unprovenOnSpares(): number {
+    let count = 0;
+    for (const w of this.#workers) {
+      if (w.spare && w.current && w.current.sql !== null && !w.current.knownShort) count++;
+    }
+    return count;
   }
 
-  #newWorker(short: boolean): PoolWorker | null {
+  /** A free worker, spares included when `spare`. */
+  #freeWorker(spare: boolean): PoolWorker | undefined {
+    return this.#workers.find((w) => !w.current && !w.control.length && (spare || !w.spare));
+  }
+
+  #newBaseWorker(): PoolWorker | null {
     const base = this.#workers.filter((w) => !w.spare).length;
     // The last worker giving back its memory is free again in a few milliseconds, sooner than a
     // new worker would boot (tens), which would then sit idle until it stopped again.
     if (base < this.size && !this.#workers.some((w) => w.current?.message.type === "release")) {
       return this.#startWorker(false);
     }
-    if (!short || !this.#canAddSpare()) return null;
+    return null;
+  }
+
+  /** A spare, when every worker is busy and one of them is stuck on a long query. */
+  #newSpare(): PoolWorker | null {
+    if (!this.#canAddSpare()) return null;
     const now = performance.now();
     // A worker still booting is not stuck: a spare would boot no faster.
     const stuck = this.#workers.some((w) =>

@@ -10,11 +10,19 @@
 export const LONG_QUERY_MS = 20;
 
 /**
- * A query whose moving average stays under this, over at least {@link TINY_AFTER} runs, is tiny:
- * handing it to a worker costs more than running it (`database.ts` runs it on the main thread).
+ * A query most of whose recent runs ({@link RECENT_RUNS}; at least {@link TINY_AFTER} runs in all)
+ * took less than this is tiny: handing it to a worker costs more than running it
+ * (`database.ts` runs it on the main thread).
  */
 export const TINY_QUERY_MS = 2;
 const TINY_AFTER = 3;
+/**
+ * Runs whose times decide tinyness, by majority: on a busy machine a row lookup of 50 µs is
+ * now and then measured at 5–25 ms, because its thread was descheduled mid-query. One such run
+ * lifted the moving average over the limit, and the lookups that followed went to the workers,
+ * where they waited behind runaway queries for 100–200 ms (bench/load.ts, runaway section).
+ */
+const RECENT_RUNS = 5;
 
 /** SQL texts remembered; the least recently seen are forgotten first. */
 const REMEMBERED = 2000;
@@ -27,7 +35,7 @@ export const REMEMBERED_CHARS = 4 << 20;
 /** Moving averages of query durations per SQL text. */
 export class QueryCosts {
   /** Least recently seen first. */
-  #costs = new Map<string, { ms: number; runs: number }>();
+  #costs = new Map<string, Cost>();
   #chars = 0;
 
   /** Characters of the SQL texts remembered now. */
@@ -46,12 +54,15 @@ export class QueryCosts {
     // Deleted and set again: the map's order is then least recently seen first.
     if (this.#costs.delete(sql)) this.#chars -= sql.length;
     // Recent runs weigh most; one slow run (a cold cache) is forgiven after a few fast ones.
-    this.#costs.set(
-      sql,
-      previous === undefined
-        ? { ms, runs: 1 }
-        : { ms: previous.ms * 0.6 + ms * 0.4, runs: previous.runs + 1 },
-    );
+    if (previous === undefined) {
+      this.#costs.set(sql, { ms, runs: 1, recent: [ms] });
+    } else {
+      previous.ms = previous.ms * 0.6 + ms * 0.4;
+      previous.runs++;
+      if (previous.recent.length === RECENT_RUNS) previous.recent.shift();
+      previous.recent.push(ms);
+      this.#costs.set(sql, previous);
+    }
     this.#chars += sql.length;
     for (const oldest of this.#costs.keys()) {
       if ((this.#costs.size <= REMEMBERED && this.#chars <= REMEMBERED_CHARS) || oldest === sql) {
@@ -67,9 +78,30 @@ export class QueryCosts {
     return (this.#costs.get(sql)?.ms ?? 0) >= LONG_QUERY_MS;
   }
 
-  /** True when `sql` has always been tiny lately (see {@link TINY_QUERY_MS}). */
+  /**
+   * True when `sql` has run before and been short so far. Only such queries may take a spare
+   * worker (`pool.ts`): a text never seen may be a runaway.
+   */
+  isKnownShort(sql: string): boolean {
+    const cost = this.#costs.get(sql);
+    return cost !== undefined && cost.ms < LONG_QUERY_MS;
+  }
+
+  /** True when most of `sql`'s recent runs were tiny (see {@link TINY_QUERY_MS}). */
   isTiny(sql: string): boolean {
     const cost = this.#costs.get(sql);
-    return cost !== undefined && cost.runs >= TINY_AFTER && cost.ms < TINY_QUERY_MS;
+    if (cost === undefined || cost.runs < TINY_AFTER) return false;
+    let tiny = 0;
+    for (const ms of cost.recent) if (ms < TINY_QUERY_MS) tiny++;
+    return tiny * 2 > cost.recent.length;
   }
+}
+
+/** What one SQL text has cost. */
+interface Cost {
+  /** Moving average of its run times (ms). */
+  ms: number;
+  runs: number;
+  /** The last {@link RECENT_RUNS} run times, oldest first. */
+  recent: number[];
 }

@@ -20,3 +20,29 @@ Deno.test("short SQL texts are remembered up to the count limit", () => {
   assert.equal(costs.isLong("select 4999"), true);
   assert.equal(costs.isLong("select 0"), false);
 });
+
+Deno.test("a tiny query stays tiny through a run or two slowed by the machine", () => {
+  const costs = new QueryCosts();
+  const sql = "select * from trees where id = :p0";
+  for (let i = 0; i < 10; i++) costs.record(sql, 0.05);
+  assert.equal(costs.isTiny(sql), true);
+  // Descheduled mid-query on a busy machine: the moving average alone would say 10 ms.
+  costs.record(sql, 25);
+  assert.equal(costs.isTiny(sql), true);
+  costs.record(sql, 0.05);
+  costs.record(sql, 25);
+  assert.equal(costs.isTiny(sql), true, "two slow runs of the last five");
+  // A text that really turned slow is no longer tiny after three slow runs of five.
+  costs.record(sql, 25);
+  assert.equal(costs.isTiny(sql), false);
+});
+
+Deno.test("a text is known short only once it has run, and stays short below the long limit", () => {
+  const costs = new QueryCosts();
+  assert.equal(costs.isKnownShort("select 1"), false, "never seen");
+  costs.record("select 1", 0.1);
+  assert.equal(costs.isKnownShort("select 1"), true);
+  costs.record("select 2", LONG_QUERY_MS * 3);
+  assert.equal(costs.isKnownShort("select 2"), false);
+  assert.equal(costs.isLong("select 2"), true);
+});

@@ -104,7 +104,7 @@ Deno.test("short queries get a spare worker while every worker runs a long one",
   });
   const db = new Database(host, { memory_name: "spare_worker" });
   try {
-    await db.execute("select 1");
+    await db.execute("select 7"); // known to be short from now on
     const busy = new AbortController();
     const runaway = settled(db.execute(ENDLESS, null, { ...quiet, signal: busy.signal }));
     // Answered while the runaway still runs on the base worker.
@@ -113,6 +113,32 @@ Deno.test("short queries get a spare worker while every worker runs a long one",
     assert.equal(host.readPool().threads().length, 2);
     busy.abort();
     await runaway.promise;
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("queries never seen before leave a spare to those known to be short", async () => {
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 2, sql_time_limit_ms: 10_000 },
+  });
+  const db = new Database(host, { memory_name: "spare_unknown" });
+  try {
+    await db.execute("select 7");
+    const busy = new AbortController();
+    // Three runaways of a text never seen, as when several visitors run the same new query: one
+    // takes the base worker, one a spare, and the third waits rather than take the last spare.
+    const runaways = [1, 2, 3].map(() =>
+      settled(db.execute(ENDLESS, null, { ...quiet, signal: busy.signal }))
+    );
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await db.execute("select 7")).single_value(), 7);
+    }
+    assert.equal(host.readPool().threads().length, 3, "the base worker and both spares");
+    assert.deepEqual(runaways.map((r) => r.state), ["pending", "pending", "pending"]);
+    busy.abort();
+    await Promise.all(runaways.map((r) => r.promise));
   } finally {
     db.close();
     host.close();
