@@ -14,7 +14,7 @@
  * with Vitrine's V8 flags, its resident memory is the floor a Vitrine server's is compared with
  * (a Deno runtime, one more isolate, an HTTP server).
  */
-import { releaseFilePages } from "../src/util/startup_pages.ts";
+import { releaseFilePages } from "../src/util/file_pages.ts";
 
 const port = Number(Deno.args[0] ?? 8400);
 const withWorker = Deno.args.includes("--worker");

@@ -281,6 +281,7 @@ export class Service {
       cacheSizeKb: Number(this.setting("cache_size_kb")),
       workerUrl: new URL("./app/read_worker.ts", import.meta.url),
       onIdle: () => this.#releaseMemory(),
+      onBigExport: () => this.lifecycle.bigExportEnded(),
     });
     return this.#pool;
   }

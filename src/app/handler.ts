@@ -93,6 +93,7 @@ export function createHandler(svc: Service): FetchHandler {
     const started = performance.now();
     const lifecycle = svc.lifecycle;
     lifecycle.inFlight++;
+    lifecycle.received++;
     let status = 500;
     try {
       const response = await answer(raw, info);

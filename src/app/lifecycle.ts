@@ -15,8 +15,24 @@ export class Lifecycle {
   #draining = false;
   /** Requests whose response has not been returned yet. */
   inFlight = 0;
+  /** Requests received so far (a server is quiet while this stays the same). */
+  received = 0;
   /** The TCP port of the server, once listening (null in-process). */
   port: number | null = null;
+  #bigExportListeners: (() => void)[] = [];
+
+  /** Calls `listener` each time a big export has ended (see {@link bigExportEnded}). */
+  afterBigExport(listener: () => void): void {
+    this.#bigExportListeners.push(listener);
+  }
+
+  /**
+   * An export of 8 MB or more has ended (the read pool's `onBigExport`): what serving it grew can
+   * be given back (`cli/quiet_memory.ts`).
+   */
+  bigExportEnded(): void {
+    for (const listener of this.#bigExportListeners) listener();
+  }
 
   /** The current phase. */
   get phase(): Phase {

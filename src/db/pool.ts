@@ -31,7 +31,7 @@ import {
 } from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
 import { decodeRows } from "./wire.ts";
-import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { BIG_EXPORT_BYTES, type FromWorker, type ToWorker } from "./worker_protocol.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
 import { READ_WORKER_NAME, readWorkerEntry } from "../util/assets.ts";
 
@@ -55,6 +55,8 @@ export interface ReadPoolOptions {
    * the same with the main thread's connections.
    */
   onIdle?: () => void;
+  /** Called when an export cursor that sent `BIG_EXPORT_BYTES` or more has ended. */
+  onBigExport?: () => void;
   /** A spare worker without work for this long is stopped (default 30 s). */
   spareIdleMs?: number;
   /**
@@ -227,6 +229,7 @@ export class ReadPool {
       spare: this.spare,
       workerUrl: options.workerUrl ?? PLAIN_WORKER,
       onIdle: options.onIdle ?? (() => {}),
+      onBigExport: options.onBigExport ?? (() => {}),
       spareIdleMs: options.spareIdleMs ?? SPARE_IDLE_MS,
       baseIdleMs: options.baseIdleMs ?? BASE_IDLE_MS,
     };
@@ -235,6 +238,13 @@ export class ReadPool {
   /** Workers started so far and whether each is running a query. */
   threads(): { name: string; busy: number }[] {
     return this.#workers.map((w) => ({ name: `vitrine-read-${w.index}`, busy: w.current ? 1 : 0 }));
+  }
+
+  /** Export cursors open (`_stream=on` downloads under way). */
+  get cursors(): number {
+    let open = 0;
+    for (const worker of this.#workers) open += worker.cursors;
+    return open;
   }
 
   /** Queries waiting for a worker. */
@@ -287,6 +297,12 @@ export class ReadPool {
     const cursorId = this.#nextId++;
     let owner: PoolWorker | null = null;
     let finished = false;
+    let sentBytes = 0;
+    const ended = () => {
+      finished = true;
+      if (owner) owner.cursors--;
+      if (sentBytes >= BIG_EXPORT_BYTES) this.#options.onBigExport();
+    };
     const message = (): ToWorker => ({
       type: "cursor",
       id: this.#nextId++,
@@ -300,10 +316,8 @@ export class ReadPool {
     const settle = (reply: FromWorker): CursorChunk => {
       if (reply.type === "error") throw reviveError(reply.error);
       if (reply.type !== "chunk") throw new Error("Unexpected answer from a read worker");
-      if (reply.done && !finished) {
-        finished = true;
-        if (owner) owner.cursors--;
-      }
+      sentBytes += reply.lines?.length ?? 0;
+      if (reply.done && !finished) ended();
       let values: SqlValue[][] | null = null;
       // The chunk is handed on, not shared: see `takeLines` (render/row_stream.ts).
       const lines = reply.lines;
@@ -319,10 +333,7 @@ export class ReadPool {
       };
     };
     const failed = (error: unknown): never => {
-      if (!finished) {
-        finished = true;
-        if (owner) owner.cursors--;
-      }
+      if (!finished) ended();
       throw error;
     };
     return {
@@ -341,8 +352,7 @@ export class ReadPool {
           finished = true;
           return;
         }
-        finished = true;
-        owner.cursors--;
+        ended();
         await this.#onWorker(owner, { type: "cursor-close", id: this.#nextId++, cursor: cursorId })
           .catch(() => {});
       },

@@ -20,6 +20,7 @@ import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
 import { cellLines } from "../util/cell_lines.ts";
 import { canReadCells, CellBatch } from "../sqlite/cell_batch.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
+import { BIG_EXPORT_BYTES } from "./worker_protocol.ts";
 import {
   interruptedError,
   type ReadRequest,
@@ -55,9 +56,6 @@ const BATCH_CELLS = 8192;
  * where pages of the same export did not.
  */
 const CHUNK_CELLS = 65_536;
-
-/** An export that sent this much leaves the worker's heap shrunk behind it ({@link shrinkHeap}). */
-const SHRINK_AFTER_BYTES = 8 * 1024 * 1024;
 
 /** A chunk that took longer than this is not followed by one read ahead (`readAhead`). */
 const READ_AHEAD_MAX_MS = 20;
@@ -279,7 +277,7 @@ export function closeCursor(id: number): void {
   if (!cursor) return;
   cursors.delete(id);
   cursor.statement.finalize();
-  if (cursor.sentBytes >= SHRINK_AFTER_BYTES) {
+  if (cursor.sentBytes >= BIG_EXPORT_BYTES) {
     // The scan filled the connection's page cache with pages read once (2 MB by default).
     cursor.conn.releaseMemory();
     shrinkDue = true;

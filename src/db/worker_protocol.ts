@@ -10,6 +10,13 @@ import type { ReadRequest, SerializedError } from "./read_query.ts";
 import type { ReadTarget } from "./read_target.ts";
 import type { TextRowsOptions } from "../util/text_rows.ts";
 
+/**
+ * An export that sent this much leaves memory to give back behind it: the read worker shrinks its
+ * heap and empties its connection's page cache (`worker_cursors.ts`), and the pool tells its
+ * owner (`ReadPoolOptions.onBigExport`).
+ */
+export const BIG_EXPORT_BYTES = 8 * 1024 * 1024;
+
 /** Rows as JSON text (see `wire.ts`); parsed on the main thread only if someone reads them. */
 export interface WireRows {
   json: string;
