@@ -1,9 +1,10 @@
 /**
  * A served process gives back the pages of Deno's executable its last requests ran
- * (`unmapCleanFilePages`, util/file_pages.ts) whenever it goes quiet, and after each export of 8
- * MB or more. Quiet means that for {@link QUIET_MS} no request arrived, none was being answered
- * and no export was being sent; it releases once per quiet spell. What the next request runs is
- * mapped back as it runs.
+ * (`unmapCleanFilePages`, util/file_pages.ts) whenever it goes quiet, after each export of 8 MB
+ * or more, and after the idle read pool gave back its memory (`Lifecycle.heavyWorkEnded`). Quiet
+ * means that for {@link QUIET_MS} no request arrived, none was being answered and no export was
+ * being sent; it releases once per quiet spell. What the next request runs is mapped back as it
+ * runs.
  *
  * Why: serving touches code it runs rarely — an export's, the optimising compiler's, a full
  * collection's — and those pages stayed resident for the life of the process, where `ps`,
@@ -26,7 +27,7 @@ export const QUIET_MS = 1_000;
 
 /**
  * Checks every `quietMs` whether `svc` has been quiet since the last check, and if so (once per
- * quiet spell) unmaps its clean file pages; does the same each time a big export ends. Returns a
+ * quiet spell) unmaps its clean file pages; does the same each time heavy work ends. Returns a
  * function that stops the checks; the timer never keeps the process alive.
  */
 export function releaseWhenQuiet(
@@ -54,7 +55,7 @@ export function releaseWhenQuiet(
     if (quiet && received !== releasedAt) releaseNow();
   }, quietMs);
   Deno.unrefTimer(timer);
-  lifecycle.afterBigExport(releaseNow);
+  lifecycle.afterHeavyWork(releaseNow);
   return () => {
     stopped = true;
     clearInterval(timer);

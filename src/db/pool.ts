@@ -491,31 +491,35 @@ export class ReadPool {
   }
 
   /**
-   * Hands queued jobs to free workers, starting workers where the rules allow: base workers take
-   * the short lane first, then the long one; spares take the short lane's queries in order, but
-   * keep one spare for queries known to be short: a text never seen counts as short but may be a
-   * runaway. Four new runaway queries at once took the three base workers and both spares, and
-   * every query of the varied mix that missed the main thread waited for their time limit.
+   * Hands queued jobs to free workers, the short lane first, starting workers where the rules
+   * allow. Base workers take any job; spares only short ones, and they keep one spare for texts
+   * known to be short: a text never seen counts as short, but it may be a runaway. Four new
+   * runaway queries at once took the three base workers and a spare, and every other query that
+   * missed the main thread, new texts of the varied mix included, shared the last spare until the
+   * runaways' time limit stopped them.
    */
   #pump(): void {
     if (this.#closed) return;
-    while (this.#short.length || this.#long.length) {
-      const worker = this.#freeWorker(false) ?? this.#newBaseWorker();
-      if (!worker) break;
-      this.#send(worker, this.#settle((this.#short.length ? this.#short : this.#long).shift()!));
-    }
     let waiting = false;
-    for (let i = 0; i < this.#short.length;) {
-      if (!this.#short[i].knownShort && this.#unprovenOnSpares() >= this.spare - 1) {
+    for (const lane of [this.#short, this.#long]) {
+      for (let i = 0; i < lane.length;) {
+        const job = lane[i];
+        const spareOk = this.#mayTakeSpare(job);
+        const worker = this.#freeWorker(spareOk) ?? this.#newBaseWorker() ??
+          (spareOk ? this.#newSpare() : null);
+        if (worker) {
+          lane.splice(i, 1);
+          this.#send(worker, this.#settle(job));
+          continue;
+        }
+        // No base worker to be had: only later short jobs that may take a spare can still go.
+        if (spareOk) {
+          waiting = true;
+          break;
+        }
+        if (lane === this.#long) break;
         i++;
-        continue;
       }
-      const worker = this.#freeWorker(true) ?? this.#newSpare();
-      if (!worker) {
-        waiting = true;
-        break;
-      }
-      this.#send(worker, this.#settle(this.#short.splice(i, 1)[0]));
     }
     // Short queries still waiting: a busy worker may soon count as long, allowing a spare.
     if (waiting && this.#recheck === null && this.#canAddSpare()) {
@@ -524,6 +528,12 @@ export class ReadPool {
         this.#pump();
       }, RECHECK_MS);
     }
+  }
+
+  /** Short jobs may take a spare; one whose text never ran only while another spare is left. */
+  #mayTakeSpare(job: Job): boolean {
+    if (job.long) return false;
+    return job.knownShort || this.#unprovenOnSpares() < this.spare - 1;
   }
 
   /** Spares running a query whose text had never run before. */
