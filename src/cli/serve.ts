@@ -136,7 +136,8 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       returnFreedMemoryNow();
       // And the code that only starting ran (util/file_pages.ts): 44–51 MB of file pages.
       releaseFilePages();
-      // And, whenever it goes quiet, the code its last requests ran.
+      // And from now on, after big exports and whenever it goes quiet, the code its last requests
+      // ran (cli/quiet_memory.ts).
       releaseWhenQuiet(svc);
       // One copy of several (--processes): /-/metrics answers for every copy.
       const [copy, count] = (Deno.env.get(PROCESS_ENV) ?? "").split("/").map(Number);
