@@ -18,17 +18,11 @@
  * @module
  */
 
-import { SqliteError } from "../sqlite/errors.ts";
 import { sqlite } from "../sqlite/ffi.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { LONG_QUERY_MS, QueryCosts } from "./query_costs.ts";
-import {
-  type EncodedPage,
-  interruptedError,
-  type ReadRequest,
-  type SerializedError,
-  wallClock,
-} from "./read_query.ts";
+import { type EncodedPage, interruptedError, type ReadRequest, wallClock } from "./read_query.ts";
+import { controlJob, type Job, jobRequest, type PoolWorker, reviveError } from "./pool_jobs.ts";
 import type { ReadTarget } from "./read_target.ts";
 import { decodeRows } from "./wire.ts";
 import { BIG_EXPORT_BYTES, type FromWorker, type ToWorker } from "./worker_protocol.ts";
@@ -100,47 +94,6 @@ const SPARE_IDLE_MS = 30_000;
  */
 const BASE_IDLE_MS = 60_000;
 
-interface Job {
-  id: number;
-  message: ToWorker;
-  /** Its SQL text (null for control messages). */
-  sql: string | null;
-  long: boolean;
-  /** Its text has run before and was short: it may take a spare worker. */
-  knownShort: boolean;
-  /**
-   * The pool's booting time ({@link ReadPool.#bootingMs}) already added to the job's deadline
-   * (or reached before it was queued): what is beyond it at expiry was spent waiting for a boot.
-   */
-  bootMark: number;
-  /** Fails the job as interrupted when its deadline passes in the queue. */
-  timer: ReturnType<typeof setTimeout> | null;
-  /** Told which worker the job went to (a cursor stays on the worker that opened it). */
-  onSend?: (worker: PoolWorker) => void;
-  resolve(value: FromWorker): void;
-  reject(error: Error): void;
-}
-
-interface PoolWorker {
-  worker: Worker;
-  index: number;
-  spare: boolean;
-  current: Job | null;
-  /** `performance.now()` when `current` was sent. */
-  since: number;
-  /** Control messages (`forget`) waiting for this worker to be free. */
-  control: Job[];
-  /** The connection the current query runs on, for `sqlite3_interrupt`. */
-  pointer: bigint | null;
-  idleTimer: ReturnType<typeof setTimeout> | null;
-  /** Export cursors open on this worker: it is not stopped while it holds one. */
-  cursors: number;
-  /** It ran queries since it last released memory (or started). */
-  used: boolean;
-  /** It finished booting: its modules and plugins are loaded. */
-  ready: boolean;
-}
-
 /** One chunk of an export cursor (see {@link ReadPool.cursor}). */
 export interface CursorChunk {
   columns: string[];
@@ -156,40 +109,6 @@ export interface PoolCursor {
   next(): Promise<CursorChunk>;
   /** Finalizes the statement early (a client that went away). */
   close(): Promise<void>;
-}
-
-/** A job carrying a control message (`forget`, `release`, `stop`, a cursor's): no SQL, no deadline. */
-function controlJob(
-  id: number,
-  message: ToWorker,
-  resolve: (value: FromWorker) => void,
-  reject: (error: Error) => void,
-): Job {
-  return {
-    id,
-    message,
-    sql: null,
-    long: false,
-    knownShort: false,
-    bootMark: 0,
-    timer: null,
-    resolve,
-    reject,
-  };
-}
-
-/** The read request a job carries (none for control messages). */
-function jobRequest(job: Job): ReadRequest | null {
-  const message = job.message;
-  return message.type === "query" || message.type === "cursor" ? message.request : null;
-}
-
-/** Rebuilds a worker's error on this thread (SQLite errors stay `SqliteError`). */
-function reviveError(error: SerializedError): Error {
-  if (error.extendedCode !== undefined) return new SqliteError(error.message, error.extendedCode);
-  const revived = new Error(error.message);
-  revived.name = error.name;
-  return revived;
 }
 
 /** A pool of read workers. Always `close()` it, or the process will not exit. */
