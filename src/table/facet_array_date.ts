@@ -20,9 +20,9 @@ export class ArrayFacet extends Facet {
     // of such a table, and errors are never cached).
     return this.suggestColumns(async (c) => {
       const types = await this.runSuggestSql(
-        `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
-          `select distinct case when json_valid(${c}) then json_type(${c}) else 'not json' end ` +
-          `from limited where ${c} is not null and ${c} != ''`,
+        `select distinct case when json_valid(${c}) then json_type(${c}) else 'not json' end ` +
+          `from (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
+          `where ${c} is not null and ${c} != ''`,
       );
       const kinds = positional(types).map((row) => row[0]);
       if (!kinds.includes("array") || kinds.some((k) => k !== "array" && k !== null)) return false;
@@ -38,13 +38,14 @@ export class ArrayFacet extends Facet {
   /** `[results, timed_out]` for every requested array facet. */
   facet_results(): Promise<[FacetResult[], string[]]> {
     return this.countFacets({
-      // Distinct (row, item) pairs so an item repeated inside one array counts once.
+      // Distinct (row, item) pairs so an item repeated inside one array counts once. No CTE and
+      // no name the outer query looks up in the user's columns.
       sql: (c, limit) =>
-        `with inner_rows as (${this.sql}), ` +
-        `items as (select distinct item.value as facet_item, inner_rows.* ` +
-        `from inner_rows, json_each(inner_rows.${c}) as item where json_valid(inner_rows.${c})) ` +
-        `select facet_item as value, count(*) as count from items ` +
-        `group by facet_item order by count(*) desc, facet_item limit ${limit}`,
+        `select facet_item as value, count(*) as count from (` +
+        `select distinct item.value as facet_item, inner_rows.* ` +
+        `from (${this.sql}) as inner_rows, json_each(inner_rows.${c}) as item ` +
+        `where json_valid(inner_rows.${c})) ` +
+        `group by 1 order by 2 desc, 1 limit ${limit}`,
       key: (column) => `${column}__arraycontains`,
       // Items are reported as text (Python's str()), as the reference does.
       value: (raw) => [facetValueText(raw), facetValueText(raw)],
@@ -83,8 +84,7 @@ export class DateFacet extends Facet {
     return this.countFacets({
       sql: (c, limit) =>
         `select date(${c}) as value, count(*) as count from (${this.sql}) ` +
-        `where date(${c}) is not null group by date(${c}) ` +
-        `order by count desc, value limit ${limit}`,
+        `where date(${c}) is not null group by 1 order by 2 desc, 1 limit ${limit}`,
       key: (column) => `${column}__date`,
     });
   }

@@ -38,9 +38,8 @@ export class ColumnFacet extends Facet {
     const size = this.get_facet_size();
     return await this.suggestColumns(async (c) => {
       const distinct = await this.runSuggestSql(
-        `with limited as (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
-          `select ${c} as value, count(*) as n from limited where value is not null ` +
-          `group by value limit ${size + 1}`,
+        `select ${c}, count(*) from (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
+          `where ${c} is not null group by 1 limit ${size + 1}`,
       );
       const count = positional(distinct).length;
       return count > 1 && count < rowCount && count <= size &&
@@ -59,7 +58,7 @@ export class ColumnFacet extends Facet {
     return this.countFacets({
       sql: (c, limit) =>
         `select ${c} as value, count(*) as count from (${this.sql}) ` +
-        `where ${c} is not null group by ${c} order by count desc, value limit ${limit}`,
+        `where ${c} is not null group by 1 order by 2 desc, 1 limit ${limit}`,
       // A leading underscore would make `col=` look like a control argument.
       key: (column) => column.startsWith("_") ? `${column}__exact` : column,
       labels: expandLabels,
