@@ -56,6 +56,9 @@ const TEXT_FORMATS: [string, string][] = [["csv", "CSV"], ["tsv", "TSV"], [
   "NDJSON",
 ]];
 
+/** The formats the menu writes its own links for. */
+const BUILT_IN: ReadonlySet<string> = new Set([...TEXT_FORMATS.map(([format]) => format), "json"]);
+
 /** The export menu for the page `request` shows. */
 export function exportMenu(request: Request, input: ExportMenuInput): ExportMenu {
   const current = new URLSearchParams(request.query_string);
@@ -73,7 +76,9 @@ export function exportMenu(request: Request, input: ExportMenuInput): ExportMenu
   const page = [
     ...TEXT_FORMATS.map(([format, label]) => link(format, label, current, true)),
     link("json", "JSON", current, false),
-    ...Object.entries(input.plugin_formats ?? {}).filter(([format]) => format !== "json").map((
+    // Callers may pass every format link they have (the query page's `renderers` holds `csv`):
+    // a format the menu already lists is not listed again.
+    ...Object.entries(input.plugin_formats ?? {}).filter(([format]) => !BUILT_IN.has(format)).map((
       [format, url],
     ) => ({ format, label: format, base_url: url, url })),
   ];

@@ -12,6 +12,7 @@ import type { RenderHost } from "./host.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
 import { BadRequest } from "../http/errors.ts";
+import { attachment } from "../http/content_disposition.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import type { RowsPage } from "./rows_page.ts";
@@ -57,7 +58,7 @@ export function streamedResponse(
   const headers: Record<string, string> = {};
   if (download) {
     const name = page.filename ?? page.table ?? page.query_name ?? page.database;
-    headers["content-disposition"] = `attachment; filename="${name}.${format}"`;
+    headers["content-disposition"] = attachment(`${name}.${format}`);
   }
   const contentType = download ? DOWNLOAD_TYPES[format] : "text/plain; charset=utf-8";
   if (page.error !== null) {

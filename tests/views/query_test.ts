@@ -212,3 +212,19 @@ Deno.test("query results come as CSV and in other JSON shapes too", async () => 
   const canned = await svc.client.get("/shop/products_by_category.csv?category=Garden");
   assert.equal(canned.text.split("\r\n")[0], "id,name,price");
 });
+
+Deno.test("the query page's Export menu lists each format once", async () => {
+  await using svc = shopService();
+  for (
+    const path of [
+      "/shop/-/query?sql=select+id+from+categories",
+      "/shop/products_by_category?category=Garden",
+    ]
+  ) {
+    const html = (await svc.client.get(path)).text;
+    const menu = html.slice(html.indexOf('<details class="export-menu">'));
+    const thisPage = menu.slice(0, menu.indexOf("</ul>"));
+    const formats = [...thisPage.matchAll(/data-format="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(formats, ["csv", "tsv", "ndjson", "json"], path);
+  }
+});

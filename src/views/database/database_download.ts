@@ -9,6 +9,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { Forbidden } from "../../http/errors.ts";
+import { attachment } from "../../http/content_disposition.ts";
 
 /** True when the database page should offer the download link. */
 export async function downloadAllowed(
@@ -32,7 +33,7 @@ export async function databaseDownloadView(svc: ViewHost, request: Request): Pro
   if (matchesEtag(request.headers["if-none-match"], etag)) {
     return new Response("", { status: 304, headers, content_type: null });
   }
-  headers["content-disposition"] = `attachment; filename="${db.name}.db"`;
+  headers["content-disposition"] = attachment(`${db.name}.db`);
   // HEAD never reads the body: opening the file for it would leak the handle (nothing drains or
   // cancels that stream), so HEAD gets the headers alone.
   if (request.method === "HEAD") {

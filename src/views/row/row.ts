@@ -11,6 +11,7 @@ import type { ResolvedRow, ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
+import { attachment } from "../../http/content_disposition.ts";
 import type { Database } from "../../db/database.ts";
 import { rowKeys } from "../../db/results.ts";
 import { rowPathOf, tilde_encode } from "../../util/tilde.ts";
@@ -228,7 +229,7 @@ function blobDownload(request: Request, resolved: ResolvedRow): Response {
   return new Response(value ?? new Uint8Array(0), {
     content_type: "application/binary",
     headers: {
-      "content-disposition": `attachment; filename="${resolved.table}-${key}.blob"`,
+      "content-disposition": attachment(`${resolved.table}-${key}.blob`),
       "x-content-type-options": "nosniff",
     },
   });
