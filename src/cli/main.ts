@@ -13,6 +13,7 @@ import { addCreateTokenCommand } from "./create_token.ts";
 import { addPublishCommand } from "./publish.ts";
 import { addPackageCommand } from "./package.ts";
 import { addInstallCommands } from "./install.ts";
+import { addInsertCommand } from "./insert.ts";
 import { installedPluginRegistry } from "./installed_plugins.ts";
 import { VERSION } from "../version.ts";
 import { CliExit } from "./exit.ts";
@@ -37,6 +38,7 @@ export async function main(args: string[]): Promise<number> {
   addCreateTokenCommand(program);
   addPackageCommand(program);
   addInstallCommands(program);
+  addInsertCommand(program);
   await addPublishCommand(program, registry);
   const builtIn = new Set(program.commands);
   await registry.call("register_commands", { cli: program });

@@ -9,6 +9,7 @@ import { parseSettings, parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
 import { Connection } from "../sqlite/connection.ts";
+import { looksLikeSqlite } from "./sqlite_file.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
 import {
   METRICS_DIR_ENV,
@@ -277,20 +278,6 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
   }
   return server;
-}
-
-const SQLITE_HEADER = new TextEncoder().encode("SQLite format 3\0");
-
-/** True for an empty file (SQLite makes it a database) or one with SQLite's 16-byte header. */
-function looksLikeSqlite(path: string): boolean {
-  const file = Deno.openSync(path);
-  try {
-    const head = new Uint8Array(16);
-    const read = file.readSync(head) ?? 0;
-    return read === 0 || (read === 16 && head.every((byte, i) => byte === SQLITE_HEADER[i]));
-  } finally {
-    file.close();
-  }
 }
 
 /**

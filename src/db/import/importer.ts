@@ -1,0 +1,377 @@
+/**
+ * Imports a record source into a table, in one transaction: the table is created from the first
+ * rows (types inferred unless switched off), or an existing table is appended to, replaced into
+ * or upserted into. A column created as INTEGER that later meets a real, or a number column that
+ * meets text, is widened on the spot (the table rebuilt with the new type inside the same
+ * transaction), so no value is ever stored under a type that would change it. Memory stays
+ * bounded: rows are inserted a parsed chunk at a time.
+ *
+ * @module
+ */
+
+import type { Connection } from "../../sqlite/connection.ts";
+import type { Statement } from "../../sqlite/statement.ts";
+import { SqliteError } from "../../sqlite/errors.ts";
+import type { BindValue } from "../../sqlite/values.ts";
+import { quoteName } from "../write_values.ts";
+import { createTableSql } from "../table_writes.ts";
+import { ImportError } from "./import_error.ts";
+import type { RecordSource, SourceRecord } from "./records.ts";
+import {
+  type ImportType,
+  kindOfText,
+  kindOfType,
+  kindOfValue,
+  storedText,
+  typeOfKind,
+  type ValueKind,
+} from "./column_types.ts";
+
+/** What to do with the rows. */
+export interface ImportOptions {
+  table: string;
+  /** Primary key columns of a new table (one not in the file becomes an automatic id). */
+  pk?: string[];
+  /** Rows whose key is taken replace the old row. */
+  replace?: boolean;
+  /** Rows whose key is taken update the old row's columns they name. */
+  upsert?: boolean;
+  /** Add columns the existing table lacks. */
+  alter?: boolean;
+  /** Infer column types (default true); off, every new column is TEXT. */
+  detectTypes?: boolean;
+  /** Column types chosen by the user, by column name (new tables only). */
+  types?: Record<string, ImportType>;
+  /** Columns for a full-text index (`<table>_fts`, FTS5, content table `table`). */
+  fts?: string[];
+  /** Called after each chunk of rows. */
+  onProgress?: (progress: ImportProgress) => void;
+  /** Rows looked at before a new table is created (default 10,000). */
+  sampleRows?: number;
+}
+
+/** How far an import has come. */
+export interface ImportProgress {
+  rows: number;
+  bytes: number;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  table: string;
+  rows: number;
+  created: boolean;
+  columns: { name: string; type: string }[];
+}
+
+/** One column of the table as the import sees it. */
+interface Column {
+  name: string;
+  /** Our type, for columns this import created (they may widen); null for existing columns. */
+  type: ImportType | null;
+}
+
+/** Imports `source` into `options.table` on `conn` in one transaction (rolled back on error). */
+export async function importSource(
+  conn: Connection,
+  source: RecordSource,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  checkOptions(options);
+  conn.exec("BEGIN IMMEDIATE");
+  const run = new ImportRun(conn, source, options);
+  try {
+    const result = await run.run();
+    conn.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (conn.inTransaction) conn.exec("ROLLBACK");
+    throw error;
+  } finally {
+    run.close();
+  }
+}
+
+function checkOptions(options: ImportOptions): void {
+  if (!options.table) throw new ImportError("Name the table to import into");
+  if (options.replace && options.upsert) {
+    throw new ImportError("Choose one of --replace and --upsert");
+  }
+}
+
+class ImportRun {
+  #conn: Connection;
+  #source: RecordSource;
+  #options: ImportOptions;
+  #detect: boolean;
+  #columns: Column[] = [];
+  #created = false;
+  #pks: string[] = [];
+  #statement: Statement | null = null;
+  #rows = 0;
+
+  constructor(conn: Connection, source: RecordSource, options: ImportOptions) {
+    this.#conn = conn;
+    this.#source = source;
+    this.#options = options;
+    this.#detect = options.detectTypes !== false;
+  }
+
+  async run(): Promise<ImportResult> {
+    const sampleRows = this.#options.sampleRows ?? 10_000;
+    let pending: SourceRecord[] | null = [];
+    for await (const batch of this.#source.batches()) {
+      if (pending) {
+        pending.push(...batch);
+        if (pending.length < sampleRows) continue;
+        this.#setUp(pending);
+        this.#insert(pending);
+        pending = null;
+      } else this.#insert(batch);
+      this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
+    }
+    if (pending) {
+      this.#setUp(pending);
+      this.#insert(pending);
+    }
+    if (this.#options.fts?.length) this.#indexText(this.#options.fts);
+    else if (this.#rows) this.#refreshIndex();
+    this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
+    return {
+      table: this.#options.table,
+      rows: this.#rows,
+      created: this.#created,
+      columns: tableInfo(this.#conn, this.#options.table).map(({ name, type }) => ({
+        name,
+        type,
+      })),
+    };
+  }
+
+  close(): void {
+    this.#statement?.finalize();
+    this.#statement = null;
+  }
+
+  /** Creates the table from the sample, or checks the existing one against the file. */
+  #setUp(sample: SourceRecord[]): void {
+    const names = this.#source.columns;
+    const { table } = this.#options;
+    const existing = tableInfo(this.#conn, table);
+    if (!names.length) {
+      // An empty JSON array appends nothing to a table; it cannot describe a new one.
+      if (existing.length) return;
+      throw new ImportError("The file holds no rows and no column names: nothing to import");
+    }
+    if (existing.length) {
+      this.#pks = this.#options.pk?.length ? this.#options.pk : existing.filter((c) => c.pk)
+        .sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      const have = new Set(existing.map((column) => column.name.toLowerCase()));
+      this.#columns = names.map((name) => ({ name, type: null }));
+      this.#addColumns(names.filter((name) => !have.has(name.toLowerCase())), sample, 0);
+    } else {
+      this.#pks = this.#options.pk ?? [];
+      this.#columns = names.map((name, i) => ({ name, type: this.#inferred(name, sample, i) }));
+      this.#conn.exec(this.#createSql(table));
+      this.#created = true;
+    }
+    this.#prepare();
+  }
+
+  /** The type of column `i` from the sample, or as the user chose. */
+  #inferred(name: string, sample: SourceRecord[], i: number): ImportType {
+    const chosen = this.#options.types?.[name];
+    if (chosen) return chosen;
+    if (!this.#detect) return "TEXT";
+    let widest: ValueKind = 0;
+    for (const record of sample) {
+      const kind = this.#kind(record.values[i]);
+      if (kind > widest) widest = kind;
+      if (widest === 3) break;
+    }
+    return typeOfKind(widest);
+  }
+
+  #kind(value: unknown): ValueKind {
+    if (value === null || value === undefined) return 0;
+    return this.#source.typed ? kindOfValue(value) : kindOfText(value as string);
+  }
+
+  #createSql(table: string): string {
+    return createTableSql(
+      table,
+      this.#columns.map((column) => ({ name: column.name, type: column.type ?? "TEXT" })),
+      this.#pks,
+    );
+  }
+
+  /**
+   * Columns the table lacks: added when this import created the table or `--alter` allows it,
+   * else an error naming them.
+   */
+  #addColumns(names: string[], sample: SourceRecord[], from: number): void {
+    if (!names.length) return;
+    if (!this.#created && !this.#options.alter) {
+      const list = names.map((name) => `"${name}"`).join(", ");
+      throw new ImportError(
+        `The table "${this.#options.table}" has no column ${list}` +
+          " (add missing columns with --alter)",
+        { line: sample[0]?.line ?? null },
+      );
+    }
+    for (const name of names) {
+      const i = this.#columns.findIndex((column) => column.name === name);
+      const type = this.#inferred(name, sample, i >= 0 ? i : from);
+      this.#conn.exec(
+        `ALTER TABLE ${quoteName(this.#options.table)} ADD COLUMN ${quoteName(name)} ${type}`,
+      );
+      if (this.#created && i >= 0) this.#columns[i].type = type;
+    }
+  }
+
+  #prepare(): void {
+    this.#statement?.finalize();
+    const table = quoteName(this.#options.table);
+    const names = this.#columns.map((column) => quoteName(column.name));
+    const { replace, upsert } = this.#options;
+    let sql = `INSERT${replace ? " OR REPLACE" : ""} INTO ${table} (${names.join(", ")}) ` +
+      `VALUES (${names.map(() => "?").join(", ")})`;
+    if (upsert) {
+      if (!this.#pks.length) {
+        throw new ImportError("--upsert needs a primary key: the table has none, give --pk");
+      }
+      const keys = new Set(this.#pks.map((pk) => pk.toLowerCase()));
+      const others = names.filter((_, i) => !keys.has(this.#columns[i].name.toLowerCase()));
+      sql += ` ON CONFLICT (${this.#pks.map(quoteName).join(", ")}) DO ` +
+        (others.length
+          ? `UPDATE SET ${others.map((name) => `${name} = excluded.${name}`).join(", ")}`
+          : "NOTHING");
+    }
+    try {
+      this.#statement = this.#conn.prepare(sql);
+    } catch (error) {
+      throw new ImportError((error as Error).message, { cause: error });
+    }
+  }
+
+  #insert(records: SourceRecord[]): void {
+    for (const record of records) {
+      if (record.values.length > this.#columns.length) this.#newColumns(record);
+      const values = this.#bindable(record);
+      try {
+        this.#statement!.bind(values).step();
+      } catch (error) {
+        throw rowError(error, record.line);
+      }
+      this.#rows++;
+    }
+  }
+
+  /** A JSON row with keys no earlier row had. */
+  #newColumns(record: SourceRecord): void {
+    const from = this.#columns.length;
+    const names = this.#source.columns.slice(from);
+    const have = new Set(
+      tableInfo(this.#conn, this.#options.table).map((column) => column.name.toLowerCase()),
+    );
+    this.#columns.push(...names.map((name) => ({ name, type: null })));
+    this.#addColumns(names.filter((name) => !have.has(name.toLowerCase())), [record], from);
+    this.#prepare();
+  }
+
+  /** The row's values as they are stored, widening a column this import created if need be. */
+  #bindable(record: SourceRecord): BindValue[] {
+    const values = record.values;
+    const out = new Array<BindValue>(this.#columns.length);
+    const typed = this.#source.typed;
+    for (let i = 0; i < out.length; i++) {
+      const value = values[i] ?? null;
+      const type = this.#columns[i].type;
+      if (value === null || type === null || !this.#detect) {
+        out[i] = value as BindValue;
+        continue;
+      }
+      const kind = typed ? kindOfValue(value) : kindOfText(value as string);
+      if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
+      out[i] = typed
+        ? value as BindValue
+        : storedText(value as string, kind, this.#columns[i].type!) as BindValue;
+    }
+    return out;
+  }
+
+  /**
+   * Rebuilds the table with column `i` of a wider type (inside the import's transaction). A FLOAT
+   * column becoming TEXT writes its whole numbers as integers ("2", not "2.0"); other reals take
+   * SQLite's text of the number, so "1.50" read before the widening comes back as "1.5".
+   */
+  #widen(i: number, type: ImportType): void {
+    const old = this.#columns[i].type;
+    this.#columns[i].type = type;
+    this.#statement?.finalize();
+    this.#statement = null;
+    const table = this.#options.table;
+    const temp = `${table}_vitrine_import`;
+    const widened = this.#columns[i].name.toLowerCase();
+    const select = tableInfo(this.#conn, table).map(({ name }) => {
+      const q = quoteName(name);
+      return name.toLowerCase() === widened && old === "FLOAT" && type === "TEXT"
+        ? `CASE WHEN typeof(${q}) = 'real' AND ${q} = CAST(${q} AS INTEGER) ` +
+          `THEN CAST(CAST(${q} AS INTEGER) AS TEXT) ELSE ${q} END`
+        : q;
+    });
+    this.#conn.exec(this.#createSql(temp));
+    this.#conn.exec(
+      `INSERT INTO ${quoteName(temp)} SELECT ${select.join(", ")} FROM ${quoteName(table)}`,
+    );
+    this.#conn.exec(`DROP TABLE ${quoteName(table)}`);
+    this.#conn.exec(`ALTER TABLE ${quoteName(temp)} RENAME TO ${quoteName(table)}`);
+    this.#prepare();
+  }
+
+  /** An existing `<table>_fts` index over this table is rebuilt, so it finds the new rows. */
+  #refreshIndex(): void {
+    const fts = `${this.#options.table}_fts`;
+    const sql = this.#conn.query("select sql from sqlite_master where name = ?", [fts]).rows[0];
+    if (typeof sql?.[0] === "string" && /content\s*=/i.test(sql[0])) {
+      this.#conn.exec(`INSERT INTO ${quoteName(fts)} (${quoteName(fts)}) VALUES ('rebuild')`);
+    }
+  }
+
+  /** `<table>_fts` over `columns`, built (or rebuilt) from the table's rows. */
+  #indexText(columns: string[]): void {
+    const have = new Map(
+      tableInfo(this.#conn, this.#options.table).map((c) => [c.name.toLowerCase(), c.name]),
+    );
+    const missing = columns.filter((column) => !have.has(column.toLowerCase()));
+    if (missing.length) {
+      throw new ImportError(`--fts names columns the table lacks: ${missing.join(", ")}`);
+    }
+    const table = this.#options.table;
+    const fts = `${table}_fts`;
+    const names = columns.map((column) => quoteName(have.get(column.toLowerCase())!));
+    this.#conn.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${quoteName(fts)} USING fts5 (${names.join(", ")}, ` +
+        `content=${quoteName(table)})`,
+    );
+    this.#conn.exec(`INSERT INTO ${quoteName(fts)} (${quoteName(fts)}) VALUES ('rebuild')`);
+  }
+}
+
+/** A failed row as an ImportError naming its line, with a hint for a repeated key. */
+function rowError(error: unknown, line: number): Error {
+  if (!(error instanceof SqliteError)) return error as Error;
+  const repeated = /UNIQUE constraint failed|PRIMARY KEY/i.test(error.message);
+  const hint = repeated ? " (a repeated key: use --replace or --upsert to overwrite)" : "";
+  return new ImportError(error.message + hint, { line, cause: error });
+}
+
+/** `PRAGMA table_info` of `table`: empty when there is no such table. */
+export function tableInfo(
+  conn: Connection,
+  table: string,
+): { name: string; type: string; pk: number }[] {
+  return conn.query("select name, type, pk from pragma_table_info(?)", [table]).rows.map((
+    row,
+  ) => ({ name: String(row[0]), type: String(row[1]), pk: Number(row[2]) }));
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { main } from "../../src/cli/main.ts";
+import { Connection } from "../../src/sqlite/connection.ts";
+import { progressLine } from "../../src/cli/progress_bar.ts";
+
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+
+/** Runs the CLI in-process and captures what it prints. */
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => out.push(parts.join(" "));
+  console.error = (...parts: unknown[]) => err.push(parts.join(" "));
+  try {
+    const code = await main(args);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+function rows(db: string, sql: string): unknown[][] {
+  const conn = Connection.open(db, { mode: "ro" });
+  try {
+    return conn.query(sql).rows;
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("vitrine insert DB TABLE FILE creates the database and a typed table", async () => {
+  const dir = Deno.makeTempDirSync();
+  const csv = `${dir}/people.csv`;
+  Deno.writeTextFileSync(csv, "id,name,age\n1,Ann,31\n2,Bob,\n");
+  const db = `${dir}/new.db`;
+  const { code, out } = await run(["insert", db, "people", csv, "--pk", "id"]);
+  assert.equal(code, 0);
+  assert.match(out, /^2 rows into people \(new table\) in \d+\.\d s$/);
+  assert.deepEqual(rows(db, "select * from people"), [[1, "Ann", 31], [2, "Bob", null]]);
+  assert.deepEqual(rows(db, "select pk from pragma_table_info('people') where name = 'id'"), [[1]]);
+});
+
+Deno.test("vitrine insert: a repeated key fails naming the line and writes nothing", async () => {
+  const dir = Deno.makeTempDirSync();
+  const db = `${dir}/d.db`;
+  Deno.writeTextFileSync(`${dir}/a.csv`, "id,v\n1,a\n");
+  Deno.writeTextFileSync(`${dir}/b.csv`, "id,v\n2,b\n1,again\n");
+  assert.equal((await run(["insert", db, "t", `${dir}/a.csv`, "--pk", "id"])).code, 0);
+  const failed = await run(["insert", db, "t", `${dir}/b.csv`]);
+  assert.equal(failed.code, 1);
+  assert.equal(
+    failed.err,
+    `Error: ${dir}/b.csv: line 3: UNIQUE constraint failed: t.id (a repeated key: use ` +
+      "--replace or --upsert to overwrite)",
+  );
+  assert.deepEqual(rows(db, "select * from t"), [[1, "a"]]);
+  assert.equal((await run(["insert", db, "t", `${dir}/b.csv`, "--replace", "--silent"])).code, 0);
+  assert.deepEqual(rows(db, "select * from t order by id"), [[1, "again"], [2, "b"]]);
+});
+
+Deno.test("vitrine insert: options are checked and a non-database file refused", async () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(`${dir}/a.csv`, "id\n1\n");
+  const both = await run(["insert", `${dir}/d.db`, "t", `${dir}/a.csv`, "--replace", "--upsert"]);
+  assert.equal(both.code, 1);
+  assert.match(both.err, /choose one of --replace and --upsert/);
+  const notDb = await run(["insert", `${dir}/a.csv`, "t", `${dir}/a.csv`]);
+  assert.match(notDb.err, /is not a SQLite database/);
+  const missing = await run(["insert", `${dir}/d.db`, "t", `${dir}/nope.csv`]);
+  assert.match(missing.err, /nope\.csv: Cannot read .*no such file/);
+});
+
+Deno.test("vitrine insert reads standard input with -, and prints no progress on a pipe", async () => {
+  const dir = Deno.makeTempDirSync();
+  const db = `${dir}/d.db`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "insert", db, "events", "-", "--fts", "kind"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = [];
+  for (let i = 0; i < 20_000; i++) {
+    lines.push(JSON.stringify({ n: i, kind: i % 2 ? "odd" : "even" }));
+  }
+  await writer.write(new TextEncoder().encode(lines.join("\n")));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  assert.equal(new TextDecoder().decode(stderr), "");
+  assert.equal(code, 0);
+  assert.match(new TextDecoder().decode(stdout), /^20,000 rows into events \(new table\)/);
+  assert.deepEqual(rows(db, "select count(*) from events_fts where events_fts match 'odd'"), [
+    [10_000],
+  ]);
+});
+
+Deno.test("the progress line shows rows, rate, share, bytes and time left", () => {
+  assert.equal(
+    progressLine(5000, 512 * 1024, 1024 * 1024, 2),
+    "[############------------] 50%  5,000 rows  2,500 rows/s  0.5 MB of 1.0 MB  2s left",
+  );
+  assert.equal(progressLine(10, 2048, null, 1), "10 rows  10 rows/s  0.0 MB");
+});
