@@ -24,6 +24,7 @@ import {
 } from "./query_params.ts";
 import {
   interruptedOutcome,
+  nextPageUrl,
   type QueryOutcome,
   queryRowsPage,
   renderQueryPage,
@@ -86,6 +87,7 @@ export async function cannedQueryView(
       params: bound,
       private: isPrivate,
       cache: true,
+      next_url: nextPageUrl(svc, request, outcome),
     },
   );
   if (outcome) rowsPage.blobUrls = queryBlobUrls(svc, db, query.sql, outcome.columns);
@@ -105,6 +107,7 @@ export async function cannedQueryView(
       renderers: outcome && status === 200 ? await formatLinks(svc, request, rowsPage) : {},
       private: isPrivate,
       query_ms: performance.now() - started,
+      next_url: nextPageUrl(svc, request, outcome),
     }, { status });
   if (status !== 200 && html) return await page();
   return await respondWithRows(svc, request, rowsPage, page);

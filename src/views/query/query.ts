@@ -21,6 +21,7 @@ import {
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
 import {
   interruptedOutcome,
+  nextPageUrl,
   type QueryOutcome,
   queryRowsPage,
   renderQueryPage,
@@ -63,6 +64,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
       renderers,
       private: isPrivate,
       query_ms: performance.now() - started,
+      next_url: nextPageUrl(svc, request, outcome),
     }, { status });
   if (!sql) {
     // An empty editor is a fine HTML page; an API client sent nothing to run.
@@ -101,6 +103,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     params: bound,
     private: isPrivate,
     cache: false,
+    next_url: nextPageUrl(svc, request, outcome),
   });
   rowsPage.blobUrls = queryBlobUrls(svc, db, sql, outcome.columns);
   return await respondWithRows(svc, request, rowsPage, async () => {

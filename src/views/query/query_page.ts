@@ -15,7 +15,9 @@ import { displayRows } from "../../render/render_cell.ts";
 import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { pagedQuerySql, streamQuery } from "./query_stream.ts";
+import { pagedQuerySql, readQueryPage, streamQuery } from "./query_stream.ts";
+import { BadRequest } from "../../http/errors.ts";
+import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { wantsFullExport } from "../../render/output_format.ts";
 import { exportMenu } from "../../render/export_menu.ts";
 
@@ -46,11 +48,15 @@ export async function runReadQuery(
 ): Promise<QueryOutcome> {
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
+  const offset = nextOffset(request);
   try {
     if (wantsFullExport(request)) {
       const streamed = await streamQuery(db, sql, params, custom_time_limit);
       if (streamed) return { ...streamed, error: null };
     }
+    const page = await readPage(db, sql, params, offset, custom_time_limit);
+    if (page) return { ...page, error: null };
+    if (offset > 0) throw new BadRequest("_next cannot page this query: it is not a SELECT");
     const results = await db.execute(sql, params as never, {
       custom_time_limit,
       log_sql_errors: false,
@@ -73,6 +79,34 @@ export async function runReadQuery(
   }
 }
 
+/** The offset `_next` asks for: 0 without one, a 400 for anything but a whole number. */
+function nextOffset(request: Request): number {
+  const next = request.args.get("_next");
+  if (next === null || next === "") return 0;
+  if (!/^\d+$/.test(next)) throw new BadRequest("_next must be an integer offset");
+  return Number(next);
+}
+
+/**
+ * A page of the query through its wrapped statement, or null when it cannot be wrapped, or when
+ * the first page fails wrapped: the caller then runs the SQL as written, so the error message
+ * is about the user's SQL, not the wrapper. A later page's error is the page's error.
+ */
+async function readPage(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  offset: number,
+  custom_time_limit: number | null,
+): Promise<Omit<QueryOutcome, "error"> | null> {
+  try {
+    return await readQueryPage(db, sql, params, offset, custom_time_limit);
+  } catch (error) {
+    if (offset === 0 && error instanceof QueryError && !error.storage_failure) return null;
+    throw error;
+  }
+}
+
 /** What a query page hands to `respondWithRows` besides its outcome. */
 export interface QueryRowsOptions {
   database: string;
@@ -82,15 +116,34 @@ export interface QueryRowsOptions {
   private: boolean;
   /** Canned query pages are cacheable; custom SQL pages are not (examples 32 and 33). */
   cache: boolean;
+  /** The absolute URL of the next page ({@link nextPageUrl}), when the result goes on. */
+  next_url?: string | null;
+}
+
+/**
+ * The absolute URL of the page after `outcome`'s (its `_next` offset replaced), or null at the
+ * end of the result or for a streamed export, which follows its pages itself.
+ */
+export function nextPageUrl(
+  svc: ViewHost,
+  request: Request,
+  outcome: QueryOutcome | null,
+): string | null {
+  if (!outcome?.next || outcome.fetchNext || outcome.error !== null) return null;
+  const path = pathWithReplacedArgs(request, { _next: outcome.next });
+  return svc.absolute_url(request, path);
 }
 
 /**
  * The rows of a query for `respondWithRows`: JSON `{"ok", "rows", "truncated"}` in any `_shape`,
  * CSV and renderers; an SQL error is `{"ok": false, "rows": [], "error", "truncated": false}`
- * with status 400 (example 40).
+ * with status 400 (example 40). A result that goes on past `max_returned_rows` also answers
+ * `next` (the offset of the following page, a `_next` argument) and `next_url`, as table pages do.
  */
 export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions): RowsPage {
   const failed = outcome.error !== null;
+  const next_url = options.next_url ?? null;
+  const paging = next_url ? { next: outcome.next, next_url } : {};
   return {
     view_name: "query",
     database: options.database,
@@ -103,12 +156,12 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
     truncated: failed ? false : outcome.truncated,
     error: outcome.error,
     next: outcome.next ?? null,
-    next_url: null,
+    next_url,
     fetchNext: outcome.fetchNext,
     closeStream: outcome.closeStream,
     primary_keys: null,
     column_types: outcome.column_types,
-    defaultKeys: { ok: !failed },
+    defaultKeys: { ok: !failed, ...paging },
     extras: {
       columns: () => outcome.columns,
       query: () => ({ sql: options.sql, params: options.params }),
@@ -143,6 +196,8 @@ export interface QueryPageContext {
   params?: Record<string, unknown>;
   private: boolean;
   query_ms?: number;
+  /** The next page of a result longer than `max_returned_rows` ({@link nextPageUrl}). */
+  next_url?: string | null;
 }
 
 /** Renders `query.html` (or its per-database / per-query overrides). */
@@ -176,6 +231,8 @@ export async function renderQueryPage(
     : [];
   const page: Record<string, unknown> = {
     ...rest,
+    // Where this page starts in the whole result (`_next`), for "Rows 1,001–2,000 of 5,000".
+    row_offset: outcome && outcome.error === null ? nextOffset(request) : 0,
     database: db.name,
     display_rows,
     truncated: outcome?.truncated ?? false,
@@ -207,7 +264,7 @@ async function exportContext(
   context: QueryPageContext,
   outcome: QueryOutcome,
 ) {
-  const total_rows = outcome.truncated
+  const total_rows = outcome.truncated || request.args.get("_next")
     ? await countRows(db, context.sql, context.params ?? {})
     : outcome.rows.length;
   const { json: _json, ...plugin_formats } = context.renderers;

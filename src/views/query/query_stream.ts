@@ -55,6 +55,66 @@ export function pagedQuerySql(sql: string, offset: number): string | null {
   return `select * from (\n${body}\n) limit -1 offset ${offset}`;
 }
 
+/** One page of a query read at an offset of its wrapped statement. */
+export interface QueryPageRead {
+  columns: string[];
+  rows: SqlValue[][];
+  /** The offset of the following page, or null when this page holds the last row. */
+  next: string | null;
+  truncated: boolean;
+  column_types: Record<string, string>;
+}
+
+/**
+ * The `max_returned_rows` rows of `sql` from `offset` on, read through the wrapped statement
+ * (null for SQL that cannot be wrapped). Every page of a result, the first included, runs the
+ * same statement, so the pages share one plan and one row order: reading them one after another
+ * gives every row exactly once while the data stays the same. With `fixColumns` the result's
+ * duplicate column names are the query's own (see {@link queryColumnNames}).
+ */
+export async function readQueryPage(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  offset: number,
+  custom_time_limit: number | null,
+  fixColumns = true,
+): Promise<QueryPageRead | null> {
+  const paged = pagedQuerySql(sql, offset);
+  if (paged === null) return null;
+  // execute() stops at max_returned_rows and says whether more rows follow.
+  const results = await db.execute(paged, params as BindParams, {
+    custom_time_limit,
+    log_sql_errors: false,
+  });
+  const rows = results.values;
+  const next = results.truncated && rows.length ? String(offset + rows.length) : null;
+  const columns = fixColumns
+    ? await queryColumnNames(db, sql, params, results.columns)
+    : results.columns;
+  return {
+    columns,
+    rows,
+    next,
+    truncated: results.truncated,
+    column_types: realColumnTypes(columns, results.real_columns),
+  };
+}
+
+/**
+ * The query's own column names: `select *` over it renames duplicates (`a`, `a:1`), so when a
+ * wrapped result shows such a name the query runs once more for one row to read its header.
+ */
+async function queryColumnNames(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  wrapped: string[],
+): Promise<string[]> {
+  if (!wrapped.some((name) => /:\d+$/.test(name))) return wrapped;
+  return (await db.execute(sql, params as BindParams, { page_size: 1 })).columns;
+}
+
 /**
  * Runs the first page of `sql` as a stream, or returns null when the SQL cannot be wrapped (or
  * fails wrapped): the caller then runs it as written, which reports the user's own error.
@@ -67,17 +127,9 @@ export async function streamQuery(
 ): Promise<StreamedQuery | null> {
   const column_types: Record<string, string> = {};
   const page = async (offset: number) => {
-    const paged = pagedQuerySql(sql, offset);
-    if (paged === null) return null;
-    // execute() stops at max_returned_rows and says whether more rows follow.
-    const results = await db.execute(paged, params as BindParams, {
-      custom_time_limit,
-      log_sql_errors: false,
-    });
-    const rows = results.values;
-    Object.assign(column_types, realColumnTypes(results.columns, results.real_columns));
-    const next = results.truncated && rows.length ? String(offset + rows.length) : null;
-    return { columns: results.columns, rows, next, truncated: results.truncated };
+    const read = await readQueryPage(db, sql, params, offset, custom_time_limit, false);
+    if (read) Object.assign(column_types, read.column_types);
+    return read;
   };
   let first;
   try {
@@ -87,11 +139,7 @@ export async function streamQuery(
     throw error;
   }
   if (first === null) return null;
-  let columns = first.columns;
-  if (columns.some((name) => /:\d+$/.test(name))) {
-    // `select *` renames duplicate columns (`a`, `a:1`); the header keeps the query's names.
-    columns = (await db.execute(sql, params as BindParams, { page_size: 1 })).columns;
-  }
+  const columns = await queryColumnNames(db, sql, params, first.columns);
   // After the first page, when the read worker writes the lines, every other row comes from one
   // cursor over `... limit -1 offset <first page>`: the query runs once, not once per page with
   // an ever larger OFFSET. Otherwise (BLOB-free or not, without workers) page by page.
