@@ -9,7 +9,7 @@ import type { Database } from "../db/database.ts";
 import type { SqlValue } from "../db/values.ts";
 import { rowPathValues, tilde_decode } from "../util/tilde.ts";
 import { keyText, numberFromText } from "../util/key_text.ts";
-import { DatabaseNotFound, RowNotFound, TableNotFound } from "../http/errors.ts";
+import { DatabaseNotFound, RowNotFound, TableNotFound, TableUnavailable } from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
 
@@ -65,7 +65,11 @@ export function resolveTable(databases: Databases, request: Request): Promise<Re
 async function lookUpTable(databases: Databases, request: Request): Promise<ResolvedTable> {
   const db = resolveDatabase(databases, request);
   const table = tilde_decode(request.url_vars.table ?? "");
-  if (await db.table_exists(table)) return { db, table, is_view: false };
+  if (await db.table_exists(table)) {
+    const unavailable = await db.table_unavailable(table);
+    if (unavailable) throw new TableUnavailable(db.name, table, unavailable);
+    return { db, table, is_view: false };
+  }
   if (await db.view_exists(table)) return { db, table, is_view: true };
   throw new TableNotFound(db.name, table);
 }

@@ -8,6 +8,7 @@
 import * as introspect from "./introspect.ts";
 import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introspect_detect.ts";
 import type { Row } from "./results.ts";
+import { QueryInterrupted } from "./errors.ts";
 import { SchemaCache } from "./schema_cache.ts";
 import { viewIsRepeatable } from "./repeatable.ts";
 
@@ -83,19 +84,46 @@ export abstract class DatabaseIntrospection {
     );
   }
 
-  /** Column names of a table or view. */
+  /**
+   * Why `table` cannot be read, or null when it can: a virtual table whose module (`vec0`,
+   * SpatiaLite's) or FTS tokenizer is not loaded fails every query that touches it, even
+   * `pragma table_info`. Listings show such a table as unavailable instead of failing.
+   */
+  table_unavailable(table: string): Promise<string | null> {
+    return this.#cached(`unavailable:${table}`, async (run) => {
+      try {
+        await introspect.columnDetails(run, table);
+        return null;
+      } catch (error) {
+        if (error instanceof QueryInterrupted) throw error;
+        return error instanceof Error ? error.message : String(error);
+      }
+    });
+  }
+
+  /** Column names of a table or view (none for an unavailable table). */
   table_columns(table: string): Promise<string[]> {
-    return this.#cached(`columns:${table}`, (run) => introspect.columnNames(run, table));
+    return this.#cached(
+      `columns:${table}`,
+      async (run) => await this.table_unavailable(table) ? [] : introspect.columnNames(run, table),
+    );
   }
 
   /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
   table_column_details(table: string): Promise<Row[]> {
-    return this.#cached(`details:${table}`, (run) => introspect.columnDetails(run, table));
+    return this.#cached(
+      `details:${table}`,
+      async (run) =>
+        await this.table_unavailable(table) ? [] : introspect.columnDetails(run, table),
+    );
   }
 
-  /** Declared primary key columns in key order; `[]` for rowid tables. */
+  /** Declared primary key columns in key order; `[]` for rowid and unavailable tables. */
   primary_keys(table: string): Promise<string[]> {
-    return this.#cached(`pks:${table}`, (run) => introspect.primaryKeys(run, table));
+    return this.#cached(
+      `pks:${table}`,
+      async (run) => await this.table_unavailable(table) ? [] : introspect.primaryKeys(run, table),
+    );
   }
 
   /** The full-text table for `table` (metadata `fts_table` first), or null. */
@@ -112,7 +140,8 @@ export abstract class DatabaseIntrospection {
     const config = this.tableConfigFor(table);
     return this.#cached(
       `label:${table}:${JSON.stringify(config.label_column ?? null)}`,
-      (run) => detectLabelColumn(run, table, config),
+      async (run) =>
+        await this.table_unavailable(table) ? null : detectLabelColumn(run, table, config),
     );
   }
 

@@ -107,16 +107,19 @@ async function readSchema(db: Database): Promise<{ version: SqlValue; tables: Ta
   )).rows;
   const perTable = async (sql: string, table: SqlValue) =>
     (await db.execute(sql, [table], { truncate: false, request_deadline: false })).values;
+  // A table whose virtual-table module is missing has no columns to list (its pragma fails).
+  const columnsOf = async (table: SqlValue) =>
+    await db.table_unavailable(String(table)) ? [] : await perTable(
+      `select cid, name, type, "notnull", dflt_value, pk, hidden from pragma_table_xinfo(?)`,
+      table,
+    );
   const details: TableSchema[] = [];
   for (const [name, rootpage, sql] of tables) {
     details.push({
       name,
       rootpage,
       sql,
-      columns: await perTable(
-        `select cid, name, type, "notnull", dflt_value, pk, hidden from pragma_table_xinfo(?)`,
-        name,
-      ),
+      columns: await columnsOf(name),
       indexes: await perTable(
         `select seq, name, "unique", origin, partial from pragma_index_list(?)`,
         name,

@@ -44,6 +44,24 @@ export class TableNotFound extends NotFound {
   }
 }
 
+/**
+ * 500 for a table SQLite lists but cannot read: its virtual-table module or tokenizer is not
+ * loaded (`no such module: vec0`). The message names the table, the reason and the remedy.
+ */
+export class TableUnavailable extends HttpError {
+  /** Always `TableUnavailable`. */
+  override name = "TableUnavailable";
+  /** A 500 naming the table and why it cannot be read. */
+  constructor(readonly database_name: string, readonly table: string, readonly reason: string) {
+    super(
+      500,
+      `Table ${table} is unavailable: ${reason}. ` +
+        "Serve the database with the extension that provides it (--load-extension).",
+      { title: "Table unavailable" },
+    );
+  }
+}
+
 /** 404 for a row whose primary key values match nothing. */
 export class RowNotFound extends NotFound {
   /** Always `RowNotFound`. */

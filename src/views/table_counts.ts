@@ -40,6 +40,11 @@ export async function tableCounts(
       counts[table] = known;
       continue;
     }
+    // A table that cannot be read (missing module) has no count; it takes no page down.
+    if (await db.table_unavailable(table)) {
+      counts[table] = null;
+      continue;
+    }
     try {
       const sql = `select count(*) from ${escapeSqlIdentifier(table)}`;
       const results = await db.execute(sql, [], { custom_time_limit: limitMs });

@@ -99,6 +99,8 @@ interface TableEntry {
   fts_table: string | null;
   foreign_keys: unknown;
   private: boolean;
+  /** Why the table cannot be read (a missing virtual-table module); only when it cannot. */
+  unavailable?: string;
 }
 
 /** Visible tables, visible ones first then hidden, each group by name. */
@@ -120,6 +122,7 @@ async function listTables(svc: ViewHost, db: Database, actor: Actor | null): Pro
   const tables: TableEntry[] = [];
   for (const [name, isPrivate] of privacy) {
     const keys = foreignKeys[name] ?? { incoming: [], outgoing: [] };
+    const unavailable = await db.table_unavailable(name);
     tables.push({
       name,
       columns: await db.table_columns(name),
@@ -129,6 +132,7 @@ async function listTables(svc: ViewHost, db: Database, actor: Actor | null): Pro
       fts_table: await db.fts_table(name),
       foreign_keys: { incoming: keys.incoming.filter(seen), outgoing: keys.outgoing.filter(seen) },
       private: isPrivate,
+      ...(unavailable ? { unavailable } : {}),
     });
   }
   return tables.sort((a, b) =>

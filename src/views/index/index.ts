@@ -52,6 +52,7 @@ async function databaseSummary(
       resource: [db.name, name],
     });
     if (!visible) continue;
+    const unavailable = await db.table_unavailable(name);
     tables.push({
       name,
       columns: await db.table_columns(name),
@@ -62,11 +63,14 @@ async function databaseSummary(
       // Filled in below when the order is by relationships, as the reference does.
       num_relationships_for_sorting: 0,
       private: tablePrivate,
+      ...(unavailable ? { unavailable } : {}),
     });
   }
   // Like the reference: `?_sort=relationships`, or no usable counts, orders tables by how many
   // foreign keys point from or to them; then by count, then by name (both descending).
-  const counted = Object.values(counts).some((count) => count !== null);
+  // An unavailable table (missing module) never has a count; it does not hide the others'.
+  const countable = tables.filter((t) => !t.unavailable).map((t) => counts[t.name]);
+  const counted = countable.some((count) => count !== null);
   if (request.args.get("_sort") === "relationships" || !counted) {
     const keys = await db.get_all_foreign_keys();
     for (const table of tables) {
@@ -100,7 +104,7 @@ async function databaseSummary(
     tables_and_views_more: tablesAndViews.length > TRUNCATE_AT,
     tables_count: shown.length,
     table_rows_sum: sum(shown),
-    show_table_row_counts: Object.values(counts).every((count) => count !== null),
+    show_table_row_counts: countable.every((count) => count !== null),
     hidden_table_rows_sum: sum(hiddenTables),
     hidden_tables_count: hiddenTables.length,
     views_count: views.length,
