@@ -31,6 +31,7 @@ import { contentVersion } from "./data_version.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
+import { threadCpuMs } from "../util/thread_clock.ts";
 import {
   needsOwnTransaction,
   writeMany,
@@ -376,14 +377,14 @@ export class Database extends DatabaseIntrospection {
     // for it (the busy timeout sleeps), a worker will.
     const waits = this.is_mutable;
     if (waits) conn.setBusyTimeout(0);
-    const started = performance.now();
+    // Its cost is this thread's CPU time, as in the workers (`worker.ts`).
+    const started = threadCpuMs();
     try {
       const result = runRead(conn, capped);
-      this.#host.readPool().costs.record(request.sql, performance.now() - started);
+      this.#host.readPool().costs.record(request.sql, threadCpuMs() - started);
       return new Results(result.rows, result.columns, result.truncated, result.real_columns);
     } catch (error) {
-      const ms = performance.now() - started;
-      this.#host.readPool().costs.record(request.sql, ms);
+      this.#host.readPool().costs.record(request.sql, threadCpuMs() - started);
       const outOfTime = own <= INLINE_LIMIT_MS ||
         (request.deadline !== null && request.deadline <= wallClock());
       if (isInterruptError(error) && !outOfTime) return null;

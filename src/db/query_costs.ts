@@ -3,24 +3,33 @@
  * before running them (`pool.ts`). Keyed by SQL text without parameters: a table page, a row
  * lookup or a facet has the same text for every value it is asked about.
  *
+ * A cost is the CPU time of the thread that ran the query (`util/thread_clock.ts`), not its
+ * wall-clock time: under load the wall clock counts the time the thread waited for a core, a short
+ * query counted as long went to the long lane, waited longer there and failed at its deadline — a
+ * loop that sixteen clients asking one 4 ms query set off on two cores (issue 42). A query that
+ * mostly waits for the disk (a cold file) counts as short by this measure; it still counts as
+ * stuck once it has run 20 ms (wall clock), so spares start for the queries behind it.
+ *
  * @module
  */
 
-/** A query that took at least this long (moving average) is a long one. */
+/** A query that took at least this much CPU (moving average, ms) is a long one. */
 export const LONG_QUERY_MS = 20;
 
 /**
  * A query most of whose recent runs ({@link RECENT_RUNS}; at least {@link TINY_AFTER} runs in all)
- * took less than this is tiny: handing it to a worker costs more than running it
+ * took less CPU than this (ms) is tiny: handing it to a worker costs more than running it
  * (`database.ts` runs it on the main thread).
  */
 export const TINY_QUERY_MS = 2;
 const TINY_AFTER = 3;
 /**
- * Runs whose times decide tinyness, by majority: on a busy machine a row lookup of 50 µs is
- * now and then measured at 5–25 ms, because its thread was descheduled mid-query. One such run
- * lifted the moving average over the limit, and the lookups that followed went to the workers,
- * where they waited behind runaway queries for 100–200 ms (bench/load.ts, runaway section).
+ * Runs whose costs decide tinyness, by majority. When costs were wall-clock times, a row lookup of
+ * 50 µs was now and then measured at 5–25 ms on a busy machine (its thread descheduled
+ * mid-query); one such run lifted the moving average over the limit, and the lookups that followed
+ * went to the workers, where they waited behind runaway queries for 100–200 ms (bench/load.ts,
+ * runaway section). CPU time is not inflated that way, but a cold page cache still makes a run or
+ * two dearer.
  */
 const RECENT_RUNS = 5;
 
@@ -32,7 +41,7 @@ const REMEMBERED = 2000;
  */
 export const REMEMBERED_CHARS = 4 << 20;
 
-/** Moving averages of query durations per SQL text. */
+/** Moving averages of query costs (CPU ms) per SQL text. */
 export class QueryCosts {
   /** Least recently seen first. */
   #costs = new Map<string, Cost>();
@@ -48,7 +57,7 @@ export class QueryCosts {
     return this.#costs.size;
   }
 
-  /** Records one run of `sql` that took `ms` milliseconds. */
+  /** Records one run of `sql` that took `ms` milliseconds of its thread's CPU. */
   record(sql: string, ms: number): void {
     const previous = this.#costs.get(sql);
     // Deleted and set again: the map's order is then least recently seen first.
@@ -99,9 +108,9 @@ export class QueryCosts {
 
 /** What one SQL text has cost. */
 interface Cost {
-  /** Moving average of its run times (ms). */
+  /** Moving average of its runs' CPU times (ms). */
   ms: number;
   runs: number;
-  /** The last {@link RECENT_RUNS} run times, oldest first. */
+  /** The last {@link RECENT_RUNS} runs' CPU times, oldest first. */
   recent: number[];
 }

@@ -22,6 +22,7 @@ import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { lowerThreadPriority } from "../util/thread_priority.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
 import { returnFreedMemoryNow } from "../util/malloc_tuning.ts";
+import { threadCpuMs } from "../util/thread_clock.ts";
 
 /** Runs the plugins' `prepare_connection` hooks on a connection this worker opened. */
 export type PrepareConnection = (conn: Connection, database: string) => void;
@@ -144,7 +145,9 @@ async function handle(message: ToWorker): Promise<void> {
       reportedPointer = pointer;
       post({ type: "connection", id: message.id, pointer });
     }
-    started = performance.now();
+    // The query's cost is the CPU this thread spends on it: waiting for a core on a busy machine
+    // is not the query's, and counted as its cost it made short queries look long (issue 42).
+    started = threadCpuMs();
     if (message.type === "cursor") {
       const chunk = readChunk(
         conn,
@@ -162,14 +165,14 @@ async function handle(message: ToWorker): Promise<void> {
         lines,
         rows: chunk.rows && encodeRows(chunk.rows),
         done: chunk.done,
-        ms: performance.now() - started,
+        ms: threadCpuMs() - started,
       };
       scope.postMessage(reply, lines ? [lines.buffer as ArrayBuffer] : []);
       if (!chunk.done) readAhead(message.cursor, request, message.text, message.rows);
       return;
     }
     const result = runRead(conn, request);
-    const ms = performance.now() - started;
+    const ms = threadCpuMs() - started;
     const page = encodePage(request, result);
     const reply: FromWorker = {
       type: "result",
@@ -186,7 +189,7 @@ async function handle(message: ToWorker): Promise<void> {
     // The page's bytes move to the main thread without a copy.
     scope.postMessage(reply, page ? [page.bytes.buffer as ArrayBuffer] : []);
   } catch (error) {
-    const ms = started === null ? 0 : performance.now() - started;
+    const ms = started === null ? 0 : threadCpuMs() - started;
     post({ type: "error", id: message.id, error: serializeError(error), ms });
   }
 }

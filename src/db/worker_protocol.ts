@@ -67,7 +67,10 @@ export type FromWorker =
     rows: WireRows | null;
     /** With `request.json`: the page's rows as UTF-8 JSON (transferred, not copied). */
     page: { bytes: Uint8Array; edge: WireRows | null } | null;
-    /** How long the query ran, in milliseconds (the pool learns each SQL text's cost). */
+    /**
+     * The CPU time the query took on the worker's thread, in milliseconds (the pool learns each
+     * SQL text's cost; `util/thread_clock.ts`).
+     */
     ms: number;
   }
   | { type: "error"; id: number; error: SerializedError; ms: number }
