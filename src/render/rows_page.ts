@@ -107,22 +107,25 @@ function requestedExtras(
   return [...new Set([...(page.autoExtras ?? []), ...names])];
 }
 
-/** Resolves the requested extras in order; an unknown name is a 400. */
+/**
+ * Resolves the requested extras in order; an unknown name is a 400. `count` brings
+ * `count_truncated` right after it where the page has one (1.0's pair: is the count a lower bound).
+ */
 export async function resolveExtras(
   request: Request,
   page: Pick<RowsPage, "extras" | "autoExtras" | "ignoreExtraArg">,
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const name of requestedExtras(request, page)) {
+  const names = requestedExtras(request, page);
+  if (names.includes("count") && !names.includes("count_truncated")) {
+    const at = names.indexOf("count") + 1;
+    if (typeof page.extras.count_truncated === "function") names.splice(at, 0, "count_truncated");
+  }
+  for (const name of names) {
     // What every object inherits (`toString`, `constructor`) names no extra.
     const provider = name in Object.prototype ? undefined : page.extras[name];
     if (typeof provider !== "function") throw new BadRequest(`Unknown _extra: ${name}`);
     out[name] = await provider();
-  }
-  // The reference drops `columns` unless `_extra=columns` is given on its own (#2136), so a
-  // comma-joined list that names it leaves it out; examples/09 shows this.
-  if ("columns" in out && !request.args.getlist("_extra").includes("columns")) {
-    delete out.columns;
   }
   return out;
 }

@@ -36,8 +36,9 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
   if (request.url_vars.format === "blob") return blobDownload(request, resolved);
 
   const columns = [...rowKeys(resolved.row)];
-  // The reference writes the row before its keys (examples 27–31).
-  const defaultKeys: Record<string, unknown> = { database: db.name, table };
+  // 1.0 leads with `ok`, then writes the row before its keys (examples 27–31 of the spec's era
+  // had `ok` after them).
+  const defaultKeys: Record<string, unknown> = { ok: true, database: db.name, table };
   const keysAfterRows: Record<string, unknown> = {
     primary_keys: resolved.pks,
     primary_key_values: resolved.pk_values,
@@ -54,7 +55,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
       request.actor,
     );
   }
-  Object.assign(keysAfterRows, { query_ms, ok: true });
+  keysAfterRows.query_ms = query_ms;
   // Declared types: a REAL column's 12 is written 12.0 in JSON, CSV and HTML, as on table pages.
   // And by storage: a REAL in a column declared without a type (or in a view) is written so too.
   const declared = await columnTypes(db, table);

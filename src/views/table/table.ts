@@ -69,7 +69,8 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     next: page.next,
     next_url: page.next_url,
     primary_keys,
-    defaultKeys: { ok: true, next: page.next },
+    // 1.0's keys: `next_url` always there (null on the last page), not only with `_extra=`.
+    defaultKeys: { ok: true, next: page.next, next_url: page.next_url },
     extras,
     autoExtras: autoExtras(ctx),
     cache: true,

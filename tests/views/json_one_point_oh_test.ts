@@ -1,0 +1,109 @@
+/**
+ * The frozen 1.0 JSON API's keys and shapes (issue 44), on the reference-shaped `fixtures`
+ * database: each key a client of 1.0 reads, and the older spellings clients of the spec's era
+ * still send. docs/json-api.md "Changed from earlier versions" lists the same changes.
+ */
+import assert from "node:assert/strict";
+import { referenceService } from "../fixtures/reference.ts";
+
+type Body = Record<string, unknown>;
+
+Deno.test("table JSON always has next_url: the next page's absolute URL, null on the last page", async () => {
+  await using svc = referenceService();
+  const first = await svc.client.get("/fixtures/facetable.json?_size=5");
+  const body = first.json() as Body;
+  assert.deepEqual(Object.keys(body), ["ok", "next", "next_url", "rows", "truncated"]);
+  assert.equal(body.next, "5");
+  assert.equal(body.next_url, "http://localhost/fixtures/facetable.json?_size=5&_next=5");
+  assert.equal(first.headers.get("link"), `<${body.next_url}>; rel="next"`);
+  const last = (await svc.client.get("/fixtures/facetable.json?_size=5&_next=10")).json() as Body;
+  assert.equal(last.next, null);
+  assert.equal(last.next_url, null);
+  assert.equal((last.rows as unknown[]).length, 5);
+});
+
+Deno.test("view JSON and the arrays shape carry next_url too", async () => {
+  await using svc = referenceService();
+  const view = (await svc.client.get("/fixtures/simple_view.json?_size=2")).json() as Body;
+  assert.deepEqual(Object.keys(view), ["ok", "next", "next_url", "rows", "truncated"]);
+  assert.equal(view.next_url, "http://localhost/fixtures/simple_view.json?_size=2&_next=2");
+  const arrays = (await svc.client.get("/fixtures/simple_primary_key.json?_shape=arrays"))
+    .json() as Body;
+  assert.deepEqual(Object.keys(arrays), ["ok", "next", "next_url", "rows", "truncated"]);
+  assert.equal(arrays.next_url, null);
+});
+
+Deno.test("_extra=next_url, the older spelling, still answers (once, after next)", async () => {
+  await using svc = referenceService();
+  const body = (await svc.client.get("/fixtures/facetable.json?_size=5&_extra=next_url"))
+    .json() as Body;
+  assert.deepEqual(Object.keys(body), ["ok", "next", "next_url", "rows", "truncated"]);
+  assert.equal(
+    body.next_url,
+    "http://localhost/fixtures/facetable.json?_size=5&_extra=next_url&_next=5",
+  );
+});
+
+Deno.test("_extra=count brings count_truncated right after count", async () => {
+  await using svc = referenceService();
+  const body = (await svc.client.get("/fixtures/facetable.json?_extra=count&_size=1"))
+    .json() as Body;
+  assert.deepEqual(Object.keys(body), [
+    "ok",
+    "next",
+    "next_url",
+    "count",
+    "count_truncated",
+    "rows",
+    "truncated",
+  ]);
+  assert.equal(body.count, 15);
+  assert.equal(body.count_truncated, false);
+  // Asked for on its own, or before count, it is there once.
+  const both = (await svc.client.get(
+    "/fixtures/facetable.json?_extra=count_truncated,count&_size=1",
+  )).json() as Body;
+  assert.deepEqual([both.count_truncated, both.count], [false, 15]);
+});
+
+Deno.test("_extra=count,columns,primary_keys answers all three (columns was left out)", async () => {
+  await using svc = referenceService();
+  const body = (await svc.client.get(
+    "/fixtures/simple_primary_key.json?_extra=count,columns,primary_keys",
+  )).json() as Body;
+  assert.deepEqual(Object.keys(body), [
+    "ok",
+    "next",
+    "next_url",
+    "count",
+    "count_truncated",
+    "columns",
+    "primary_keys",
+    "rows",
+    "truncated",
+  ]);
+  assert.deepEqual(body.columns, ["id", "content"]);
+  assert.deepEqual(body.primary_keys, ["id"]);
+  assert.equal(body.count, 4);
+  // Repeated arguments, as before.
+  const repeated = (await svc.client.get(
+    "/fixtures/simple_primary_key.json?_extra=count&_extra=columns",
+  )).json() as Body;
+  assert.deepEqual(repeated.columns, ["id", "content"]);
+});
+
+Deno.test("row JSON leads with ok, as 1.0 writes it", async () => {
+  await using svc = referenceService();
+  const body = (await svc.client.get("/fixtures/simple_primary_key/1.json")).json() as Body;
+  const keys = Object.keys(body).filter((key) => key !== "query_ms");
+  assert.deepEqual(keys, [
+    "ok",
+    "database",
+    "table",
+    "rows",
+    "primary_keys",
+    "primary_key_values",
+    "truncated",
+  ]);
+  assert.deepEqual(body.rows, [{ id: "1", content: "hello" }]);
+});
