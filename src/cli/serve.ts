@@ -10,6 +10,7 @@ import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
 import { Connection } from "../sqlite/connection.ts";
 import { looksLikeSqlite } from "./sqlite_file.ts";
+import { dataFilesIn, importDataFiles, isDataFile } from "./data_files.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
 import {
   METRICS_DIR_ENV,
@@ -53,6 +54,8 @@ export interface ServeFlags {
   processes?: string;
   /** `--reuse-port`: share the port with other processes (SO_REUSEPORT). */
   reusePort?: boolean;
+  /** `--into NAME|FILE.db`: where served CSV/JSON files are imported (data_files.ts). */
+  into?: string;
 }
 
 /**
@@ -62,7 +65,10 @@ export interface ServeFlags {
 export function addServeCommand(program: Command, args: readonly string[]): void {
   program.command("serve", { isDefault: true })
     .description("Serve SQLite database files (the default command)")
-    .argument("[files...]", "database files to serve (or one configuration directory)")
+    .argument(
+      "[files...]",
+      "database files, CSV/TSV/JSON/NDJSON files to serve (or one configuration directory)",
+    )
     .option("-i, --immutable <file>", "database file to serve as immutable", collect, [])
     .option("-h, --host <host>", "host to listen on (0.0.0.0 for every interface)", "127.0.0.1")
     .option("-p, --port <port>", "port to listen on (0 picks a free one)", "8001")
@@ -98,9 +104,13 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       'serve from N processes on one port, e.g. one per core ("auto"); Linux',
     )
     .option("--reuse-port", "share the port with other processes listening so (Linux)")
+    .option("--into <name>", "import CSV/JSON files into one database NAME, or a file NAME.db")
     .action(async (files: string[], flags: ServeFlags) => {
       checkPort(flags.port);
-      const options = await serviceOptionsFrom(files, flags);
+      const dataFiles = files.length === 1 && await isConfigDir(files[0])
+        ? dataFilesIn(files[0])
+        : files.filter(isDataFile);
+      const options = await serviceOptionsFrom(files.filter((f) => !isDataFile(f)), flags);
       const processes = processCount(flags.processes);
       if (processes > 1 && !flags.get) {
         const code = await supervise({
@@ -112,9 +122,12 @@ export function addServeCommand(program: Command, args: readonly string[]): void
         if (code !== 0) throw new CliExit(code);
         return;
       }
+      const imported = await importDataFiles(dataFiles, flags.into);
+      options.immutables = [...(options.immutables ?? []), ...imported.immutables];
       // Before the read workers start, so that their threads follow the same rules.
       if (!flags.get) returnFreedMemorySooner();
       const svc = new Service(options);
+      imported.attach(svc, Boolean(flags.memory || flags.crossdb));
       if (flags.get) {
         try {
           await svc.invoke_startup();
@@ -361,8 +374,8 @@ export async function serviceOptionsFrom(
       throw new CliExit(
         1,
         `Error: ${file} is not a SQLite database (it does not start with the SQLite file ` +
-          "header). To publish a CSV file, import it into SQLite first, e.g. " +
-          `sqlite3 data.db ".import --csv ${file} mytable"`,
+          "header). CSV, TSV, JSON and NDJSON files are served when their names end in .csv, " +
+          `.tsv, .json or .ndjson; or import one with: vitrine insert data.db mytable ${file}`,
       );
     }
   }

@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { main } from "../../src/cli/main.ts";
+import { Connection } from "../../src/sqlite/connection.ts";
+
+/** Runs the CLI in-process and captures what it prints. */
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => out.push(parts.join(" "));
+  console.error = (...parts: unknown[]) => err.push(parts.join(" "));
+  try {
+    const code = await main(args);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+/** A folder with one file of each format. */
+function dataDir(): string {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-data-files-" });
+  Deno.writeTextFileSync(`${dir}/people.csv`, 'id,name,note\n1,Ann,"two\nlines"\n2,Bob,\n');
+  Deno.writeTextFileSync(`${dir}/cities.tsv`, "city\tpop\nLyon\t513275\n");
+  Deno.writeTextFileSync(`${dir}/books.json`, '[{"title": "Dune", "tags": ["sf", "classic"]}]');
+  Deno.writeTextFileSync(`${dir}/events.ndjson`, '{"kind": "a", "at": {"x": 1}}\n{"kind": "b"}\n');
+  return dir;
+}
+
+async function getJson(args: string[], path: string): Promise<unknown> {
+  const { code, out, err } = await run([...args, "--get", path]);
+  assert.equal(code, 0, err);
+  return JSON.parse(out);
+}
+
+Deno.test("vitrine FILE.csv FILE.tsv FILE.json FILE.ndjson serves each as a table", async () => {
+  const dir = dataDir();
+  const files = ["people.csv", "cities.tsv", "books.json", "events.ndjson"].map((f) =>
+    `${dir}/${f}`
+  );
+  const expected: Record<string, unknown[]> = {
+    "/people/people.json?_shape=array": [
+      { rowid: 1, id: 1, name: "Ann", note: "two\nlines" },
+      { rowid: 2, id: 2, name: "Bob", note: null },
+    ],
+    "/cities/cities.json?_shape=array": [{ rowid: 1, city: "Lyon", pop: 513275 }],
+    "/books/books.json?_shape=array": [{ rowid: 1, title: "Dune", tags: '["sf","classic"]' }],
+    "/events/events.json?_shape=array&kind=b": [{ rowid: 2, kind: "b", at: null }],
+  };
+  for (const [path, rows] of Object.entries(expected)) {
+    assert.deepEqual(await getJson(files, path), rows, path);
+  }
+  // Immutable: no writes, even for a root actor.
+  const databases = await getJson(files, "/-/databases.json") as {
+    name: string;
+    is_mutable: boolean;
+  }[];
+  assert.deepEqual(databases.map((db) => [db.name, db.is_mutable]).sort(), [
+    ["books", false],
+    ["cities", false],
+    ["events", false],
+    ["people", false],
+  ]);
+});
+
+Deno.test("--into NAME puts every file in one database; facets and search work on it", async () => {
+  const dir = dataDir();
+  const args = [`${dir}/people.csv`, `${dir}/events.ndjson`, "--into", "all"];
+  const tables = (await getJson(args, "/all.json") as { tables: { name: string; count: number }[] })
+    .tables.map((t) => [t.name, t.count]);
+  assert.deepEqual(tables, [["events", 2], ["people", 2]]);
+  const facets = await getJson(args, "/all/events.json?_facet=kind") as {
+    facet_results: { results: Record<string, { results: { value: string; count: number }[] }> };
+  };
+  assert.deepEqual(
+    facets.facet_results.results.kind.results.map((r) => [r.value, r.count]),
+    [["a", 1], ["b", 1]],
+  );
+  const { code, err } = await run([...args, "--get", "/all/people.json"]);
+  assert.equal(code, 0);
+  assert.match(err, /Imported .*people\.csv: 2 rows into people/);
+});
+
+Deno.test("--into FILE.db writes the tables to that SQLite file and serves it", async () => {
+  const dir = dataDir();
+  const db = `${dir}/out.db`;
+  const args = [`${dir}/people.csv`, `${dir}/books.json`, "--into", db];
+  assert.deepEqual(await getJson(args, "/out/books.json?_shape=array&_col=title"), [
+    { rowid: 1, title: "Dune" },
+  ]);
+  // A second run replaces the tables rather than adding the rows again.
+  assert.deepEqual(await getJson(args, "/out/people.json?_shape=arrayfirst&_col=id"), [1, 2]);
+  const conn = Connection.open(db, { mode: "ro" });
+  assert.deepEqual(conn.query("select count(*) from people").rows, [[2]]);
+  conn.close();
+});
+
+Deno.test("a configuration directory picks up its data files, not its settings", async () => {
+  const dir = dataDir();
+  Deno.writeTextFileSync(`${dir}/settings.json`, JSON.stringify({ default_page_size: 7 }));
+  Deno.writeTextFileSync(`${dir}/metadata.json`, JSON.stringify({ title: "Data" }));
+  const names = (await getJson([dir], "/-/databases.json") as { name: string }[]).map((d) =>
+    d.name
+  );
+  assert.deepEqual(names.sort(), ["books", "cities", "events", "people"]);
+});
+
+Deno.test("a data file that cannot be imported stops the command naming it and the line", async () => {
+  const dir = dataDir();
+  Deno.writeTextFileSync(`${dir}/bad.csv`, "a,b\n1,2\n3,4,5\n");
+  const { code, err } = await run([`${dir}/bad.csv`, "--get", "/"]);
+  assert.equal(code, 1);
+  assert.equal(
+    err,
+    `Error: ${dir}/bad.csv: line 3: the row has 3 fields but the header names 2 columns`,
+  );
+  const empty = await run([`${dir}/empty.csv`, "--get", "/"]);
+  assert.equal(empty.code, 1);
+  assert.match(empty.err, /empty\.csv: Cannot read .*no such file/);
+});
