@@ -34,6 +34,9 @@ if (import.meta.main) {
     else if (!import.meta.url.endsWith(".ts") || Deno.build.standalone) {
       setReadWorkerEntry(import.meta.url);
     }
+    // Started without Vitrine's V8 flags, a server restarts itself with them (same process id).
+    const { restartWithV8Flags } = await import("./src/cli/v8_restart.ts");
+    restartWithV8Flags(Deno.args);
     const { main } = await import("./src/cli/main.ts");
     Deno.exit(await main(Deno.args));
   }

@@ -8,7 +8,8 @@
  * The server runs as shipped, with Vitrine's V8 flags (src/util/v8_flags.ts). `--server-arg`
  * adds an argument to `vitrine serve` (`--server-arg=-s --server-arg=num_sql_threads
  * --server-arg=1`); `--deno-flag` replaces those flags (`--deno-flag=--v8-flags=--optimize-for-size`)
- * and `--bare` drops them, to compare settings and runtime options.
+ * and `--bare` drops them: the plain `deno run -A cli.ts`, which restarts itself with them
+ * (src/cli/v8_restart.ts), so it measures that restart.
  *
  * Prints figures; never fails a test run (the CI-sized run is tests/security/fuzz_test.ts).
  */
@@ -16,6 +17,16 @@ import { parseArgs } from "node:util";
 import { runFuzz } from "../tests/security/fuzz.ts";
 import { startFuzzTarget } from "../tests/security/fuzz_target.ts";
 import { rssMiB } from "../tests/security/server_process.ts";
+
+/** `RssAnon` of process `pid` in MiB (0 once it is gone). */
+function anonMiB(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Math.round(Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
 import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
 
 const { values } = parseArgs({
@@ -49,6 +60,12 @@ try {
       (values["server-arg"].length ? `; serve ${values["server-arg"].join(" ")}` : "") +
       `; deno run ${denoFlags.join(" ") || "without V8 flags"}`,
   );
+  // What the process holds for itself (anonymous memory), beside the RSS that also counts the
+  // file pages the kernel shares and reclaims (issue 42).
+  let maxAnon = anonMiB(target.server.pid);
+  const anonSampler = setInterval(() => {
+    maxAnon = Math.max(maxAnon, anonMiB(target.server.pid));
+  }, 250);
   console.log("requests | req/s | RSS MiB | max RSS | failures | statuses");
   const report = await runFuzz({
     url: target.server.url,
@@ -81,6 +98,10 @@ try {
   console.log(
     `  server RSS      start ${startRss} MiB, max ${report.maxRssMiB} MiB, ` +
       `end ${report.finalRssMiB} MiB`,
+  );
+  clearInterval(anonSampler);
+  console.log(
+    `  server RssAnon  max ${maxAnon} MiB, end ${anonMiB(target.server.pid)} MiB`,
   );
   console.log(`  alive after     ${alive === 200 ? "yes" : `no (${alive})`}`);
 } finally {

@@ -16,7 +16,8 @@
  *
  * They cannot be set from inside a running program: V8 reads them when an isolate is created,
  * and `node:v8`'s `setFlagsFromString` neither resizes the main isolate's heap nor reaches the
- * workers Deno starts later (measured in docs/security.md "Memory").
+ * workers Deno starts later (measured in docs/security.md "Memory"). So a server started without
+ * them restarts itself with them, as the same process (`cli/v8_restart.ts`).
  *
  * @module
  */
