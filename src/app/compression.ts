@@ -123,11 +123,18 @@ export function compressStream(
   let feeding: Promise<void> | null = null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      while (!output.length && !ended && !failure) {
-        const waiting = new Promise<void>((resolve) => wake = resolve);
-        // Once the input is over, only zlib's last output and its end are awaited.
-        if (!inputDone) feeding ??= feed().finally(() => feeding = null);
-        await (feeding ? Promise.race([feeding, waiting]) : waiting);
+      try {
+        while (!output.length && !ended && !failure) {
+          const waiting = new Promise<void>((resolve) => wake = resolve);
+          // Once the input is over, only zlib's last output and its end are awaited.
+          if (!inputDone) feeding ??= feed().finally(() => feeding = null);
+          await (feeding ? Promise.race([feeding, waiting]) : waiting);
+        }
+      } catch (error) {
+        // The body failed (an export aborted after its status): so does the compressed one,
+        // without zlib's closing bytes, and the client sees an incomplete download.
+        failure = error;
+        z.destroy();
       }
       if (failure) return controller.error(failure);
       if (output.length) {

@@ -2,8 +2,10 @@
  * The streamed text formats of data pages: `.csv`, `.tsv` and `.ndjson` (API-DETAILS §10). The body
  * is a pull-based stream: the next page of rows is fetched only when the client has taken the
  * previous one, so `_stream=on` over a whole table runs in constant memory. The status is sent
- * before the rows, so later problems (a query error, the `max_csv_mb` cap) end the body with a
- * line of text instead.
+ * before the rows, so what goes wrong later cannot change it: past the `max_csv_mb` cap the body
+ * ends with the reference's notice line, and an error (the time limit, an SQL error, a read
+ * worker lost) aborts the response, so that the client sees an incomplete download instead of a
+ * 200 whose last line is the message (NDJSON sends that message as one more JSON line first).
  *
  * @module
  */
@@ -72,7 +74,13 @@ export function streamedResponse(
   const lastLine = format === "ndjson"
     ? (message: string) => JSON.stringify({ error: message }) + "\n"
     : (message: string) => message;
-  return new Response(textStream(lines, budget, lastLine), {
+  const ending: StreamEnding = {
+    lastLine,
+    // A CSV or TSV line would be read as data: only NDJSON says why before the body is cut.
+    errorLine: format === "ndjson" ? lastLine : null,
+    what: `Export ${request.path}`,
+  };
+  return new Response(textStream(lines, budget, ending), {
     status: page.status ?? 200,
     headers,
     content_type: contentType,
@@ -226,70 +234,97 @@ async function* ndjsonChunks(
 /** Bytes of a stream sent between two nudges to the young-generation collector. */
 const COLLECT_EVERY_BYTES = 1024 * 1024;
 
+/** How a stream ends when it cannot send every row. */
+interface StreamEnding {
+  /** The notice past the `max_csv_mb` cap. */
+  lastLine: (message: string) => string;
+  /** A line saying why, sent before an error aborts the body (null: none). */
+  errorLine: ((message: string) => string) | null;
+  /** Names the export in the server log. */
+  what: string;
+}
+
 /**
- * Encodes chunks of lines as they are pulled, stopping past the byte budget, or at an error, with
- * `lastLine` of the message.
+ * Encodes chunks of lines as they are pulled, stopping past the byte budget with `lastLine`, or
+ * aborting the body at an error (`errorLine` first, when there is one).
+ *
+ * Each pull runs as a fresh start of its own (`withFreshArrival`): its queries (the rows after the
+ * first page, their labels) get the whole time limit, and none is limited from whatever request's
+ * arrival happens to be current when the client asks for more. Without this an identity-encoded
+ * body was pulled in the scope of an earlier request (after a write through the UI, that write's),
+ * so a labelled export's first lookup failed with "SQL query took too long" at once.
  */
 function textStream(
   chunks: AsyncGenerator<string[] | Uint8Array>,
   budget: ByteBudget,
-  lastLine: (message: string) => string,
+  ending: StreamEnding,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let sinceCollection = 0;
+  let sent = 0;
+  /** The error that ends the body, once its `errorLine` went out. */
+  let failed: { error: unknown } | null = null;
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (sinceCollection >= COLLECT_EVERY_BYTES) {
-        // The chunks sent so far are garbage now: free their memory (young_garbage.ts).
-        sinceCollection = 0;
-        collectYoungGarbage();
-      }
-      try {
-        let value: string[] | Uint8Array;
-        let bytes: Uint8Array;
-        do {
-          const next = await chunks.next();
-          if (next.done) {
-            // The last chunks are garbage too once sent: do not keep them until the next export.
-            if (sinceCollection > 0) collectYoungGarbage();
-            return controller.close();
-          }
-          value = next.value;
-          // As takeLines: the result object may outlive the chunk it carried.
-          (next as { value: unknown }).value = undefined;
-          bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
-          // An empty chunk (the cursor's last, when the rows end on a chunk boundary) must not
-          // end this pull without a chunk: the stream would never ask again, and hang.
-        } while (bytes.length === 0);
-        if (budget.fits(bytes.length)) {
-          budget.spend(bytes.length);
-          sinceCollection += bytes.length;
-          controller.enqueue(bytes);
-          return;
-        }
-        // Past the cap within this chunk: line by line, up to the line that crosses it.
-        const lines = value instanceof Uint8Array ? splitLines(value) : value;
-        let text = "";
-        for (const line of lines) {
-          if (!budget.spend(encoder.encode(line).length)) {
-            controller.enqueue(encoder.encode(text + lastLine(budget.message)));
-            await chunks.return(undefined);
-            return controller.close();
-          }
-          text += line;
-        }
-        if (text) controller.enqueue(encoder.encode(text));
-      } catch (error) {
-        // Headers are gone already: the error becomes the body's last line.
-        const message = error instanceof Error ? error.message : String(error);
-        controller.enqueue(encoder.encode(lastLine(message)));
-        controller.close();
-      }
-    },
+    pull: (controller) => withFreshArrival(() => pull(controller)),
     async cancel() {
       await chunks.return(undefined);
     },
   }, { highWaterMark: 1 });
+
+  async function pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    if (failed) return controller.error(failed.error);
+    if (sinceCollection >= COLLECT_EVERY_BYTES) {
+      // The chunks sent so far are garbage now: free their memory (young_garbage.ts).
+      sinceCollection = 0;
+      collectYoungGarbage();
+    }
+    try {
+      let value: string[] | Uint8Array;
+      let bytes: Uint8Array;
+      do {
+        const next = await chunks.next();
+        if (next.done) {
+          // The last chunks are garbage too once sent: do not keep them until the next export.
+          if (sinceCollection > 0) collectYoungGarbage();
+          return controller.close();
+        }
+        value = next.value;
+        // As takeLines: the result object may outlive the chunk it carried.
+        (next as { value: unknown }).value = undefined;
+        bytes = value instanceof Uint8Array ? value : encoder.encode(value.join(""));
+        // An empty chunk (the cursor's last, when the rows end on a chunk boundary) must not
+        // end this pull without a chunk: the stream would never ask again, and hang.
+      } while (bytes.length === 0);
+      if (budget.fits(bytes.length)) {
+        budget.spend(bytes.length);
+        sinceCollection += bytes.length;
+        sent += bytes.length;
+        controller.enqueue(bytes);
+        return;
+      }
+      // Past the cap within this chunk: line by line, up to the line that crosses it.
+      const lines = value instanceof Uint8Array ? splitLines(value) : value;
+      let text = "";
+      for (const line of lines) {
+        if (!budget.spend(encoder.encode(line).length)) {
+          controller.enqueue(encoder.encode(text + ending.lastLine(budget.message)));
+          await chunks.return(undefined);
+          return controller.close();
+        }
+        text += line;
+      }
+      if (text) controller.enqueue(encoder.encode(text));
+    } catch (error) {
+      // The status went out already: the body is aborted (an HTTP/1.1 chunked body then ends
+      // without its last chunk, HTTP/2 with a reset), so no client takes it for a whole one.
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`${ending.what} stopped after ${sent} bytes: ${message}`);
+      if (!ending.errorLine) return controller.error(error);
+      // The line is sent on its own: erroring the stream now would drop it unsent.
+      failed = { error };
+      controller.enqueue(encoder.encode(ending.errorLine(message)));
+    }
+  }
 }
 
 /** Lines of UTF-8 text, each with its line end (`\n`; CSV's `\r\n` keeps its `\r`). */
