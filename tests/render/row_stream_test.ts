@@ -22,7 +22,9 @@ function failingAt(at: number, failing: string): string {
 function idsOf(text: string, format: string): number[] {
   const whole = text.slice(0, text.lastIndexOf("\n") + 1);
   return format === "ndjson"
-    ? whole.split("\n").filter(Boolean).map((line) => JSON.parse(line).i).filter((i) => i !== undefined)
+    ? whole.split("\n").filter(Boolean).map((line) => JSON.parse(line).i).filter((i) =>
+      i !== undefined
+    )
     : whole.split("\r\n").slice(1).filter(Boolean).map((line) => Number(line.split(",")[0]));
 }
 
