@@ -17,6 +17,7 @@ import { PageCache } from "./app/page_cache.ts";
 import { fileSize, fileStem } from "./db/file_facts.ts";
 import { ReadPool } from "./db/pool.ts";
 import { openInternalDatabase, refreshCatalog } from "./db/internal_db.ts";
+import { StoredQueries } from "./db/stored_queries.ts";
 import { checkDatabaseFile } from "./db/file_check.ts";
 import type { Connection } from "./sqlite/mod.ts";
 import { setHardHeapLimit } from "./sqlite/guard.ts";
@@ -99,6 +100,7 @@ export class Service {
   #queryCache: QueryCache | null | undefined;
   #pageCache: PageCache | null | undefined;
   #internal: Database | null = null;
+  #storedQueries: StoredQueries | null = null;
   #booting: Promise<void> | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
   #internalSchema: Promise<void> = Promise.resolve();
@@ -402,6 +404,15 @@ export class Service {
       this.#internalSchema = ready;
     }
     return this.#internal;
+  }
+
+  /** @internal The queries people saved (kept in the internal database). */
+  get stored_queries(): StoredQueries {
+    if (!this.#storedQueries) {
+      const internal = this.get_internal_database();
+      this.#storedQueries = new StoredQueries(internal, this.#internalSchema);
+    }
+    return this.#storedQueries;
   }
 
   /** Attaches a database; the name defaults from the file or memory name. */

@@ -10,6 +10,14 @@ import type { Router } from "../http/router.ts";
 import { indexView } from "../views/index/index.ts";
 import { databaseDownloadView, databaseView } from "../views/database/database.ts";
 import { queryView } from "../views/query/query.ts";
+import {
+  deleteQueryView,
+  editQueryView,
+  queryDefinitionView,
+  storedQueryListView,
+  storeQueryView,
+  updateQueryView,
+} from "../views/query/stored_queries.ts";
 import { tableOrCannedQueryView } from "../views/table/table_or_query.ts";
 import { rowView } from "../views/row/row.ts";
 import {
@@ -47,6 +55,7 @@ const NAME = String.raw`[^/.]+`;
 /** Adds every built-in page to `router`. */
 export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   const get = ["GET"];
+  const both = ["GET", "POST"];
   const add = (methods: string[], pattern: string, view: View, name: string) =>
     router.add(methods, new RegExp(`^${pattern}$`), view, { name });
 
@@ -79,9 +88,17 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
     add(get, `/(?<mount>${escaped})/(?<path>.+)`, staticMountView, `mount:${mount}`);
   }
 
+  add(get, `/-/queries${FORMAT}`, storedQueryListView, "global-query-list");
   add(get, `/(?<database>${NAME})\\.db`, databaseDownloadView, "database-download");
   add(get, `/(?<database>${NAME})${FORMAT}`, databaseView, "database");
   add(get, `/(?<database>${NAME})/-/query${FORMAT}`, queryView, "query");
+  add(get, `/(?<database>${NAME})/-/queries${FORMAT}`, storedQueryListView, "query-list");
+  add(both, `/(?<database>${NAME})/-/queries/store`, storeQueryView, "query-store");
+  const QUERY = `/(?<database>${NAME})/(?<query>${NAME})/-`;
+  add(get, `${QUERY}/definition`, queryDefinitionView, "query-definition");
+  add(both, `${QUERY}/edit`, editQueryView, "query-edit");
+  add(["POST"], `${QUERY}/update`, updateQueryView, "query-update");
+  add(both, `${QUERY}/delete`, deleteQueryView, "query-delete");
   add(
     ["GET", "POST"],
     `/(?<database>${NAME})/(?<table>${NAME})${FORMAT}`,

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Database } from "../db/database.ts";
+import type { StoredQueries } from "../db/stored_queries.ts";
 import type { Row } from "../db/results.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { Actor } from "../auth/allow.ts";
@@ -123,4 +124,6 @@ export interface ViewHost extends RenderHost {
   readPool(): ReadPool;
   /** Brings the internal catalog up to date after a view changed a schema (the write API). */
   refresh_catalog(): Promise<void>;
+  /** The queries people saved, kept in the internal database. */
+  readonly stored_queries: StoredQueries;
 }

@@ -14,6 +14,7 @@ import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { cannedQueries } from "../../config/canned_query_catalog.ts";
 import { customSqlView } from "../query/query.ts";
+import { mayStoreQuery, storedQueryVisibility } from "../query/stored_access.ts";
 import { downloadAllowed } from "./database_download.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
 
@@ -78,7 +79,14 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
       return await renderPage(svc, request, templateCandidates("database", { database: db.name }), {
         ...page,
         // The template wants a `write` flag on every query, configured or not.
-        queries: queries.map((query) => ({ ...query, write: Boolean(query.write) })),
+        queries: [
+          ...queries.map((query) => ({ ...query, write: Boolean(query.write) })),
+          ...await listStoredQueries(svc, db, actor),
+        ],
+        stored_queries_url: `${svc.urls.database(db.name)}/-/queries`,
+        store_query_url: await mayStoreQuery(svc, actor, db)
+          ? `${svc.urls.database(db.name)}/-/queries/store`
+          : null,
         show_hidden: Boolean(request.args.get("_show_hidden")),
         database_actions,
         allow_download: await downloadAllowed(svc, db, actor),
@@ -165,6 +173,22 @@ async function listQueries(
       resource: [db.name, query.name],
     });
     if (visible) queries.push({ ...query, private: isPrivate });
+  }
+  return queries;
+}
+
+/** The stored queries the actor may see, shaped like canned ones for the page's list. */
+async function listStoredQueries(
+  svc: ViewHost,
+  db: Database,
+  actor: Actor | null,
+): Promise<Record<string, unknown>[]> {
+  const queries = [];
+  for (const query of await svc.stored_queries.list(db.name)) {
+    const [visible, isPrivate] = await storedQueryVisibility(svc, actor, query);
+    if (!visible) continue;
+    const { name, title, description, sql, fragment } = query;
+    queries.push({ name, title, description, sql, fragment, private: isPrivate, stored: true });
   }
   return queries;
 }

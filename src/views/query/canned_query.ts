@@ -38,6 +38,7 @@ import {
 } from "../../render/output_format.ts";
 import { cannedWrite } from "./canned_write.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
+import { mayChangeStoredQuery } from "./stored_access.ts";
 
 /** The hidden form field that marks a submitted canned-query form. */
 export const RUN_FIELD = "_run";
@@ -59,10 +60,11 @@ export async function cannedQueryView(
     }
     return await cannedWrite(svc, request, db, query);
   }
-  const [, isPrivate] = await svc.check_visibility(request.actor, {
+  const [, hiddenFromAnonymous] = await svc.check_visibility(request.actor, {
     action: "view-query",
     resource: [db.name, query.name],
   });
+  const isPrivate = hiddenFromAnonymous || Boolean(query.stored && query.is_private);
   ensureKnownFormat(svc, request);
   const params = queryParameters(query.sql, query.params);
   // A parameter left out of an explicit `params` list gets no field but still takes its value
@@ -86,7 +88,8 @@ export async function cannedQueryView(
       sql: query.sql,
       params: bound,
       private: isPrivate,
-      cache: true,
+      // A stored query can change or be deleted at any moment: its results are not kept.
+      cache: !query.stored,
       next_url: nextPageUrl(svc, request, outcome),
     },
   );
@@ -108,9 +111,27 @@ export async function cannedQueryView(
       private: isPrivate,
       query_ms: performance.now() - started,
       next_url: nextPageUrl(svc, request, outcome),
+      ...(query.stored ? await storedQueryLinks(svc, request, db, query.name) : {}),
     }, { status });
   if (status !== 200 && html) return await page();
   return await respondWithRows(svc, request, rowsPage, page);
+}
+
+/** "Edit query" and "Delete query" on a stored query's page, for the actors who may. */
+async function storedQueryLinks(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  name: string,
+): Promise<{ edit_query_url: string | null; delete_query_url: string | null }> {
+  const stored = await svc.stored_queries.get(db.name, name);
+  const url = String(svc.urls.query(db.name, name));
+  const may = async (action: "update-query" | "delete-query") =>
+    stored !== null && await mayChangeStoredQuery(svc, request.actor, stored, action);
+  return {
+    edit_query_url: await may("update-query") ? `${url}/-/edit` : null,
+    delete_query_url: await may("delete-query") ? `${url}/-/delete` : null,
+  };
 }
 
 /** Throws Forbidden unless the actor may view the query, and a 500 for a definition without SQL. */

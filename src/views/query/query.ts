@@ -29,6 +29,7 @@ import {
 } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
+import { mayStoreQuery } from "./stored_access.ts";
 
 /** GET `/<db>/-/query(.fmt)?sql=`. */
 export async function queryView(svc: ViewHost, request: Request): Promise<Response> {
@@ -50,6 +51,9 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
   const values = formValues(params.form, request.args);
   const started = performance.now();
   let bound: Record<string, unknown> = {};
+  const store_query_url = sql && await mayStoreQuery(svc, request.actor, db)
+    ? `${svc.urls.database(db.name)}/-/queries/store?${new URLSearchParams({ sql })}`
+    : null;
   const page = (outcome: QueryOutcome | null, renderers: Record<string, string>, status = 200) =>
     renderQueryPage(svc, request, db, {
       sql,
@@ -65,6 +69,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
       private: isPrivate,
       query_ms: performance.now() - started,
       next_url: nextPageUrl(svc, request, outcome),
+      store_query_url,
     }, { status });
   if (!sql) {
     // An empty editor is a fine HTML page; an API client sent nothing to run.

@@ -198,6 +198,11 @@ export interface QueryPageContext {
   query_ms?: number;
   /** The next page of a result longer than `max_returned_rows` ({@link nextPageUrl}). */
   next_url?: string | null;
+  /** "Save this query" (custom SQL, for actors with `store-query`). */
+  store_query_url?: string | null;
+  /** "Edit query" and "Delete query" on a stored query's page, for who may. */
+  edit_query_url?: string | null;
+  delete_query_url?: string | null;
 }
 
 /** Renders `query.html` (or its per-database / per-query overrides). */
