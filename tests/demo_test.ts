@@ -15,7 +15,8 @@ Deno.test("the bundled demo database builds and serves with its metadata", async
   await using svc = new Service({ files: [path], metadata });
   const index = (await svc.client.get("/.json")).json();
   assert.equal(index.metadata.title, "Alderbrook street trees");
-  const trees = index.databases.demo.tables_and_views_truncated.find(
+  const demo = index.databases.find((d: { name: string }) => d.name === "demo");
+  const trees = demo.tables_and_views_truncated.find(
     (t: { name: string }) => t.name === "trees",
   );
   assert.equal(trees.fts_table, "trees_fts");

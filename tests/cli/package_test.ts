@@ -145,7 +145,7 @@ Deno.test("package --dir writes a build context whose recipe serves the data", a
     ]);
     assert.match(await (await get("about")).text(), /About this image/);
     assert.equal(await (await get("assets/logo.txt")).text(), "logo");
-    const databases = await (await get("-/databases.json")).json();
+    const { databases } = await (await get("-/databases.json")).json();
     const inspect = JSON.parse(Deno.readTextFileSync(`${context}/inspect-data.json`));
     assert.equal(databases[0].is_mutable, false);
     assert.equal(databases[0].hash, inspect.shop.hash);

@@ -40,7 +40,7 @@ Deno.test("a file given twice is served once; given plain and with -i, as immuta
     const result = await vitrine([...args, "--get", "/-/databases.json"]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /given more than once; it is served once/);
-    return JSON.parse(result.stdout).map((d: { name: string; is_mutable: boolean }) => [
+    return JSON.parse(result.stdout).databases.map((d: { name: string; is_mutable: boolean }) => [
       d.name,
       d.is_mutable,
     ]);

@@ -89,7 +89,7 @@ Deno.test("actor_from_request + permission_allowed: an API key configured by plu
     const actor = await svc.client.get("/-/actor.json", {
       headers: { authorization: "Bearer k123" },
     });
-    assert.deepEqual(actor.json(), { actor: { id: "alice", via: "apikey" } });
+    assert.deepEqual(actor.json(), { ok: true, actor: { id: "alice", via: "apikey" } });
     const anonymous = await svc.client.get("/shop/-/query.json?sql=select+1");
     assert.equal(anonymous.status, 403);
     const wrongKey = await svc.client.get("/shop/-/query.json?sql=select+1", {

@@ -279,8 +279,8 @@ Deno.test("actor_from_request: the plugin's actor (from an awaitable function) i
     const response = await svc.client.get("/-/actor.json", {
       headers: { "x-kitchen-actor": "grace" },
     });
-    assert.deepEqual(response.json(), { actor: { id: "grace", from: "kitchen_sink" } });
-    assert.deepEqual((await svc.client.get("/-/actor.json")).json(), { actor: null });
+    assert.deepEqual(response.json(), { ok: true, actor: { id: "grace", from: "kitchen_sink" } });
+    assert.deepEqual((await svc.client.get("/-/actor.json")).json(), { ok: true, actor: null });
     const [args] = callsOf("actor_from_request");
     assert.equal(args.svc, svc);
     assert.equal((args.request as Request).path, "/-/actor.json");

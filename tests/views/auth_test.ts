@@ -8,14 +8,15 @@ Deno.test("/-/actor.json is null for anonymous visitors, as in the reference", a
   await using svc = shopService({ secret: "s" });
   const response = await svc.client.get("/-/actor.json");
   assert.equal(response.status, 200);
-  assert.deepEqual(response.json(), example("47-actor.json").body);
+  // 1.0 adds "ok": true to the spec era's {"actor": null}.
+  assert.deepEqual(response.json(), { ok: true, ...example("47-actor.json").body as object });
 });
 
 Deno.test("/-/actor.json shows the actor of a signed ds_actor cookie", async () => {
   await using svc = shopService({ secret: "s" });
   const actor = { id: "alice", roles: ["staff"] };
   const response = await svc.client.get("/-/actor.json", { cookies: signedIn(svc, actor) });
-  assert.deepEqual(response.json(), { actor });
+  assert.deepEqual(response.json(), { ok: true, actor });
   const page = await svc.client.get("/-/actor", { cookies: signedIn(svc, actor) });
   assert.match(page.text, /&quot;alice&quot;|"alice"/);
 });
@@ -24,7 +25,7 @@ Deno.test("/-/actor.json shows the actor of a signed API token", async () => {
   await using svc = shopService({ secret: "s" });
   const token = svc.create_token("bot");
   const response = await svc.client.get("/-/actor.json", { headers: bearer(token) });
-  assert.deepEqual(response.json(), { actor: { id: "bot", token: "dstok" } });
+  assert.deepEqual(response.json(), { ok: true, actor: { id: "bot", token: "dstok" } });
 });
 
 Deno.test("tampered, wrong-secret and expired cookies all count as anonymous", async () => {
@@ -40,7 +41,7 @@ Deno.test("tampered, wrong-secret and expired cookies all count as anonymous", a
   for (const cookie of [forged, expired, tampered, "garbage", `${payload}.`]) {
     const response = await svc.client.get("/-/actor.json", { cookies: { ds_actor: cookie } });
     assert.equal(response.status, 200, cookie);
-    assert.deepEqual(response.json(), { actor: null }, cookie);
+    assert.deepEqual(response.json(), { ok: true, actor: null }, cookie);
   }
 });
 
@@ -48,14 +49,14 @@ Deno.test("a cookie with an expiry in the future still signs the actor in", asyn
   await using svc = shopService({ secret: "s" });
   const cookie = encodeActorCookie(svc.signer, { id: "alice" }, { expire_after: 3600 });
   const response = await svc.client.get("/-/actor.json", { cookies: { ds_actor: cookie } });
-  assert.deepEqual(response.json(), { actor: { id: "alice" } });
+  assert.deepEqual(response.json(), { ok: true, actor: { id: "alice" } });
 });
 
 Deno.test("a bearer header that is not a dstok_ token leaves the request anonymous", async () => {
   await using svc = shopService({ secret: "s" });
   const response = await svc.client.get("/-/actor.json", { headers: bearer("something-else") });
   assert.equal(response.status, 200);
-  assert.deepEqual(response.json(), { actor: null });
+  assert.deepEqual(response.json(), { ok: true, actor: null });
 });
 
 Deno.test("the signed-in actor sees a logout control on HTML pages", async () => {
@@ -79,7 +80,7 @@ Deno.test("a plugin scheme: Authorization: Bearer <API_KEY> against the configur
     },
   });
   const ok = await svc.client.get("/-/actor.json", { headers: bearer("k3y") });
-  assert.deepEqual(ok.json(), { actor: { id: "reporting" } });
+  assert.deepEqual(ok.json(), { ok: true, actor: { id: "reporting" } });
   assert.equal((await svc.client.get("/.json", { headers: bearer("k3y") })).status, 200);
 
   const wrong = await svc.client.get("/.json", { headers: bearer("guess") });
@@ -88,7 +89,7 @@ Deno.test("a plugin scheme: Authorization: Bearer <API_KEY> against the configur
   const token = await svc.client.get("/-/actor.json", {
     headers: bearer(svc.create_token("reporting")),
   });
-  assert.deepEqual(token.json(), { actor: { id: "reporting", token: "dstok" } });
+  assert.deepEqual(token.json(), { ok: true, actor: { id: "reporting", token: "dstok" } });
 });
 
 Deno.test("a plugin scheme: Basic auth challenges anonymous visitors with a 401", async () => {
@@ -111,7 +112,7 @@ Deno.test("a plugin scheme: Basic auth challenges anonymous visitors with a 401"
   const ok = await svc.client.get("/.json", { headers: basic("alice:wonderland") });
   assert.equal(ok.status, 200);
   const actor = await svc.client.get("/-/actor.json", { headers: basic("alice:wonderland") });
-  assert.deepEqual(actor.json(), { actor: { id: "alice", auth: "basic" } });
+  assert.deepEqual(actor.json(), { ok: true, actor: { id: "alice", auth: "basic" } });
 });
 
 Deno.test("a forbidden hook leaves signed-in actors with the normal 403", async () => {

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { referenceService } from "../fixtures/reference.ts";
+import { signedIn } from "./_auth_helpers.ts";
 
 type Body = Record<string, unknown>;
 
@@ -106,4 +107,52 @@ Deno.test("row JSON leads with ok, as 1.0 writes it", async () => {
     "truncated",
   ]);
   assert.deepEqual(body.rows, [{ id: "1", content: "hello" }]);
+});
+
+Deno.test("/.json lists the databases after ok, as 1.0 does (it was an object keyed by name)", async () => {
+  await using svc = referenceService({ metadata: { title: "Fixtures" } });
+  const body = (await svc.client.get("/.json")).json() as Body;
+  assert.deepEqual(Object.keys(body), ["ok", "unstable", "databases", "metadata"]);
+  assert.equal(body.ok, true);
+  assert.equal(typeof body.unstable, "string");
+  const [fixtures, ...others] = body.databases as Body[];
+  assert.deepEqual(others, []);
+  assert.equal(fixtures.name, "fixtures");
+  assert.equal(fixtures.path, "/fixtures");
+  assert.ok(Array.isArray(fixtures.tables_and_views_truncated));
+  assert.deepEqual(body.metadata, { title: "Fixtures" });
+});
+
+Deno.test("/-/databases.json is 1.0's {ok, databases: [...]} (it was a bare list)", async () => {
+  await using svc = referenceService();
+  const body = (await svc.client.get("/-/databases.json")).json() as Body;
+  assert.deepEqual(Object.keys(body), ["ok", "databases"]);
+  const [entry] = body.databases as Body[];
+  assert.deepEqual(Object.keys(entry), [
+    "name",
+    "route",
+    "path",
+    "size",
+    "is_mutable",
+    "is_memory",
+    "hash",
+  ]);
+  assert.equal(entry.name, "fixtures");
+});
+
+Deno.test("/-/ JSON pages that answer an object lead with ok: true; /-/plugins.json stays a list", async () => {
+  await using svc = referenceService({ secret: "s", root: true });
+  const cookies = signedIn(svc, { id: "root" });
+  for (const page of ["actor", "versions", "settings", "config", "metadata", "threads"]) {
+    const body = (await svc.client.get(`/-/${page}.json`, { cookies })).json() as Body;
+    assert.equal(Object.keys(body)[0], "ok", page);
+    assert.equal(body.ok, true, page);
+  }
+  assert.deepEqual((await svc.client.get("/-/actor.json")).json(), { ok: true, actor: null });
+  const settings = (await svc.client.get("/-/settings.json")).json() as Body;
+  assert.equal(settings.default_page_size, 100);
+  assert.ok(Array.isArray((await svc.client.get("/-/plugins.json")).json()));
+  // The HTML twin shows the data itself, without the JSON envelope.
+  const html = (await svc.client.get("/-/actor")).text;
+  assert.doesNotMatch(html, /&quot;ok&quot;|"ok"/);
 });

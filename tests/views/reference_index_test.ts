@@ -9,8 +9,11 @@ type Summary = {
   tables_and_views_truncated: { name: string; num_relationships_for_sorting?: number }[];
 };
 
-const names = (body: { databases: Record<string, Summary> }) =>
-  body.databases.fixtures.tables_and_views_truncated.map((t) => t.name);
+const fixtures = (body: { databases: (Summary & { name: string })[] }) =>
+  body.databases.find((d) => d.name === "fixtures")!;
+
+const names = (body: { databases: (Summary & { name: string })[] }) =>
+  fixtures(body).tables_and_views_truncated.map((t) => t.name);
 
 Deno.test("?_sort=relationships puts tables with foreign keys first, then count, then name", async () => {
   await using svc = referenceService();
@@ -31,9 +34,9 @@ Deno.test("?_sort=relationships puts tables with foreign keys first, then count,
     "facet_cities",
     "primary_key_multiple_columns",
   ]);
-  const listed = byRelationships.databases.fixtures.tables_and_views_truncated;
+  const listed = fixtures(byRelationships).tables_and_views_truncated;
   assert.deepEqual(
-    listed.map((t: { num_relationships_for_sorting: number }) => t.num_relationships_for_sorting),
+    listed.map((t) => t.num_relationships_for_sorting),
     [3, 2, 1, 1, 1],
   );
 });

@@ -8,8 +8,8 @@ const hoursAgo = (hours: number) => Math.floor(Date.now() / 1000) - hours * 3600
 
 /** The table names the index JSON lists for `shop`. */
 function shopTables(body: unknown): string[] {
-  const shop = (body as { databases: Record<string, { tables_and_views_truncated: unknown[] }> })
-    .databases.shop;
+  const shop = (body as { databases: { name: string; tables_and_views_truncated: unknown[] }[] })
+    .databases.find((d) => d.name === "shop")!;
   return shop.tables_and_views_truncated.map((t) => (t as { name: string }).name).sort();
 }
 
@@ -20,7 +20,8 @@ Deno.test("a valid token acts as its actor on JSON requests", async () => {
   assert.equal((anonymous.json() as { ok: boolean }).ok, false);
   const withToken = await svc.client.get("/.json", { headers: bearer(svc.create_token("bot")) });
   assert.equal(withToken.status, 200);
-  assert.ok("shop" in (withToken.json() as { databases: object }).databases);
+  const listed = (withToken.json() as { databases: { name: string }[] }).databases;
+  assert.deepEqual(listed.map((d) => d.name), ["shop"]);
   const otherActor = await svc.client.get("/.json", {
     headers: bearer(svc.create_token("eve")),
   });

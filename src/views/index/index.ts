@@ -14,19 +14,25 @@ const TRUNCATE_AT = 5;
 /** Per-table count budget on the index; one timeout drops that database's counts. */
 const INDEX_COUNT_LIMIT_MS = 10;
 
-/** GET `/` and `/.json`. */
+/** What 1.0 says of its index JSON, which it leaves out of its stable interface. */
+const UNSTABLE = "Outside Vitrine's stable API: the shape of this index may still change";
+
+/**
+ * GET `/` and `/.json`. The JSON is 1.0's: `databases` is a list (it was an object keyed by
+ * name before 1.0; docs/json-api.md "Changed from earlier versions").
+ */
 export async function indexView(svc: ViewHost, request: Request): Promise<Response> {
   await svc.ensure_permissions(request.actor, ["view-instance"]);
-  const databases: Record<string, unknown> = {};
+  const databases: Record<string, unknown>[] = [];
   for (const { db, isPrivate } of await visibleDatabases(svc, request.actor)) {
-    databases[db.name] = await databaseSummary(svc, request, db, isPrivate);
+    databases.push(await databaseSummary(svc, request, db, isPrivate));
   }
   const metadata = instanceMetadata(svc);
   return await respondWithFormat(request, {
-    json: () => Response.json({ databases, metadata }),
+    json: () => Response.json({ ok: true, unstable: UNSTABLE, databases, metadata }),
     html: () =>
       renderPage(svc, request, "index.html", {
-        databases: Object.values(databases),
+        databases,
         metadata,
         private: false,
       }, { view_name: "index" }),

@@ -14,7 +14,10 @@ import { visibleMetadata } from "../../auth/visible_metadata.ts";
 
 type View = (svc: ViewHost, request: Request) => Promise<Response>;
 
-/** A view that shows `data` as JSON or on the `show_json.html` page. */
+/**
+ * A view that shows `data` as JSON or on the `show_json.html` page. An object's JSON leads with
+ * `"ok": true`, as 1.0's does (a list, such as `/-/plugins.json`, stays a bare list).
+ */
 function jsonPage(
   title: string,
   data: (svc: ViewHost, request: Request) => unknown | Promise<unknown>,
@@ -25,7 +28,7 @@ function jsonPage(
     if (permission) await svc.ensure_permissions(request.actor, [permission]);
     const value = await data(svc, request);
     return await respondWithFormat(request, {
-      json: () => Response.json(value),
+      json: () => Response.json(isPlainObject(value) ? { ok: true, ...value } : value),
       html: () =>
         renderPage(svc, request, "show_json.html", {
           filename: title,
@@ -34,6 +37,10 @@ function jsonPage(
         }, { view_name: "show_json" }),
     });
   };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function replacer(_key: string, value: unknown): unknown {
@@ -92,7 +99,10 @@ export const threadsView = jsonPage("threads", (svc) => {
   return { num_threads: threads.length, threads };
 }, "permissions-debug");
 
-/** `/-/databases`: every attached database the actor may see. */
+/**
+ * `/-/databases`: every attached database the actor may see, as 1.0's `{"databases": [...]}`
+ * (a bare list before 1.0).
+ */
 export const databasesView = jsonPage("databases", async (svc, request) => {
   const list = [];
   for (const { db } of await visibleDatabases(svc, request.actor)) {
@@ -106,7 +116,7 @@ export const databasesView = jsonPage("databases", async (svc, request) => {
       hash: db.hash,
     });
   }
-  return list;
+  return { databases: list };
 });
 
 /** `/-/actor`: the current actor, or null. */
