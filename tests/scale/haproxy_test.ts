@@ -163,7 +163,11 @@ Deno.test({
       assert.ok(jar.cookies.has("ds_actor"));
       for (let i = 0; i < 3; i++) {
         const actor = await visit("/-/actor.json");
-        assert.deepEqual(JSON.parse(actor.text), { ok: true, actor: { id: "root" } }, `on ${actor.by}`);
+        assert.deepEqual(
+          JSON.parse(actor.text),
+          { ok: true, actor: { id: "root" } },
+          `on ${actor.by}`,
+        );
       }
 
       // A writable canned query: the form's CSRF token from one replica, the POST to the next,

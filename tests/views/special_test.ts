@@ -37,7 +37,7 @@ Deno.test("/-/actor.json is null for anonymous requests", () =>
   withShop(async (svc) => {
     const response = await svc.client.get("/-/actor.json");
     // 1.0 adds "ok": true to the spec era's {"actor": null}.
-  assert.deepEqual(response.json(), { ok: true, ...example("47-actor.json").body as object });
+    assert.deepEqual(response.json(), { ok: true, ...example("47-actor.json").body as object });
   }));
 
 Deno.test("/-/plugins.json is empty without plugins; ?all=1 shows the built-ins", () =>
