@@ -7,6 +7,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { collect, joinMultiValueOptions } from "./argv.ts";
 import { addServeCommand } from "./serve.ts";
+import { queryParamArgs } from "./query.ts";
 import { addInspectCommand } from "./inspect.ts";
 import { addPluginsCommand } from "./plugins_command.ts";
 import { addCreateTokenCommand } from "./create_token.ts";
@@ -46,7 +47,7 @@ export async function main(args: string[]): Promise<number> {
     if (!builtIn.has(command)) acceptPluginOption(command);
   }
   try {
-    await program.parseAsync(joinMultiValueOptions(args), { from: "user" });
+    await program.parseAsync(joinMultiValueOptions(queryParamArgs(args)), { from: "user" });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;

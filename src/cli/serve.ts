@@ -8,6 +8,7 @@ import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettings, parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
 import { CliExit } from "./exit.ts";
+import { QUERY_FORMATS, runQueryCommand } from "./query.ts";
 import { Connection } from "../sqlite/connection.ts";
 import { looksLikeSqlite } from "./sqlite_file.ts";
 import { dataFilesIn, importDataFiles, isDataFile } from "./data_files.ts";
@@ -47,6 +48,10 @@ export interface ServeFlags {
   loadExtension: string[];
   inspectFile?: string;
   get?: string;
+  /** `--query SQL`: print its result and exit (cli/query.ts), with `--format` and `--param`s. */
+  query?: string;
+  format?: string;
+  param: string[];
   versionNote?: string;
   /** False with `--no-access-log` (commander's default is true). */
   accessLog?: boolean;
@@ -97,6 +102,9 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     .option("--load-extension <path>", "SQLite extension to load (path[:entrypoint])", collect, [])
     .option("--inspect-file <file>", "counts from `vitrine inspect`, for immutable files")
     .option("--get <path>", "print the response to this path and exit, without serving")
+    .option("--query <sql>", "print the result of this query and exit, without serving")
+    .option("--format <format>", `--query output: ${QUERY_FORMATS.join(", ")}`)
+    .option("--param <name=value>", "a --query parameter (also -p name=value)", collect, [])
     .option("--version-note <note>", "note shown next to the version on /-/versions")
     .option("--no-access-log", "do not print a line for each request")
     .option(
@@ -112,6 +120,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
         : files.filter(isDataFile);
       const options = await serviceOptionsFrom(files.filter((f) => !isDataFile(f)), flags);
       const processes = processCount(flags.processes);
+      if (flags.query !== undefined) return await queryAndExit(options, flags);
       if (processes > 1 && !flags.get) {
         const code = await supervise({
           args,
@@ -495,6 +504,20 @@ function parseMount(value: string): [string, string] {
   const [mount, dir] = [value.slice(0, colon), value.slice(colon + 1)];
   if (!isDirectory(dir)) throw new CliExit(1, `Error: --static directory not found: ${dir}`);
   return [mount, dir];
+}
+
+/** `--query`: runs it on a service that is started but not serving, prints it, closes. */
+async function queryAndExit(options: ServiceOptions, flags: ServeFlags): Promise<void> {
+  const svc = new Service(options);
+  try {
+    await svc.invoke_startup();
+    await runQueryCommand(svc, { sql: flags.query!, format: flags.format, params: flags.param });
+  } catch (error) {
+    if (error instanceof CliExit) throw error;
+    throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+  } finally {
+    await svc.close();
+  }
 }
 
 async function printPath(svc: Service, path: string): Promise<void> {
