@@ -8,9 +8,6 @@
 
 import type { Request } from "../http/request.ts";
 import { Response } from "../http/response.ts";
-import { valueAsBoolean } from "../util/value_as_boolean.ts";
-import { wantsJson } from "../http/negotiation.ts";
-import { valueAsBoolean as isOn } from "../util/value_as_boolean.ts";
 import {
   jsonBody,
   markIntegralReals,
@@ -18,13 +15,8 @@ import {
   RawJson,
   realColumnIndexes,
 } from "./json.ts";
-import {
-  keepInfinity,
-  parseJsonColumns,
-  parseShape,
-  type Shape,
-  shapedRows,
-} from "./json_shapes.ts";
+import { parseJsonColumns, shapedRows } from "./json_shapes.ts";
+import { type JsonArgs, parseJsonArgs } from "../table/json_args.ts";
 import { resolveExtras, type RowsPage } from "./rows_page.ts";
 import { applyLabels } from "../table/labels.ts";
 import type { RowsJsonRequest } from "../db/read_query.ts";
@@ -33,29 +25,23 @@ import { plainCells, rowsJson } from "../util/json_rows.ts";
 /**
  * The options of the JSON rows {@link jsonResponse} will write for this request, so that the read
  * worker can write them instead (`execute(…, { json_rows })`); null when the response is not
- * JSON, its shape is another, or its cells are rewritten (`_json=`, expanded labels, `_nl`).
+ * JSON (`json` null), its shape is another, or its cells are rewritten (`_json=`, expanded
+ * labels, `_nl`).
  */
 export function jsonRowsRequest(
-  request: Request,
+  json: JsonArgs | null,
   page: Pick<RowsPage, "columns" | "primary_keys" | "column_types" | "labels">,
   limit: number,
 ): RowsJsonRequest | null {
-  const format = request.url_vars?.format ?? null;
-  if (!(format === "json" || (format === null && wantsJson(request)))) return null;
-  const args = request.args;
-  if (args.get("_json") !== null || (page.labels?.columns.length ?? 0) > 0) return null;
-  let shape: Shape;
-  try {
-    shape = parseShape(args);
-  } catch {
-    return null; // jsonResponse reports the bad shape
-  }
+  if (json === null) return null;
+  if (json.json_columns.length > 0 || (page.labels?.columns.length ?? 0) > 0) return null;
+  const shape = json.shape;
   if (shape !== "objects" && shape !== "arrays" && shape !== "array") return null;
-  if (shape === "array" && isOn(args.get("_nl"))) return null;
+  if (shape === "array" && json.nl) return null;
   return {
     shape: shape === "arrays" ? "arrays" : "objects",
     real: realColumnIndexes(page.columns, page.column_types, page.primary_keys ?? []),
-    infinity: keepInfinity(args),
+    infinity: json.infinity,
     limit,
   };
 }
@@ -65,15 +51,17 @@ function sameOptions(a: RowsJsonRequest, b: RowsJsonRequest | null): boolean {
 }
 
 /** Rows with `_json=` columns parsed and foreign-key cells expanded to `{value, label}`. */
-async function jsonRows(request: Request, page: RowsPage): Promise<unknown[][]> {
-  const rows = parseJsonColumns(page.columns, page.rows, request.args.getlist("_json"));
+async function jsonRows(args: JsonArgs, page: RowsPage): Promise<unknown[][]> {
+  const rows = parseJsonColumns(page.columns, page.rows, args.json_columns);
   if (!page.labels?.columns.length) return rows;
   return applyLabels(rows, await page.labels.lookup(page.rows), page.columns);
 }
 
 /** The JSON response for `page` (`link: <next_url>; rel="next"` when there is a next page). */
 export async function jsonResponse(request: Request, page: RowsPage): Promise<Response> {
-  const infinity = keepInfinity(request.args);
+  // A table page read its arguments at its start; other pages' are read here, once.
+  const args = page.json_args ?? parseJsonArgs(request.args);
+  const infinity = args.infinity;
   const headers: Record<string, string> = {};
   if (page.next_url) headers["link"] = `<${page.next_url}>; rel="next"`;
   const status = page.status ?? 200;
@@ -92,8 +80,8 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
       truncated: page.truncated,
     });
   }
-  const shape = parseShape(request.args);
-  const extras = await resolveExtras(request, page);
+  const shape = args.shape;
+  const extras = await resolveExtras(args, page);
   // The object shapes' body: the page's keys around its rows (a row page has some after them).
   const withRows = (rows: unknown) =>
     json({
@@ -105,22 +93,22 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
     });
   const encoded = page.encoded;
   if (
-    encoded && sameOptions(encoded.options, jsonRowsRequest(request, page, encoded.options.limit))
+    encoded && sameOptions(encoded.options, jsonRowsRequest(args, page, encoded.options.limit))
   ) {
     // Rows the read worker wrote: sent as they are, never parsed on this thread.
     const raw = new RawJson(encoded.bytes);
     if (shape === "array") return json(raw);
     return withRows(raw);
   }
-  const rows = await jsonRows(request, page);
-  if (shape === "array" && valueAsBoolean(request.args.get("_nl"))) {
+  const rows = await jsonRows(args, page);
+  if (shape === "array" && args.nl) {
     return new Response(newlineDelimited(page.columns, rows, page.column_types, infinity), {
       status,
       headers,
       content_type: "text/plain",
     });
   }
-  const fast = jsonRowsRequest(request, page, rows.length);
+  const fast = jsonRowsRequest(args, page, rows.length);
   if (fast && plainCells(rows)) {
     // The common case: the rows' text is written in one pass and spliced into the body.
     const text = new RawJson(rowsJson(page.columns, rows, fast));

@@ -12,27 +12,10 @@
 import { BadRequest } from "../http/errors.ts";
 import { tilde_encode as tildeEncode } from "../util/tilde.ts";
 import { objectMembers } from "../util/json_rows.ts";
-import { valueAsBoolean } from "../util/value_as_boolean.ts";
 
-/** The request arguments these functions read (`MultiParams` and `URLSearchParams` both fit). */
-interface ArgsLike {
-  get(key: string): string | null | undefined;
-}
-
-/** The recognised `_shape` values. */
-const SHAPES = ["objects", "arrays", "array", "arrayfirst", "object"] as const;
-/** One `_shape` value. */
-export type Shape = typeof SHAPES[number];
-
-/** `_shape` from the args (default `objects`); anything else → 400 `Invalid _shape: x`. */
-export function parseShape(args: ArgsLike, defaultShape: Shape = "objects"): Shape {
-  const given = args.get("_shape");
-  if (!given) return defaultShape;
-  if (!(SHAPES as readonly string[]).includes(given)) {
-    throw new BadRequest(`Invalid _shape: ${given}`);
-  }
-  return given as Shape;
-}
+/** `_shape`, `_json_infinity`: read by `src/table/json_args.ts`, re-exported for renderers. */
+export { keepInfinity, parseShape, type Shape } from "../table/json_args.ts";
+import type { Shape } from "../table/json_args.ts";
 
 /** See `src/util/json_rows.ts`: distinct names at their first position, last value wins. */
 export { objectMembers };
@@ -114,9 +97,4 @@ export function parseJsonColumns(
     }
     return out;
   });
-}
-
-/** True when `_json_infinity=on` asks to keep `Infinity` / `-Infinity` values. */
-export function keepInfinity(args: ArgsLike): boolean {
-  return valueAsBoolean(args.get("_json_infinity")) === true;
 }

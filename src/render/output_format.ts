@@ -50,9 +50,14 @@ export function ensureKnownFormat(
   throw new NotFound(`Unknown format: ${format}`);
 }
 
-/** True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`). */
-export function wantsFullExport(request: Request): boolean {
-  const format = requestedFormat(request);
+/**
+ * True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`);
+ * `format` is the request's, when the caller has read it already.
+ */
+export function wantsFullExport(
+  request: Request,
+  format: string | null = requestedFormat(request),
+): boolean {
   return format !== null && STREAM_FORMATS.has(format) && wantsStream(request);
 }
 
@@ -74,7 +79,7 @@ export async function respondWithRows(
   page: RowsPage,
   html: () => Promise<Response>,
 ): Promise<Response> {
-  const format = requestedFormat(request);
+  const format = page.format !== undefined ? page.format : requestedFormat(request);
   let response: Response;
   if (format === "json") {
     response = await jsonResponse(request, page);

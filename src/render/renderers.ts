@@ -10,6 +10,7 @@ import { NotFound } from "../http/errors.ts";
 import { makeRows } from "../db/results.ts";
 import { awaitMeMaybe } from "../util/await_me_maybe.ts";
 import { resolveExtras, type RowsPage } from "./rows_page.ts";
+import { parseExtraArgs } from "../table/json_args.ts";
 
 /** The named values a renderer's `render` and `can_render` receive. */
 export interface RenderArgs {
@@ -108,7 +109,11 @@ export async function renderArgs(
   page: RowsPage,
 ): Promise<RenderArgs> {
   const data = page.error === null
-    ? { ...page.defaultKeys, ...await resolveExtras(request, page), ...page.keysAfterRows }
+    ? {
+      ...page.defaultKeys,
+      ...await resolveExtras(parseExtraArgs(request.args), page),
+      ...page.keysAfterRows,
+    }
     : { ...page.defaultKeys, ...page.keysAfterRows };
   return {
     svc,

@@ -32,13 +32,15 @@
  *   fetchNext?: (next) => Promise<{rows, next}>;  // following pages, for `_stream=on`
  *   filename?: string;            // `_dl=on` file name stem (defaults to table or database)
  *   encoded?: {bytes, options};   // the rows as JSON already, written by the read worker
+ *   format?: string | null;       // the format asked for, when already read (null: HTML)
+ *   json_args?: JsonArgs;         // `_shape`, `_json`, `_nl`, `_extra`… when already read
  * }
  * ```
  *
  * @module
  */
 
-import type { Request } from "../http/request.ts";
+import type { ExtraArgs, JsonArgs } from "../table/json_args.ts";
 import { BadRequest } from "../http/errors.ts";
 import type { SqlValue } from "../db/values.ts";
 import type { ColumnTypes } from "./json.ts";
@@ -93,17 +95,18 @@ export interface RowsPage {
   closeStream?: () => void;
   /** The rows as JSON, written by the read worker with these options (`jsonRowsRequest`). */
   encoded?: { bytes: Uint8Array; options: RowsJsonRequest } | null;
+  /** The format asked for (null: HTML), when the page read it already. */
+  format?: string | null;
+  /** The JSON arguments, when the page read them already (a table page reads them once). */
+  json_args?: JsonArgs | null;
 }
 
 /** The `_extra=` names asked for (repeatable, comma-separated), plus the page's automatic ones. */
 function requestedExtras(
-  request: Request,
+  args: ExtraArgs,
   page: Pick<RowsPage, "autoExtras" | "ignoreExtraArg">,
 ): string[] {
-  const names = page.ignoreExtraArg
-    ? []
-    : request.args.getlist("_extra").flatMap((v) => v.split(","))
-      .map((v) => v.trim()).filter(Boolean);
+  const names = page.ignoreExtraArg ? [] : args.extras;
   return [...new Set([...(page.autoExtras ?? []), ...names])];
 }
 
@@ -112,11 +115,11 @@ function requestedExtras(
  * `count_truncated` right after it where the page has one (1.0's pair: is the count a lower bound).
  */
 export async function resolveExtras(
-  request: Request,
+  args: ExtraArgs,
   page: Pick<RowsPage, "extras" | "autoExtras" | "ignoreExtraArg">,
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  const names = requestedExtras(request, page);
+  const names = requestedExtras(args, page);
   if (names.includes("count") && !names.includes("count_truncated")) {
     const at = names.indexOf("count") + 1;
     if (typeof page.extras.count_truncated === "function") names.splice(at, 0, "count_truncated");

@@ -201,17 +201,6 @@ export class Filters {
     return this.selections().some((s) => OPERATORS_BY_KEY.has(s.lookup));
   }
 
-  /**
-   * The columns the filters with a known operator name that are not in `columns`. The SQL
-   * quotes column names with `"…"`, which SQLite reads as a string when no such column exists:
-   * `?nocolumn=nocolumn` would match every row. The table view refuses these instead.
-   */
-  unknown_columns(columns: readonly string[]): string[] {
-    return this.selections().flatMap(({ column, lookup }) =>
-      OPERATORS_BY_KEY.has(lookup) && !columns.includes(column) ? [column] : []
-    );
-  }
-
   /** SQL clauses and `:pN` params; unknown operators are skipped silently. */
   build_where_clauses(
     table: string,

@@ -11,11 +11,11 @@
  */
 
 import { escapeSqlIdentifier } from "../util/sql.ts";
-import { type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
+import { readSetting, type SettingsLike } from "./args.ts";
 import { columnsToSelect } from "./columns.ts";
-import { TableArgsError } from "./errors.ts";
 import { type FilterArgumentsLike, mergeFilterArguments } from "./filter_arguments.ts";
-import { filtersFromArgs } from "./filters.ts";
+import { columnFilters, type TableRequest } from "./table_request.ts";
+import type { Filters } from "./filters.ts";
 import {
   type KeysetShape,
   nextClause,
@@ -58,7 +58,8 @@ export interface TableQueryConfig extends SortConfig, SearchConfig {
 /** Everything needed to build the page query. */
 export interface TableQueryInput {
   table: TableFacts;
-  args: ArgsLike;
+  /** The request's arguments, read once (`table_request.ts`). */
+  request: TableRequest;
   settings?: SettingsLike;
   config?: TableQueryConfig;
   /** Results of `filters_from_request` hooks (`_where`, `_through`, plugins). */
@@ -95,6 +96,8 @@ export interface TableQuery {
   sql_no_order_no_limit: string;
   /** Output columns of {@link sql_no_order_no_limit}, with `rowid` first for rowid tables. */
   facet_columns: string[];
+  /** The request's column filters (on columns the table has). */
+  filters: Filters;
   /** True when filters, search or hooks narrow the rows (an unfiltered count is the table's). */
   filtered: boolean;
   /** Params of {@link count_sql} and {@link sql_no_order_no_limit}. */
@@ -124,14 +127,15 @@ export interface TableQuery {
 
 /** Builds the page, count and facet-base SQL for one table request. */
 export function buildTableQuery(input: TableQueryInput): TableQuery {
-  const { table, args, config = {} } = input;
+  const { table, request, config = {} } = input;
+  const args = request.args;
   const useRowid = !table.is_view && table.pks.length === 0;
   const keyColumns = useRowid ? ["rowid"] : table.pks;
-  const filters = filtersFromArgs(args);
   // Views have no rowid; tables answer to it whatever their key.
-  const filterable = table.is_view ? table.columns : [...table.columns, "rowid"];
-  const unknown = filters.unknown_columns(filterable);
-  if (unknown.length) throw new TableArgsError(`no such column: ${unknown[0]}`);
+  const filters = columnFilters(
+    request,
+    table.is_view ? table.columns : [...table.columns, "rowid"],
+  );
   const built = filters.build_where_clauses(table.name);
   const search = searchFilterArguments(args, { ...table, table: table.name }, config);
   const hooks = mergeFilterArguments([search.filter_arguments, ...(input.filter_arguments ?? [])]);
@@ -156,7 +160,7 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
   const params = { ...fromParams };
   const pageClauses = [...whereClauses];
   let offset = 0;
-  const token = args.get("_next");
+  const token = request.next;
   if (token) {
     const next = nextClause(token, shape, params);
     if (next.clause) pageClauses.push(next.clause);
@@ -185,6 +189,7 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
     }`,
     from_params: fromParams,
     facet_columns: allColumns,
+    filters,
     filtered: whereClauses.length > 0,
     columns,
     primary_keys: table.is_view ? [] : keyColumns,

@@ -6,6 +6,7 @@
 import { DatabaseSync } from "node:sqlite";
 import type { FacetDatabase } from "../../src/table/facet_base.ts";
 import { buildTableQuery, type TableFacts, type TablePage } from "../../src/table/table_sql.ts";
+import { parseTableRequest, type TableRequest } from "../../src/table/table_request.ts";
 
 const EXAMPLES = new URL("../fixtures/examples/", import.meta.url);
 
@@ -99,13 +100,18 @@ export function facetDatabase(db: DatabaseSync, options: { interrupt?: boolean }
   return { database, calls };
 }
 
+/** The table request of an HTML page with these arguments. */
+export function tableRequest(args: URLSearchParams | string): TableRequest {
+  return parseTableRequest([...new URLSearchParams(args)], { format: null, full_export: false });
+}
+
 /** Builds and runs a table query, returning the page as the JSON would show it. */
 export async function runTable(
   db: DatabaseSync,
   table: string,
   query: string,
 ): Promise<TablePage & { description: string; sql: string }> {
-  const built = buildTableQuery({ table: SHOP_TABLES[table], args: new URLSearchParams(query) });
+  const built = buildTableQuery({ table: SHOP_TABLES[table], request: tableRequest(query) });
   const statement = db.prepare(built.sql);
   const rows = statement.all(built.params as Record<string, string>) as Record<string, unknown>[];
   const plain = rows.map((row) => ({ ...row }));

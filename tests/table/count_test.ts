@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type CountRunner, countWithFallback } from "../../src/table/count.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
-import { openShop, SHOP_TABLES } from "./_shop.ts";
+import { openShop, SHOP_TABLES, tableRequest } from "./_shop.ts";
 
 const interrupted = () =>
   Object.assign(new Error("SQL query took too long"), { name: "QueryInterrupted" });
@@ -22,7 +22,7 @@ function runner(fitsBelow: number): { run: CountRunner; sqls: string[] } {
 
 const products = buildTableQuery({
   table: SHOP_TABLES.products,
-  args: new URLSearchParams("price__gt=5"),
+  request: tableRequest("price__gt=5"),
 });
 
 Deno.test("a timed-out count falls back to a capped lower bound", async () => {

@@ -12,14 +12,22 @@ import {
 } from "../../src/table/facets.ts";
 import { lookupLabels } from "../../src/table/labels.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
-import { example, facetDatabase, openShop, requestOf, runArrays, SHOP_TABLES } from "./_shop.ts";
+import {
+  example,
+  facetDatabase,
+  openShop,
+  requestOf,
+  runArrays,
+  SHOP_TABLES,
+  tableRequest,
+} from "./_shop.ts";
 
 const CATEGORY_FK = { column: "category_id", other_table: "categories", other_column: "id" };
 
 function facetOptions(request: string, extra: Partial<FacetOptions> = {}) {
   const db = openShop();
   const { path, args } = requestOf({ request, status: 200, headers: {}, body: null });
-  const query = buildTableQuery({ table: SHOP_TABLES.products, args });
+  const query = buildTableQuery({ table: SHOP_TABLES.products, request: tableRequest(args) });
   const { database, calls } = facetDatabase(db, {});
   const options: FacetOptions = {
     database,

@@ -8,7 +8,7 @@ import {
 } from "../../src/table/pagination.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
 import { pathWithReplacedArgs } from "../../src/table/url_args.ts";
-import { example, openShop, requestOf, runTable, SHOP_TABLES } from "./_shop.ts";
+import { example, openShop, requestOf, runTable, SHOP_TABLES, tableRequest } from "./_shop.ts";
 
 const PAGE_EXAMPLES: [string, string][] = [
   ["04-shape-arrays.json", "products"],
@@ -48,7 +48,7 @@ Deno.test("pages, tokens and next links match the examples", async () => {
 Deno.test("page SQL orders by the key and fetches one extra row", () => {
   const built = buildTableQuery({
     table: SHOP_TABLES.products,
-    args: new URLSearchParams("_sort_desc=price&_size=2&_next=19~2E99,4&name__contains=e"),
+    request: tableRequest("_sort_desc=price&_size=2&_next=19~2E99,4&name__contains=e"),
   });
   assert.equal(
     built.sql,
@@ -63,7 +63,7 @@ Deno.test("page SQL orders by the key and fetches one extra row", () => {
 });
 
 Deno.test("rowid and view queries", () => {
-  const log = buildTableQuery({ table: SHOP_TABLES.log, args: new URLSearchParams("_next=2") });
+  const log = buildTableQuery({ table: SHOP_TABLES.log, request: tableRequest("_next=2") });
   assert.equal(
     log.sql,
     "select rowid, message, level from log where rowid > :p0 order by rowid limit 101",
@@ -71,7 +71,7 @@ Deno.test("rowid and view queries", () => {
   assert.deepEqual(log.primary_keys, ["rowid"]);
   const view = buildTableQuery({
     table: SHOP_TABLES.cheap_products,
-    args: new URLSearchParams("_size=2&_next=2"),
+    request: tableRequest("_size=2&_next=2"),
   });
   assert.equal(view.sql, "select id, name, price from cheap_products limit 3 offset 2");
   assert.deepEqual(view.primary_keys, []);

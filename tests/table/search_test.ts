@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { escapeFts, searchFilterArguments } from "../../src/table/search.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
-import { example, openShop, queryRows, requestOf, runTable, SHOP_TABLES } from "./_shop.ts";
+import {
+  example,
+  openShop,
+  queryRows,
+  requestOf,
+  runTable,
+  SHOP_TABLES,
+  tableRequest,
+} from "./_shop.ts";
 
 Deno.test("_search matches example 23", async () => {
   const ex = example("23-search.json");
@@ -63,8 +71,7 @@ Deno.test("_sort=_rank orders FTS5 matches by relevance and pages by offset", as
   const second = await runTable(db, "products", "_search=set&_sort=_rank&_size=1&_next=1");
   assert.deepEqual(second.rows.map((r) => r.id), [7]);
   assert.throws(
-    () =>
-      buildTableQuery({ table: SHOP_TABLES.products, args: new URLSearchParams("_sort=_rank") }),
+    () => buildTableQuery({ table: SHOP_TABLES.products, request: tableRequest("_sort=_rank") }),
     { message: "Cannot sort table by _rank" },
   );
 });
@@ -72,7 +79,7 @@ Deno.test("_sort=_rank orders FTS5 matches by relevance and pages by offset", as
 Deno.test("_q searches text columns with like when there is no FTS index", async () => {
   const db = openShop();
   const table = { ...SHOP_TABLES.log, text_columns: ["message", "level"] };
-  const built = buildTableQuery({ table, args: new URLSearchParams("_q=warn") });
+  const built = buildTableQuery({ table, request: tableRequest("_q=warn") });
   assert.equal(
     built.sql,
     "select rowid, message, level from log where (message like :q or level like :q) " +

@@ -8,7 +8,7 @@ import {
   sortDescription,
 } from "../../src/table/sort.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
-import { example, SHOP_TABLES } from "./_shop.ts";
+import { example, SHOP_TABLES, tableRequest } from "./_shop.ts";
 
 const sortable = ["id", "name", "price"];
 const parse = (query: string, config = {}) =>
@@ -61,7 +61,7 @@ Deno.test("mixed directions keep query-string order and say each direction", () 
   );
   const built = buildTableQuery({
     table: SHOP_TABLES.products,
-    args: new URLSearchParams("_sort=category_id&_sort_desc=price"),
+    request: tableRequest("_sort=category_id&_sort_desc=price"),
   });
   assert.equal(built.order_by, "category_id, price desc, id");
   assert.equal(built.human_description_en, "sorted by category_id ascending, price descending");
@@ -75,14 +75,14 @@ Deno.test("sortable columns: config, or all columns plus rowid for rowid tables"
   );
   const log = buildTableQuery({
     table: SHOP_TABLES.log,
-    args: new URLSearchParams("_sort_desc=rowid"),
+    request: tableRequest("_sort_desc=rowid"),
   });
   assert.equal(log.order_by, "rowid desc");
   assert.throws(
     () =>
       buildTableQuery({
         table: SHOP_TABLES.products,
-        args: new URLSearchParams("_sort=name"),
+        request: tableRequest("_sort=name"),
         config: { sortable_columns: ["price"] },
       }),
     { message: "Cannot sort table by name" },
@@ -92,12 +92,12 @@ Deno.test("sortable columns: config, or all columns plus rowid for rowid tables"
 Deno.test("sorted order adds the primary keys as tie-breakers", () => {
   const built = buildTableQuery({
     table: SHOP_TABLES.order_items,
-    args: new URLSearchParams("_sort=quantity"),
+    request: tableRequest("_sort=quantity"),
   });
   assert.equal(built.order_by, "quantity, order_id, product_id");
   const view = buildTableQuery({
     table: SHOP_TABLES.cheap_products,
-    args: new URLSearchParams("_sort_desc=price"),
+    request: tableRequest("_sort_desc=price"),
   });
   assert.equal(view.order_by, "price desc");
 });

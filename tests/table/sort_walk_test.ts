@@ -3,6 +3,7 @@
  * sort columns hold NULLs and duplicates, walking every `_size=2` page for each combination of
  * directions returns exactly the rows of the full ordered query — no duplicates, no gaps.
  */
+import { tableRequest } from "./_shop.ts";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { buildTableQuery, type TableFacts } from "../../src/table/table_sql.ts";
@@ -68,7 +69,7 @@ async function walk(db: DatabaseSync, table: TableFacts, query: string) {
   for (let guard = 0; guard < 100; guard++) {
     const args = new URLSearchParams(query);
     if (next) args.set("_next", next);
-    const built = buildTableQuery({ table, args });
+    const built = buildTableQuery({ table, request: tableRequest(args) });
     const rows = db.prepare(built.sql).all(built.params as Record<string, string>)
       .map((row) => ({ ...row }));
     const page = await built.page(rows);
@@ -115,7 +116,7 @@ Deno.test("a mixed sort with a hidden sort column still walks (_col)", async () 
   do {
     const args = new URLSearchParams("_sort_desc=a&_sort=b&_col=b&_size=3");
     if (next) args.set("_next", next);
-    const built = buildTableQuery({ table, args });
+    const built = buildTableQuery({ table, request: tableRequest(args) });
     const rows = db.prepare(built.sql).all(built.params as Record<string, string>)
       .map((row) => ({ ...row }));
     const page = await built.page(rows, (sql, params) => {

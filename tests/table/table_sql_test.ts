@@ -7,10 +7,11 @@ import {
   whereFilterArguments,
 } from "../../src/table/filter_arguments.ts";
 import { buildTableQuery } from "../../src/table/table_sql.ts";
-import { openShop, queryRows, SHOP_TABLES } from "./_shop.ts";
+import type { TableArgsError } from "../../src/table/errors.ts";
+import { openShop, queryRows, SHOP_TABLES, tableRequest } from "./_shop.ts";
 
 const build = (query: string, extra = {}) =>
-  buildTableQuery({ table: SHOP_TABLES.products, args: new URLSearchParams(query), ...extra });
+  buildTableQuery({ table: SHOP_TABLES.products, request: tableRequest(query), ...extra });
 
 Deno.test("_col and _nocol validate and pick columns", () => {
   assert.deepEqual(build("_col=price&_col=id&_col=price").columns, ["id", "price"]);
@@ -99,11 +100,27 @@ Deno.test("FilterArguments from plain objects and merged", () => {
   assert.deepEqual(merged.extra_context, { x: 1 });
 });
 
-Deno.test("unknown filters are ignored and blank args keep defaults", () => {
-  const built = build("price__bogus=1&_sort=&_size=");
+Deno.test("an argument naming no column is no filter, and blank args keep defaults", () => {
+  // A plugin's `?q=`, a shared link's `?utm_source=`: someone else's, not an error.
+  const built = build("q=x&utm_source=news&nocolumn__gt=1&_sort=&_size=");
   assert.equal(
     built.sql,
     "select id, name, category_id, price, tags, added, notes from products order by id limit 101",
   );
   assert.equal(built.human_description_en, "");
+});
+
+Deno.test("an unknown operator on a real column is a 400 naming it and the operators", () => {
+  assert.throws(() => build("price__bogus=1"), (error: Error) => {
+    assert.equal((error as TableArgsError).status, 400);
+    assert.match(error.message, /^Invalid filter price__bogus: unknown operator "bogus"/);
+    assert.match(error.message, /exact, not, contains/);
+    return true;
+  });
+});
+
+Deno.test("a column whose name holds __ is filtered on as a whole", () => {
+  const table = { ...SHOP_TABLES.products, columns: [...SHOP_TABLES.products.columns, "a__b"] };
+  const built = buildTableQuery({ table, request: tableRequest("a__b=1") });
+  assert.match(built.sql, /where "a__b" = :p0/);
 });

@@ -13,7 +13,14 @@ import type { Response } from "../../http/response.ts";
 import { Forbidden } from "../../http/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { rowPathOf } from "../../util/tilde.ts";
-import { ensureKnownFormat, respondWithRows, wantsFullExport } from "../../render/output_format.ts";
+import {
+  ensureKnownFormat,
+  requestedFormat,
+  respondWithRows,
+  wantsFullExport,
+} from "../../render/output_format.ts";
+import { queryPairs } from "../../http/request_state.ts";
+import { parseTableRequest } from "../../table/table_request.ts";
 import { jsonRowsRequest } from "../../render/json_response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import {
@@ -39,8 +46,13 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
   const redirect = filterFormRedirect(request);
   if (redirect) return redirect;
 
-  const args = tableArgs(request);
-  const ctx = await prepareTable(svc, request, { db, table, is_view, private: isPrivate }, args);
+  // The query string, read once: everything below takes `params`.
+  const format = requestedFormat(request);
+  const params = parseTableRequest(queryPairs(request), {
+    format,
+    full_export: wantsFullExport(request, format),
+  });
+  const ctx = await prepareTable(svc, request, { db, table, is_view, private: isPrivate }, params);
   const columns = ctx.query.columns;
   const labels = rowLabels(ctx, columns, false);
   // A view has no primary key (as the reference reports it): `_shape=object` says so.
@@ -49,7 +61,11 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
   const page = await fetchPage(
     ctx,
     ctx.query,
-    jsonRowsRequest(request, { columns, primary_keys, column_types, labels }, ctx.query.page_size),
+    jsonRowsRequest(
+      params.json,
+      { columns, primary_keys, column_types, labels },
+      ctx.query.page_size,
+    ),
   );
   const extras = tableExtras(ctx, page);
   const rowsPage: RowsPage = {
@@ -76,6 +92,8 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     cache: true,
     column_types: pageColumnTypes(ctx, page),
     labels,
+    format,
+    json_args: params.json,
     blobUrl: (row, column) => blobPath(ctx, row, column),
     ...exportPages(ctx),
   };
@@ -86,20 +104,6 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     rowsPage,
     () => tableHtml(ctx, page, extras, rowsPage),
   );
-}
-
-/**
- * The request's arguments in query-string order. A streamed export (`_stream=on` on a text
- * format) reads every row in pages of `max_returned_rows` and skips facets and counts.
- */
-function tableArgs(request: Request): URLSearchParams {
-  const args = new URLSearchParams(request.query_string);
-  if (wantsFullExport(request)) {
-    args.set("_size", "max");
-    args.set("_nofacet", "1");
-    args.set("_nocount", "1");
-  }
-  return args;
 }
 
 /** `/<db>/<table>/<pk>.blob?_blob_column=<col>` for a BLOB cell of a table row. */

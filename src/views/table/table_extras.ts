@@ -27,7 +27,6 @@ import {
   type FacetSource,
   loadFacetConfigs,
 } from "../../table/facet_configs.ts";
-import { argPairs } from "../../table/args.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { extrasList } from "./extras_list.ts";
@@ -88,7 +87,7 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
       table,
       sql: ctx.query.sql_no_order_no_limit,
       params: ctx.query.from_params,
-      args: ctx.args,
+      args: ctx.params.args,
       config: ctx.config,
       settings: svc.settings,
       absoluteUrl: (path) => svc.absolute_url(request, path),
@@ -120,7 +119,7 @@ function facetOrder(ctx: TableContext): string[] {
   for (const entry of config.facets ?? []) {
     push(loadFacetConfigs(new URLSearchParams(), { facets: [entry] }));
   }
-  for (const pair of argPairs(ctx.args)) push(loadFacetConfigs(new URLSearchParams([pair])));
+  for (const pair of ctx.params.pairs) push(loadFacetConfigs(new URLSearchParams([pair])));
   return keys;
 }
 
@@ -163,7 +162,7 @@ async function labelsFor(
 export function rowLabels(ctx: TableContext, columns: string[], html: boolean): RowLabels {
   const expandable = expandableColumns(ctx.foreign_keys, (t) => ctx.label_columns.get(t) ?? null)
     .filter(([, label]) => !html || label !== null);
-  const chosen = columnsToExpand(ctx.args, expandable, columns, html);
+  const chosen = columnsToExpand(ctx.params.args, expandable, columns, html);
   return {
     columns: chosen,
     async lookup(rows) {
@@ -199,7 +198,7 @@ const counted = (state: ExtrasState) =>
   valueOf(
     state,
     "\u0000counted",
-    () => state.ctx.args.get("_nocount") ? null : countRows(state.ctx),
+    () => state.ctx.params.nocount ? null : countRows(state.ctx),
   );
 
 /** The page's facets, once for their results and their suggestions. */
@@ -207,9 +206,10 @@ const facets = (state: ExtrasState) =>
   valueOf(state, "\u0000facets", () => {
     const { ctx } = state;
     const { svc, db, table, query, facts } = ctx;
-    checkFacetArgsAllowed(ctx.args, Boolean(svc.setting("allow_facet")));
-    checkFacetColumns(ctx.args, query.use_rowid ? ["rowid", ...facts.columns] : facts.columns);
-    if (ctx.args.get("_nofacet")) return [] as Facet[];
+    const { args } = ctx.params;
+    checkFacetArgsAllowed(args, Boolean(svc.setting("allow_facet")));
+    checkFacetColumns(args, query.use_rowid ? ["rowid", ...facts.columns] : facts.columns);
+    if (ctx.params.nofacet) return [] as Facet[];
     // A remembered table count spares the suggestions their row-count query.
     const rowCount = query.filtered ? null : rememberedCount(svc, db, table, SUGGEST_CONSIDER);
     return facetInstances(ctx, rowCount);
@@ -234,12 +234,12 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   facet_results: facetResults,
   facets_timed_out: async (state) => (await facetResults(state)).timed_out,
   suggested_facets: async (state) => {
-    const { svc, args } = state.ctx;
+    const { svc, params } = state.ctx;
     const settings = {
       suggest_facets: Boolean(svc.setting("suggest_facets")),
       allow_facet: Boolean(svc.setting("allow_facet")),
     };
-    if (!shouldSuggestFacets(args, settings)) return [];
+    if (!shouldSuggestFacets(params.args, settings)) return [];
     return await collectSuggestedFacets(await facets(state));
   },
   sorted_facet_results: async (state) =>
@@ -252,17 +252,17 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   column_details: ({ ctx }) => ctx.facts.column_details,
   column_types: ({ ctx }) => ctx.facts.column_types ?? {},
   query: ({ ctx }) => ({ sql: ctx.query.sql, params: ctx.query.params }),
-  request: ({ ctx: { request, args } }) => ({
+  request: ({ ctx: { request, params: { args } } }) => ({
     url: request.url,
     path: request.path,
     full_path: request.full_path,
     host: request.host,
     args: Object.fromEntries([...args.keys()].map((k) => [k, args.getAll(k)])),
   }),
-  debug: ({ ctx: { request, args } }) => ({
+  debug: ({ ctx: { request, params } }) => ({
     url_vars: request.url_vars,
-    nofacet: Boolean(args.get("_nofacet")),
-    nosuggest: Boolean(args.get("_nosuggest")),
+    nofacet: params.nofacet,
+    nosuggest: params.nosuggest,
   }),
   // Like the reference, `columns` (column descriptions) is always there, `{}` when none.
   metadata: ({ ctx }) => ({ ...ctx.config, columns: ctx.config.columns ?? {} }),
@@ -275,7 +275,7 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   view_definition: ({ ctx }) => ctx.is_view ? ctx.db.get_view_definition(ctx.table) : null,
   expandable_columns: ({ ctx }) =>
     expandableColumns(ctx.foreign_keys, (t) => ctx.label_columns.get(t) ?? null),
-  form_hidden_args: ({ ctx }) => formHiddenArgs(ctx.args),
+  form_hidden_args: ({ ctx }) => formHiddenArgs(ctx.params.args),
   custom_table_templates: ({ ctx }) =>
     templateCandidates("table_rows", { database: ctx.db.name, table: ctx.table }),
   display_columns: ({ ctx }) => jsonDisplayColumns(ctx),
@@ -334,8 +334,7 @@ export function addPageExtras(extras: Extras, ctx: TableContext, page: RowsPage)
 
 /** Extras a JSON body gets without asking: `facet_results` whenever a `_facet*` arg is given. */
 export function autoExtras(ctx: TableContext): string[] {
-  const facetArg = [...ctx.args.keys()].some((k) => k === "_facet" || k.startsWith("_facet_"));
-  return facetArg ? ["facet_results"] : [];
+  return ctx.params.facets_asked ? ["facet_results"] : [];
 }
 
 /** Column headings of the HTML table, with every key the reference gives each of them. */
@@ -383,8 +382,7 @@ function jsonDisplayColumns(ctx: TableContext) {
 
 /** The extras this request includes: asked for, automatic, and `count_truncated` with `count`. */
 function selectedExtras(ctx: TableContext): Set<string> {
-  const asked = ctx.args.getAll("_extra").flatMap((v) => v.split(",")).map((v) => v.trim());
-  const selected = new Set([...autoExtras(ctx), ...asked.filter(Boolean)]);
+  const selected = new Set([...autoExtras(ctx), ...ctx.params.extras]);
   if (selected.has("count")) selected.add("count_truncated");
   return selected;
 }

@@ -10,14 +10,12 @@
 
 import type { Response } from "../../http/response.ts";
 import { rowPathOf } from "../../util/tilde.ts";
-import { filtersFromArgs } from "../../table/filters.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { type CellContext, displayRows } from "../../render/render_cell.ts";
 import { formatLinks, rendererPaths } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import { exportMenu } from "../../render/export_menu.ts";
-import { queryPairs } from "../../http/request_state.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { currentFilters, lookups } from "./table_form.ts";
@@ -77,12 +75,12 @@ export async function tableHtml(
     // The form shows only the sort asked for, so applying it does not add the default key.
     sorts: sortRows(query.sort),
     sortable_columns: rows.display_columns.filter((c) => c.sortable).map((c) => c.name),
-    filters: currentFilters(filtersFromArgs(ctx.args)),
+    filters: currentFilters(query.filters),
     filter_columns: query.use_rowid ? ["rowid", ...ctx.facts.columns] : ctx.facts.columns,
     lookups: lookups(),
     form_hidden_args: await extras.form_hidden_args(),
     supports_search: Boolean(query.extra_context.supports_search),
-    search: (query.extra_context.search as string | undefined) ?? ctx.args.get("_search") ?? "",
+    search: (query.extra_context.search as string | undefined) ?? ctx.params.search ?? "",
     sorted_facet_results: await extras.sorted_facet_results(),
     suggested_facets: await extras.suggested_facets(),
     next_url: page.next_url,
@@ -124,7 +122,7 @@ function hiddenColumns(ctx: TableContext) {
   const hidden_columns = ctx.facts.columns.filter((column) => !shown.has(column));
   const show_all_columns_url = pathWithReplacedArgs(
     ctx.request.path,
-    queryPairs(ctx.request),
+    [...ctx.params.pairs],
     [["_col", null], ["_nocol", null]],
   );
   return { hidden_columns, show_all_columns_url };

@@ -17,13 +17,13 @@ import type { Database } from "../../db/database.ts";
 import type { Row } from "../../db/results.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import { buildTableQuery, type TableFacts, type TableQuery } from "../../table/table_sql.ts";
+import type { TableRequest } from "../../table/table_request.ts";
 import {
   type FilterArgumentsLike,
   type ForeignKey,
   throughFilterArguments,
   whereFilterArguments,
 } from "../../table/filter_arguments.ts";
-import { queryPairs } from "../../http/request_state.ts";
 import { TableArgsError } from "../../table/errors.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import type { CellForeignKey } from "../../render/render_cell.ts";
@@ -42,8 +42,8 @@ export interface TableContext {
   is_view: boolean;
   /** True when anonymous users could not see this table. */
   private: boolean;
-  /** Query arguments in query-string order (possibly adjusted, e.g. `_size=max` for streams). */
-  args: URLSearchParams;
+  /** The request's arguments, read once at the top of the view. */
+  params: TableRequest;
   facts: TableFacts & { column_details: Record<string, unknown>[] };
   /** Table metadata (`sortable_columns`, `facets`, `label_column`, …). */
   config: Record<string, unknown>;
@@ -83,18 +83,18 @@ export async function prepareTable(
   svc: ViewHost,
   request: Request,
   resolved: { db: Database; table: string; is_view: boolean; private: boolean },
-  args: URLSearchParams,
+  params: TableRequest,
 ): Promise<TableContext> {
   const { db, table, is_view } = resolved;
   const config = (svc.metadata().table(db.name, table) ?? {}) as Record<string, unknown>;
   const facts = await tableFacts(db, table, is_view, config);
   const foreign_keys = is_view ? [] : await db.foreign_keys_for_table(table);
   const label_columns = await labelColumns(svc, request, db, foreign_keys);
-  await checkSearchArgs(svc, request, db, facts, args);
-  const filter_arguments = await filterArguments(svc, request, db, table, args);
+  await checkSearchArgs(svc, request, db, facts, params);
+  const filter_arguments = await filterArguments(svc, request, db, table, params);
   const query = buildTableQuery({
     table: facts,
-    args,
+    request: params,
     settings: svc.settings,
     config,
     filter_arguments,
@@ -106,7 +106,7 @@ export async function prepareTable(
     table,
     is_view,
     private: resolved.private,
-    args,
+    params,
     facts,
     config,
     foreign_keys,
@@ -114,7 +114,7 @@ export async function prepareTable(
     label_columns,
     query,
     filter_arguments,
-    cacheable: !db.is_memory && !args.has("_where") &&
+    cacheable: !db.is_memory && params.where.length === 0 &&
       filter_arguments.slice(2).every((f) => !f.where_clauses?.length) &&
       (!is_view || await db.is_repeatable(table)),
   };
@@ -176,9 +176,9 @@ async function checkSearchArgs(
   request: Request,
   db: Database,
   facts: TableFacts,
-  args: URLSearchParams,
+  params: TableRequest,
 ): Promise<void> {
-  const ftsTable = args.get("_fts_table");
+  const ftsTable = params.fts_table;
   if (ftsTable) {
     const definition = await db.table_exists(ftsTable)
       ? await db.get_table_definition(ftsTable)
@@ -192,7 +192,7 @@ async function checkSearchArgs(
     });
     if (!visible) throw new Forbidden("You do not have permission to view the _fts_table");
   }
-  const ftsPk = args.get("_fts_pk");
+  const ftsPk = params.fts_pk;
   if (ftsPk && ftsPk !== "rowid" && !facts.columns.includes(ftsPk)) {
     throw new TableArgsError(`Invalid _fts_pk: ${ftsPk}`);
   }
@@ -204,9 +204,10 @@ async function filterArguments(
   request: Request,
   db: Database,
   table: string,
-  args: URLSearchParams,
+  params: TableRequest,
 ): Promise<FilterArgumentsLike[]> {
-  const allowed = args.has("_where")
+  const args = params.args;
+  const allowed = params.where.length
     ? await svc.permission_allowed(request.actor, "execute-sql", db.name) !== false
     : true;
   const where = whereFilterArguments(args, {
@@ -214,7 +215,7 @@ async function filterArguments(
     path: request.path,
   });
   // A `_where=` clause is custom SQL: it may not read tables the actor cannot view.
-  const clauses = args.getAll("_where").join("\n");
+  const clauses = params.where.join("\n");
   if (clauses) await ensureSqlTablesVisible(svc, request.actor, db, clauses);
   const through = await throughFilterArguments(args, table, async (t) => {
     // Filtering through a table reveals which of its rows exist.
@@ -241,7 +242,7 @@ export async function fetchPage(
   text: TextRowsOptions | null = null,
 ): Promise<FetchedPage> {
   const { svc, request, db } = ctx;
-  const limit = Number(ctx.args.get("_timelimit")) || null;
+  const limit = ctx.params.timelimit;
   // The SQL carries its own `limit size+1`; execute()'s cap would drop the look-ahead row.
   const results = await db.execute(query.sql, query.params as BindParams, {
     truncate: false,
@@ -278,11 +279,7 @@ export async function fetchPage(
     real_column_types: realColumnTypes(results.columns, results.real_columns),
   };
   if (!page.next) return Object.assign(fetched, { next: null, next_url: null });
-  const path = pathWithReplacedArgs(
-    request.path,
-    queryPairs(request),
-    page.next_args,
-  );
+  const path = pathWithReplacedArgs(request.path, [...ctx.params.pairs], page.next_args);
   return Object.assign(fetched, { next: page.next, next_url: svc.absolute_url(request, path) });
 }
 
@@ -326,11 +323,9 @@ export async function fetchAfter(
 
 /** The table query of the page after `next`, with the request's filters and sort. */
 function queryAfter(ctx: TableContext, next: string) {
-  const args = new URLSearchParams(ctx.args);
-  args.set("_next", next);
   return buildTableQuery({
     table: ctx.facts,
-    args,
+    request: { ...ctx.params, next },
     settings: ctx.svc.settings,
     config: ctx.config,
     filter_arguments: ctx.filter_arguments,
@@ -360,7 +355,7 @@ export function exportPages(ctx: TableContext): {
       if (text && !tried) {
         tried = true;
         const query = queryAfter(ctx, next);
-        const limit = Number(ctx.args.get("_timelimit")) || null;
+        const limit = ctx.params.timelimit;
         cursor = ctx.db.exportCursor(query.export_sql, query.params as BindParams, {
           text,
           rows: Math.max(EXPORT_CHUNK_ROWS, text.limit),
