@@ -43,6 +43,7 @@ import { earlyErrorResponse, requestLimitError } from "./request_limits.ts";
 import { healthResponse } from "./lifecycle.ts";
 import { noteKind, noteRoute } from "./metrics.ts";
 import { markReplayedWrite, sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
+import { alternateJsonUrl } from "../render/output_format.ts";
 
 export type { FetchHandler };
 
@@ -372,9 +373,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** HTML pages point at their JSON twin: `Link: <…json>; rel="alternate"`. */
 function addAlternateLink(svc: Service, request: Request, response: Response): void {
   if (!String(response.content_type ?? "").startsWith("text/html")) return;
-  const path = `${request.path}.json`;
-  const query = request.query_string ? `?${request.query_string}` : "";
-  const url = svc.absolute_url(request, path + query);
+  const url = alternateJsonUrl(svc, request);
   const link = `<${url}>; rel="alternate"; type="application/json+datasette"`;
   const current = response.headers["link"];
   response.headers["link"] = current ? `${current}, ${link}` : link;

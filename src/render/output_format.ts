@@ -183,6 +183,15 @@ function formatUrl(
   return `${barePath(request)}.${format}${text ? `?${text}` : ""}`;
 }
 
+/**
+ * The absolute URL of an HTML page's JSON twin (the same path with `.json`, the same query), for
+ * its `Link: <…>; rel="alternate"` header and `<link rel="alternate">` in its head.
+ */
+export function alternateJsonUrl(svc: Pick<RenderHost, "absolute_url">, request: Request): string {
+  const query = request.query_string ? `?${request.query_string}` : "";
+  return svc.absolute_url(request, `${request.path}.json${query}`);
+}
+
 /** This page's path (base_url included) in `format`, its `.ext` replaced, with `args`. */
 export function formatPath(request: Request, format: string, args: URLSearchParams): string {
   const text = args.toString();

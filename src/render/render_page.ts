@@ -11,6 +11,7 @@ import { decodeMessages, MESSAGES_COOKIE } from "../auth/messages.ts";
 import { requestState } from "../http/request_state.ts";
 import { csrfTokenFor } from "./csrf_token.ts";
 import { allowCspSource, cspNonce } from "../http/csp.ts";
+import { alternateJsonUrl } from "./output_format.ts";
 
 /** Which page is rendering, for the hooks' parameters. */
 export interface PageOptions {
@@ -88,8 +89,9 @@ export async function buildPageContext(
   request: Request | null,
   template: string,
   context: Record<string, unknown>,
-  { view_name, database = null, table = null, columns = null }: PageOptions,
+  options: PageOptions,
 ): Promise<Record<string, unknown>> {
+  const { view_name, database = null, table = null, columns = null } = options;
   const args = { template, database, table, columns, view_name, request };
   const actor = (request?.actor as Record<string, unknown> | null) ?? null;
   const [extraVars, css, js, scripts, menuLinks] = await Promise.all([
@@ -118,6 +120,10 @@ export async function buildPageContext(
     ],
   });
   if (request) allowAssetOrigins(request, base);
+  // A page's JSON twin, linked from its head as from its `Link` header (`app/handler.ts`).
+  if (request && (options.status ?? 200) === 200) {
+    base.alternate_url_json = alternateJsonUrl(svc, request);
+  }
   const merged: Record<string, unknown> = { ...base, request, settings: svc.settings.toJSON() };
   Object.assign(merged, context);
   for (const vars of extraVars) Object.assign(merged, vars);

@@ -317,10 +317,17 @@ Deno.test("force_https_urls makes next_url, Link headers and next-page links htt
       );
     }
     const html = await svc.client.get("/pre/data/items?_sort=name");
+    // A paginated HTML page names its next page too (issue 37 item 19), then its JSON twin.
     assert.equal(
       html.headers.get("link"),
-      '<https://localhost/pre/data/items.json?_sort=name>; rel="alternate"; ' +
+      '<https://localhost/pre/data/items?_next=three%2C3&_sort=name>; rel="next", ' +
+        '<https://localhost/pre/data/items.json?_sort=name>; rel="alternate"; ' +
         'type="application/json+datasette"',
+    );
+    // …and its head links the JSON twin, as the reference's pages do.
+    assert.match(
+      html.text,
+      /<head>[^]*<link rel="alternate" type="application\/json\+datasette" href="https:\/\/localhost\/pre\/data\/items\.json\?_sort=name">[^]*<\/head>/,
     );
     assert.match(
       html.text,

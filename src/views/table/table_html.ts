@@ -94,12 +94,15 @@ export async function tableHtml(
     facets_timed_out: await extras.facets_timed_out(),
     ...hiddenColumns(ctx),
   };
-  return await renderPage(svc, request, templateCandidates("table", names), context, {
+  const response = await renderPage(svc, request, templateCandidates("table", names), context, {
     view_name: "table",
     database: db.name,
     table,
     columns: query.columns,
   });
+  // Like the JSON, the page names its next one for crawlers and scripts (RFC 8288).
+  if (page.next_url) response.headers["link"] = `<${page.next_url}>; rel="next"`;
+  return response;
 }
 
 /**
