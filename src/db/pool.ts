@@ -78,6 +78,14 @@ export interface ReadAnswer {
 
 /** How often a cancelled query is interrupted again until its worker answers. */
 const CANCEL_RETRY_MS = 25;
+/**
+ * A running query still unanswered this long after its time is over is interrupted from this
+ * thread. The worker's progress handler stops a query at its deadline between two steps of
+ * SQLite's VM, but one step may take seconds: `count(*)` walks a whole b-tree in one, and on a cold
+ * 600 MB file that was 3.7 s under a 1 s limit (bench/big_files.ts). `sqlite3_interrupt` is seen
+ * inside such a step too.
+ */
+const LIMIT_GRACE_MS = 20;
 /** How often waiting short queries look again for a worker that has turned long. */
 const RECHECK_MS = 5;
 /** How much lower base workers' scheduling priority is than the main thread's (Linux nice). */
@@ -545,6 +553,32 @@ export class ReadPool {
     }
     job.onSend?.(worker);
     worker.worker.postMessage(job.message);
+    // A worker still booting moves the query's deadline by its boot: armed once it is ready.
+    if (worker.ready) this.#armLimit(worker, job, 0);
+  }
+
+  /**
+   * Interrupts `job` if it is still running on `worker` {@link LIMIT_GRACE_MS} after its time is
+   * over: its request's deadline (moved by `boot`, the time the worker spent booting after it was
+   * sent) or its own time limit from now. Only for queries: an export's chunks are read ahead of
+   * their requests.
+   */
+  #armLimit(worker: PoolWorker, job: Job, boot: number): void {
+    if (job.message.type !== "query") return;
+    const { deadline, timeLimitMs } = job.message.request;
+    let limit = timeLimitMs && timeLimitMs > 0 ? timeLimitMs : Infinity;
+    if (deadline !== null) limit = Math.min(limit, deadline + boot - wallClock());
+    if (limit === Infinity) return;
+    job.limitTimer = setTimeout(() => {
+      job.limitTimer = undefined;
+      this.#interruptUntilAnswered(worker, job);
+    }, Math.max(0, limit) + LIMIT_GRACE_MS);
+  }
+
+  /** Clears a running job's limit timer (it was answered, or its worker dropped). */
+  #disarm(job: Job): void {
+    if (job.limitTimer !== undefined) clearTimeout(job.limitTimer);
+    job.limitTimer = undefined;
   }
 
   /** A worker became free: its control messages first, then the queue. */
@@ -581,7 +615,10 @@ export class ReadPool {
       return;
     }
     const worker = this.#workers.find((w) => w.current === job);
-    if (!worker) return;
+    if (worker) this.#interruptUntilAnswered(worker, job);
+  }
+
+  #interruptUntilAnswered(worker: PoolWorker, job: Job): void {
     // An interrupt that lands just before the statement starts is a no-op in SQLite, and the
     // pointer may not have arrived yet, so keep interrupting until the job is answered.
     const retry = () => {
@@ -602,6 +639,12 @@ export class ReadPool {
       worker.ready = true;
       // What it was sent while booting starts only now.
       worker.since = performance.now();
+      const sentAt = worker.current?.message.type === "query"
+        ? worker.current.message.sentAt
+        : null;
+      if (worker.current && sentAt != null) {
+        this.#armLimit(worker, worker.current, Math.max(0, wallClock() - sentAt));
+      }
       if (this.#bootingSince !== null) {
         this.#bootedFor += wallClock() - this.#bootingSince;
         this.#bootingSince = null;
@@ -619,6 +662,7 @@ export class ReadPool {
     const job = worker.current;
     if (!job || job.id !== message.id) return;
     worker.current = null;
+    this.#disarm(job);
     // After "forget" the worker may have closed the connection we know about.
     if (job.message.type === "forget") worker.pointer = null;
     if (job.sql !== null && (message.type === "result" || message.type === "error")) {
@@ -668,6 +712,7 @@ export class ReadPool {
     // Interrupt first, so the native query stops even though the thread is terminated.
     if (worker.current && worker.pointer !== null) this.#interrupt(worker.pointer);
     const jobs = [...(worker.current ? [worker.current] : []), ...worker.control];
+    for (const job of jobs) this.#disarm(job);
     // Cleared first so that no cancel retry touches a connection of a terminated worker.
     worker.current = null;
     worker.control = [];

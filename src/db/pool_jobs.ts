@@ -25,6 +25,11 @@ export interface Job {
   bootMark: number;
   /** Fails the job as interrupted when its deadline passes in the queue. */
   timer: ReturnType<typeof setTimeout> | null;
+  /**
+   * Interrupts the running query once its time is over, in case the worker's progress handler
+   * could not (`ReadPool`'s `#armLimit`).
+   */
+  limitTimer?: ReturnType<typeof setTimeout>;
   /** Told which worker the job went to (a cursor stays on the worker that opened it). */
   onSend?: (worker: PoolWorker) => void;
   resolve(value: FromWorker): void;
