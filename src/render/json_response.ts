@@ -1,7 +1,7 @@
 /**
  * The JSON representation of a page of rows (API-DETAILS §2.2): every `_shape`, `_json=` columns,
  * `{value, label}` foreign-key cells, `_extra=` keys, `_json_infinity`, `_nl=on` lines, and the
- * `{ok: false, rows: [], error}` body of a failed query.
+ * `{ok: false, rows: [], error, errors, status}` body of a failed query.
  *
  * @module
  */
@@ -72,11 +72,14 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
       content_type: "application/json; charset=utf-8",
     });
   if (page.error !== null) {
+    // 1.0's error keys (`errors`, `status`) beside the rows a failed query page keeps.
     return json({
       ...page.defaultKeys,
       rows: [],
       ...page.keysAfterRows,
       error: page.error,
+      errors: [page.error],
+      status,
       truncated: page.truncated,
     });
   }

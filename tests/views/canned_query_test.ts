@@ -141,6 +141,8 @@ Deno.test("an SQL error in a canned query is a 400 with the message", async () =
     ok: false,
     rows: [],
     error: "no such table: nope",
+    errors: ["no such table: nope"],
+    status: 400,
     truncated: false,
   });
   assert.equal(response.headers.get("cache-control"), null);

@@ -156,3 +156,35 @@ Deno.test("/-/ JSON pages that answer an object lead with ok: true; /-/plugins.j
   const html = (await svc.client.get("/-/actor")).text;
   assert.doesNotMatch(html, /&quot;ok&quot;|"ok"/);
 });
+
+Deno.test("a failed query's JSON carries errors and status, in every shape", async () => {
+  await using svc = referenceService();
+  for (const shape of ["", "&_shape=array", "&_shape=arrays", "&_shape=object"]) {
+    const response = await svc.client.get(`/fixtures/-/query.json?sql=select+*+from+nope${shape}`);
+    assert.equal(response.status, 400, shape);
+    assert.deepEqual(response.json(), {
+      ok: false,
+      rows: [],
+      error: "no such table: nope",
+      errors: ["no such table: nope"],
+      status: 400,
+      truncated: false,
+    }, shape);
+  }
+  // The spec's form of the URL, and a canned query, answer the same.
+  const direct = (await svc.client.get("/fixtures.json?sql=select+*+from+nope")).json() as Body;
+  assert.deepEqual([direct.errors, direct.status], [["no such table: nope"], 400]);
+});
+
+Deno.test("an empty or missing ?sql= says ?sql= is required", async () => {
+  await using svc = referenceService();
+  for (const path of ["/fixtures/-/query.json?sql=", "/fixtures/-/query.json"]) {
+    const response = await svc.client.get(path);
+    assert.equal(response.status, 400, path);
+    const body = response.json() as Body;
+    assert.equal(body.error, "?sql= is required", path);
+    assert.deepEqual(body.errors, ["?sql= is required"], path);
+  }
+  // The HTML editor with nothing in it is still a page, not an error.
+  assert.equal((await svc.client.get("/fixtures/-/query?sql=")).status, 200);
+});

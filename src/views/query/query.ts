@@ -74,7 +74,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
   if (!sql) {
     // An empty editor is a fine HTML page; an API client sent nothing to run.
     if (wantsHtml(request)) return await page(null, {});
-    throw new BadRequest("No SQL query provided");
+    throw new BadRequest("?sql= is required");
   }
   try {
     validateSqlSelect(sql);
