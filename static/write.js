@@ -52,6 +52,43 @@
     }
   }
 
+  /**
+   * Why the field's value cannot be saved, or null: the server checks the same (and more), this
+   * says it before the round trip, on the field itself.
+   */
+  function fieldProblem(field, mode) {
+    const input = field.querySelector("[data-value]");
+    if (!input) return null;
+    const nullBox = field.querySelector("[data-null]");
+    const name = field.dataset.column;
+    if (nullBox && nullBox.checked) {
+      return field.dataset.notnull === "1" ? `${name} cannot be NULL` : null;
+    }
+    const text = input.value;
+    if (mode === "insert" && text === "") return null; // the column's default
+    const numeric = ["INTEGER", "REAL", "NUMERIC"].includes(field.dataset.affinity);
+    if (numeric && !NUMBER.test(text.trim())) {
+      return `${name} is ${field.dataset.type || field.dataset.affinity}: ` +
+        `${JSON.stringify(text)} is not a number`;
+    }
+    return null;
+  }
+
+  /** Marks the first field that cannot be saved (the browser shows why); true when all can. */
+  function validFields(form, mode) {
+    for (const field of form.querySelectorAll(".write-field")) {
+      if (mode === "update" && state(field) === field.dataset.initial) continue;
+      const problem = fieldProblem(field, mode);
+      if (!problem) continue;
+      const input = field.querySelector("[data-value]");
+      input.setCustomValidity(problem);
+      input.reportValidity();
+      showError(form, new Error(problem));
+      return false;
+    }
+    return true;
+  }
+
   function state(field) {
     const input = field.querySelector("[data-value]");
     const nullBox = field.querySelector("[data-null]");
@@ -151,9 +188,13 @@
       const nullBox = field.querySelector("[data-null]");
       if (!input || !nullBox) return;
       const sync = () => input.classList.toggle("write-is-null", nullBox.checked);
-      nullBox.addEventListener("change", sync);
-      // Typing a value means it is no longer NULL.
+      nullBox.addEventListener("change", () => {
+        input.setCustomValidity("");
+        sync();
+      });
+      // Typing a value means it is no longer NULL (and clears what the last check said).
       input.addEventListener("input", () => {
+        input.setCustomValidity("");
         if (nullBox.checked) {
           nullBox.checked = false;
           sync();
@@ -164,6 +205,7 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       showError(form, null);
+      if (!validFields(form, mode)) return;
       const row = rowJson(form, mode);
       if (mode === "update" && row.count === 0) {
         showError(form, new Error("Nothing has changed."));

@@ -10,6 +10,7 @@
 import type { Connection } from "../sqlite/connection.ts";
 import type { BindValue } from "../sqlite/values.ts";
 import { inTransaction } from "./write_ops.ts";
+import { isForeignKeyFailure, referrers, referrersText, RowChecks } from "./write_checks.ts";
 import {
   bindable,
   clientErrors,
@@ -20,6 +21,7 @@ import {
   liveColumns,
   placeholder,
   quoteName,
+  RowWriteError,
   Statements,
   type WriteRow,
 } from "./write_values.ts";
@@ -81,11 +83,15 @@ export function insertWith(
   const withoutRowid = options.returning && target.pks.length > 0 &&
     isWithoutRowid(conn, target.table);
   const table = quoteName(target.table);
+  const checks = new RowChecks(conn, target.table);
+  const keyedByPk = isWithoutRowid(conn, target.table);
+  const pkWhere = target.pks.map((key) => `${quoteName(key)} = ?`).join(" AND ");
   const inserted: BindValue[][] = [];
   // Rows of a batch usually share their columns and value kinds: the SQL is built once per shape.
   let shape = "";
   let sql = "";
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
+    const label = rowLabel(rows, i);
     const columns = Object.keys(row);
     const placeholders = columns.map((column) => placeholder(row[column]));
     const rowShape = columns.join("\u0000") + "\u0001" + placeholders.join("");
@@ -96,8 +102,16 @@ export function insertWith(
           `VALUES (${placeholders.join(", ")})`
         : `${verb} INTO ${table} DEFAULT VALUES`;
     }
-    const changed = statements.run(sql, columns.map((column) => bindable(row[column])));
-    if (!options.returning || changed === 0) continue;
+    const changed = checks.foreignKeys(
+      row,
+      label,
+      () => statements.run(sql, columns.map((column) => bindable(row[column]))),
+    );
+    if (changed === 0) continue;
+    if (keyedByPk) {
+      checks.storedTypes(row, pkWhere, target.pks.map((pk) => bindable(row[pk])), label);
+    } else checks.storedTypes(row, "rowid = ?", [conn.lastInsertRowid], label);
+    if (!options.returning) continue;
     inserted.push(
       withoutRowid ? target.pks.map((pk) => bindable(row[pk])) : [conn.lastInsertRowid],
     );
@@ -124,8 +138,10 @@ export function upsertRows(
   const table = quoteName(target.table);
   return write(conn, (statements) => {
     if (options.alter) addMissingColumns(conn, target.table, rows);
+    const checks = new RowChecks(conn, target.table);
     const touched: BindValue[][] = [];
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
+      const label = rowLabel(rows, i);
       const keyValues = keys.map((key) => bindable(row[key]));
       const exists = statements.all(`SELECT 1 FROM ${table} WHERE ${where}`, keyValues).length;
       const columns = Object.keys(row);
@@ -133,18 +149,25 @@ export function upsertRows(
         const others = columns.filter((column) => !keys.includes(column));
         if (others.length) {
           const set = others.map((column) => `${quoteName(column)} = ${placeholder(row[column])}`);
-          statements.run(`UPDATE ${table} SET ${set.join(", ")} WHERE ${where}`, [
-            ...others.map((column) => bindable(row[column])),
-            ...keyValues,
-          ]);
+          checks.foreignKeys(
+            row,
+            label,
+            () =>
+              statements.run(`UPDATE ${table} SET ${set.join(", ")} WHERE ${where}`, [
+                ...others.map((column) => bindable(row[column])),
+                ...keyValues,
+              ]),
+          );
         }
       } else {
-        statements.run(
-          `INSERT INTO ${table} (${columns.map(quoteName).join(", ")}) ` +
-            `VALUES (${columns.map((column) => placeholder(row[column])).join(", ")})`,
-          columns.map((column) => bindable(row[column])),
-        );
+        checks.foreignKeys(row, label, () =>
+          statements.run(
+            `INSERT INTO ${table} (${columns.map(quoteName).join(", ")}) ` +
+              `VALUES (${columns.map((column) => placeholder(row[column])).join(", ")})`,
+            columns.map((column) => bindable(row[column])),
+          ));
       }
+      checks.storedTypes(row, where, keyValues, label);
       touched.push(keyValues);
     }
     if (!options.returning) return null;
@@ -168,15 +191,29 @@ export function updateRow(
   return write(conn, (statements) => {
     if (options.alter) addMissingColumns(conn, target.table, [update]);
     const columns = Object.keys(update);
+    const newKey = keys.map((key, i) => bindable(key in update ? update[key] : keyValues[i]));
     if (columns.length) {
+      const checks = new RowChecks(conn, target.table);
       const set = columns.map((column) => `${quoteName(column)} = ${placeholder(update[column])}`);
-      statements.run(`UPDATE ${quoteName(target.table)} SET ${set.join(", ")} WHERE ${where}`, [
-        ...columns.map((column) => bindable(update[column])),
-        ...keyValues.map(bindable),
-      ]);
+      const oldKey = keyValues.map(bindable);
+      checks.foreignKeys(
+        update,
+        "",
+        () =>
+          statements.run(
+            `UPDATE ${quoteName(target.table)} SET ${set.join(", ")} WHERE ${where}`,
+            [...columns.map((column) => bindable(update[column])), ...oldKey],
+          ),
+        () => {
+          const found = referrers(conn, target.table, where, oldKey);
+          return found.length
+            ? `Cannot change the key: ${referrersText(found)} reference this row`
+            : null;
+        },
+      );
+      checks.storedTypes(update, where, newKey, "");
     }
     if (!options.returning) return null;
-    const newKey = keys.map((key, i) => bindable(key in update ? update[key] : keyValues[i]));
     return fetchRows(statements, target.table, keys, [newKey], !target.pks.length)[0] ?? null;
   });
 }
@@ -189,13 +226,24 @@ export function deleteRow(
 ): number {
   const keys = target.pks.length ? [...target.pks] : ["rowid"];
   const where = keys.map((key) => `${quoteName(key)} = ?`).join(" AND ");
-  return write(
-    conn,
-    (statements) =>
-      statements.run(`DELETE FROM ${quoteName(target.table)} WHERE ${where}`, [
-        ...keyValues.map(bindable),
-      ]),
-  );
+  const key = keyValues.map(bindable);
+  return write(conn, (statements) => {
+    try {
+      return statements.run(`DELETE FROM ${quoteName(target.table)} WHERE ${where}`, key);
+    } catch (error) {
+      if (!isForeignKeyFailure(error)) throw error;
+      const found = referrers(conn, target.table, where, key);
+      if (!found.length) throw error;
+      throw new RowWriteError(`Cannot delete: ${referrersText(found)} reference this row`, {
+        cause: error,
+      });
+    }
+  });
+}
+
+/** "Row 3" in a batch of several rows, "" for a single row. */
+function rowLabel(rows: readonly WriteRow[], index: number): string {
+  return rows.length > 1 ? `Row ${index + 1}` : "";
 }
 
 /**

@@ -83,6 +83,8 @@ export function prepareWriteConnection(
     }
   }
   conn.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`);
+  // Writes through Vitrine keep references intact (SQLite's default leaves them unchecked).
+  conn.exec("PRAGMA foreign_keys = ON");
 }
 
 /**

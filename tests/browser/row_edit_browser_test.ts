@@ -128,6 +128,44 @@ browserTest(
 );
 
 browserTest(
+  "row editing: the form refuses a value its column cannot hold; the server refuses the rest",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/products/1#edit-row`);
+    const edit = page.locator("#edit-row form");
+    const error = edit.locator(".write-error");
+    const price = edit.getByLabel("price", { exact: true });
+    // Checked in the page, before any request: the field itself says why.
+    await price.fill("abc");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await error.waitFor();
+    assert.equal(await error.innerText(), 'price is REAL: "abc" is not a number');
+    assert.equal(
+      await price.evaluate((input) => (input as { validationMessage: string }).validationMessage),
+      'price is REAL: "abc" is not a number',
+    );
+    await price.fill("35");
+    await edit.getByLabel("name is NULL").check();
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await edit.getByText("name cannot be NULL").waitFor();
+    await edit.getByLabel("name is NULL").uncheck();
+    // A category that does not exist: only the server knows, and says which column.
+    await edit.getByLabel("category_id", { exact: true }).fill("99999");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await edit.getByText("Column category_id: 99999 matches no id in categories").waitFor();
+    assert.deepEqual(productInFile(1), {
+      name: "Chef knife",
+      price: 34.5,
+      price_type: "real",
+      notes: "Hand wash only",
+      notes_type: "text",
+      category_id: 1,
+    });
+  },
+  editorService,
+);
+
+browserTest(
   "row editing: anonymous visitors see no editing forms",
   async (page, base) => {
     await page.goto(`${base}/shop/products`);

@@ -13,6 +13,7 @@ import type { Actor } from "../../auth/allow.ts";
 import { pathFromRowPks } from "../../util/tilde.ts";
 import { realText } from "../../util/exact_json.ts";
 import { allowed } from "./target.ts";
+import { typeAffinity } from "../../db/write_checks.ts";
 
 /** A menu entry of `table_actions` / `database_actions` / `row_actions`. */
 export interface MenuLink {
@@ -37,19 +38,6 @@ export interface EditorColumn {
   value?: string;
   /** Row pages: `null`, `integer`, `real`, `text` or `blob` (BLOBs cannot be edited here). */
   kind?: string;
-}
-
-/**
- * SQLite's affinity rules (datatype3.html §3.1): INT → INTEGER; CHAR, CLOB, TEXT → TEXT; BLOB or
- * no type → BLOB; REAL, FLOA, DOUB → REAL; anything else NUMERIC.
- */
-export function affinity(declared: string): string {
-  const type = declared.toUpperCase();
-  if (type.includes("INT")) return "INTEGER";
-  if (/CHAR|CLOB|TEXT/.test(type)) return "TEXT";
-  if (type === "" || type.includes("BLOB")) return "BLOB";
-  if (/REAL|FLOA|DOUB/.test(type)) return "REAL";
-  return "NUMERIC";
 }
 
 /** True when `table` is a table (not a view) of a database that accepts writes. */
@@ -163,7 +151,7 @@ async function editorColumns(
       return {
         name: String(column.name),
         type,
-        affinity: affinity(type),
+        affinity: typeAffinity(type),
         notnull: Boolean(column.notnull),
         has_default: column.default_value !== null && column.default_value !== undefined,
         is_pk,

@@ -54,12 +54,19 @@ Deno.test("update by tilde-encoded and compound keys, and of a key itself", asyn
       ),
       [{ quantity: 5 }],
     );
-    // Changing the key: `return` finds the row under its new key.
-    const rekeyed = await post(svc, "/shop/categories/3/-/update", {
-      update: { id: 30 },
+    // Changing the key: `return` finds the row under its new key. (Category 3's products point
+    // at it, so its key cannot change while they do.)
+    const referenced = await post(svc, "/shop/categories/3/-/update", { update: { id: 30 } });
+    assert.equal(referenced.status, 400);
+    assert.deepEqual(errorsOf(referenced), [
+      "Cannot change the key: 2 rows in products (category_id) reference this row",
+    ]);
+    await post(svc, "/shop/categories/-/insert", { row: { id: 4, name: "Paint" } });
+    const rekeyed = await post(svc, "/shop/categories/4/-/update", {
+      update: { id: 40 },
       return: true,
     });
-    assert.deepEqual(rekeyed.json().row, { id: 30, name: "Tools" });
+    assert.deepEqual(rekeyed.json().row, { id: 40, name: "Paint" });
     const rowid = await post(svc, "/shop/log/2/-/update", { update: { level: "x" }, return: true });
     assert.equal(rowid.json().row.rowid, 2);
     assert.equal(rowid.json().row.level, "x");
@@ -103,6 +110,9 @@ Deno.test("update errors: body shape, unknown keys and columns, alter permission
 
 Deno.test("delete removes the row: 200, gone over HTTP and from the file", async () => {
   await withWriter(async (svc) => {
+    // Order B/2001's items go first: the order itself is then referenced by nothing.
+    assert.equal((await post(svc, "/shop/order_items/B~2F2001,4/-/delete", {})).status, 200);
+    assert.equal((await post(svc, "/shop/order_items/B~2F2001,8/-/delete", {})).status, 200);
     const response = await post(svc, "/shop/orders/B~2F2001/-/delete", {});
     assert.equal(response.status, 200);
     assert.deepEqual(response.json(), { ok: true });
@@ -148,6 +158,7 @@ Deno.test("update needs update-row, delete needs delete-row", async () => {
     assert.equal(refusedDelete.status, 403);
     assert.deepEqual(errorsOf(refusedDelete), ["Permission denied: need delete-row"]);
     assert.deepEqual(fileRows(svc, "select price from products where id = 1"), [{ price: 34.5 }]);
-    assert.equal((await post(svc, "/shop/products/1/-/delete", {}, deleteOnly)).status, 200);
+    // Product 3 is in no order: its delete keeps every reference intact.
+    assert.equal((await post(svc, "/shop/products/3/-/delete", {}, deleteOnly)).status, 200);
   });
 });
