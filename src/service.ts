@@ -280,6 +280,7 @@ export class Service {
       size: Number(this.setting("num_sql_threads")),
       spare: Number(this.setting("spare_sql_threads")),
       pluginModules: this.pluginModules(),
+      extensions: this.options.load_extensions ?? [],
       cacheSizeKb: Number(this.setting("cache_size_kb")),
       workerUrl: new URL("./app/read_worker.ts", import.meta.url),
       onIdle: () => this.#releaseMemory(),

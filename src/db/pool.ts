@@ -39,6 +39,8 @@ export interface ReadPoolOptions {
   cacheSizeKb?: number;
   /** Module URLs each worker imports; their `prepare_connection` runs on every connection. */
   pluginModules?: string[];
+  /** SQLite extensions (`path[:entrypoint]`) every worker connection loads, as the main thread's. */
+  extensions?: string[];
   /**
    * The worker's entry module. The default serves reads without plugins; the service passes
    * `app/read_worker.ts`, which also loads `pluginModules` through the plugin registry.
@@ -152,6 +154,7 @@ export class ReadPool {
     this.#options = {
       cacheSizeKb: 0,
       pluginModules: [],
+      extensions: [],
       ...options,
       spare: this.spare,
       workerUrl: options.workerUrl ?? PLAIN_WORKER,
@@ -530,11 +533,13 @@ export class ReadPool {
     worker.onmessageerror = () => {
       this.#onCrash(entry, new Error("Read worker failed: a message could not be read"));
     };
-    const { pluginModules, cacheSizeKb } = this.#options;
+    const { pluginModules, extensions, cacheSizeKb } = this.#options;
     // Base workers take the long queries: they yield the CPU to the main thread and to the
     // spares, which serve short queries (util/thread_priority.ts).
     const niceness = spare ? 0 : BASE_WORKER_NICENESS;
-    worker.postMessage({ type: "init", pluginModules, cacheSizeKb, niceness } satisfies ToWorker);
+    worker.postMessage(
+      { type: "init", pluginModules, extensions, cacheSizeKb, niceness } satisfies ToWorker,
+    );
     this.#workers.push(entry);
     return entry;
   }

@@ -45,6 +45,8 @@ const connections = new Map<string, { conn: Connection; target: ReadTarget }>();
 let prepareConnection: PrepareConnection = () => {};
 let loadPluginModules: LoadPlugins = () => Promise.resolve(() => {});
 let cacheSizeKb = 0;
+/** `--load-extension` libraries: a query page's `select hello()` runs here, not on the writer. */
+let extensions: string[] = [];
 let ready: Promise<void> = Promise.resolve();
 let reportedPointer: bigint | null = null;
 /** When plugins finished loading: queries sent earlier waited for the boot, not for SQLite. */
@@ -65,6 +67,10 @@ function connectionFor(target: ReadTarget): Connection {
   const conn = openReadConnection(target);
   try {
     if (cacheSizeKb > 0) conn.exec(`PRAGMA cache_size = -${Math.floor(cacheSizeKb)}`);
+    for (const extension of extensions) {
+      const [file, entry] = extension.split(":");
+      conn.loadExtension(file, entry);
+    }
     prepareConnection(conn, target.name);
   } catch (error) {
     conn.close();
@@ -102,6 +108,7 @@ function releaseMemory(): void {
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "init") {
     cacheSizeKb = message.cacheSizeKb;
+    extensions = message.extensions;
     if (message.niceness > 0) lowerThreadPriority(message.niceness);
     ready = loadPlugins(message.pluginModules).finally(() => {
       readyAt = wallClock();

@@ -25,7 +25,14 @@ export interface WireRows {
 
 /** Main thread → worker. */
 export type ToWorker =
-  | { type: "init"; pluginModules: string[]; cacheSizeKb: number; niceness: number }
+  | {
+    type: "init";
+    pluginModules: string[];
+    /** `path[:entrypoint]` of each `--load-extension`, loaded into every connection. */
+    extensions: string[];
+    cacheSizeKb: number;
+    niceness: number;
+  }
   /** `sentAt` (wall clock): a query sent before the worker finished booting is not charged for the boot. */
   | { type: "query"; id: number; target: ReadTarget; request: ReadRequest; sentAt?: number }
   | { type: "forget"; id: number; name: string }
