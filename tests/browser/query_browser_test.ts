@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { browserTest } from "./browser.ts";
 import { bodyClasses, columnValues, textOf, typeSql } from "./pages.ts";
 import { shopService } from "../fixtures/shop.ts";
+import { parametersService } from "../fixtures/parameters.ts";
 
 browserTest(
   "custom SQL: type a query on the database page, run it, see rows",
@@ -96,3 +97,35 @@ browserTest("NULL and the empty string look different; no request fails", async 
   await page.goto(`${base}/shop.json`);
   assert.deepEqual(failed, []);
 }, () => shopService());
+
+browserTest(
+  "query parameters: a select of choices, a number, a date and defaults",
+  async (page, base) => {
+    // All defaulted: the page shows results at once, with the defaults in the fields.
+    await page.goto(`${base}/shop/by_level`);
+    assert.deepEqual(await columnValues(page, "next"), ["42"]);
+    assert.equal(await page.getByLabel("level", { exact: true }).inputValue(), "warn");
+    await page.getByLabel("level", { exact: true }).selectOption({ label: "info" });
+    await page.getByLabel("n", { exact: true }).fill("9");
+    await page.getByRole("button", { name: "Run query" }).click();
+    await page.waitForURL(/level=info/);
+    assert.deepEqual(await columnValues(page, "level"), ["info"]);
+    assert.deepEqual(await columnValues(page, "next"), ["10"]);
+
+    // One without a default: the form waits; choices come from SQL, a date picker, a number box.
+    await page.goto(`${base}/shop/by_category`);
+    assert.equal(await page.locator("table.rows-and-columns").count(), 0);
+    assert.equal(await page.getByLabel("Highest price").inputValue(), "100");
+    assert.equal(await page.getByLabel("Highest price").getAttribute("type"), "number");
+    assert.equal(await page.getByLabel("Added since").getAttribute("type"), "date");
+    await page.getByLabel("Category").selectOption({ label: "Kitchen" });
+    await page.getByLabel("Highest price").fill("5");
+    await page.getByLabel("Added since").fill("2020-01-01");
+    await page.getByRole("button", { name: "Run query" }).click();
+    await page.waitForURL(/category=1/);
+    assert.match(page.url(), /since=2020-01-01/);
+    assert.deepEqual(await columnValues(page, "name"), ["Tea towel", "Wooden spoon"]);
+    assert.equal(await page.getByLabel("Category").inputValue(), "1");
+  },
+  () => parametersService(),
+);

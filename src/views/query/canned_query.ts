@@ -17,6 +17,7 @@ import { isMagicParameter } from "../../util/sql.ts";
 import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import {
+  allHaveDefaults,
   cannedBindValues,
   formValues,
   type QueryParameters,
@@ -37,6 +38,7 @@ import {
   wantsHtml,
 } from "../../render/output_format.ts";
 import { cannedWrite } from "./canned_write.ts";
+import { parameterFields } from "./param_fields.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 import { mayChangeStoredQuery } from "./stored_access.ts";
 
@@ -69,10 +71,15 @@ export async function cannedQueryView(
   const params = queryParameters(query.sql, query.params);
   // A parameter left out of an explicit `params` list gets no field but still takes its value
   // from the query string, as it would with no list at all.
-  const values = formValues(params.all.filter((name) => !isMagicParameter(name)), request.args);
-  const fieldValues = formValues(params.form, request.args);
+  const values = formValues(
+    params.all.filter((name) => !isMagicParameter(name)),
+    request.args,
+    params,
+  );
+  const fieldValues = formValues(params.form, request.args, params);
   const html = wantsHtml(request);
-  const submitted = request.args.get(RUN_FIELD) !== null ||
+  // A query whose every parameter has a default runs at once; otherwise the form waits.
+  const submitted = request.args.get(RUN_FIELD) !== null || allHaveDefaults(params) ||
     params.form.every((name) => request.args.get(name) !== null);
   // Writable queries only run on POST; in HTML a query with fields waits for all its values.
   const run = !isWrite && (!html || submitted);
@@ -104,6 +111,7 @@ export async function cannedQueryView(
       edit_sql_url: isWrite ? undefined : await editSqlUrl(svc, request, db, query, values),
       form_action: String(svc.urls.query(db.name, query.name)),
       named_parameter_values: fieldValues,
+      parameter_fields: await parameterFields(db, params, fieldValues),
       params: bound,
       outcome,
       metadata: queryMetadata(svc, db, query),

@@ -17,6 +17,7 @@ import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { pagedQuerySql, readQueryPage, streamQuery } from "./query_stream.ts";
 import { BadRequest } from "../../http/errors.ts";
+import type { ParameterField } from "./param_fields.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { wantsFullExport } from "../../render/output_format.ts";
 import { exportMenu } from "../../render/export_menu.ts";
@@ -188,6 +189,8 @@ export interface QueryPageContext {
   edit_sql_url?: string;
   form_action: string;
   named_parameter_values: Record<string, string>;
+  /** The parameters' fields with labels, types and choices (canned and stored queries). */
+  parameter_fields?: ParameterField[];
   /** Null until the query ran (the template then shows no results area). */
   outcome: QueryOutcome | null;
   metadata?: Record<string, unknown>;

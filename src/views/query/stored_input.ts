@@ -103,7 +103,22 @@ export async function storedFields(
   if ("hide_sql" in data) fields.hide_sql = asBoolean(data.hide_sql, "hide_sql");
   if ("is_private" in data) fields.is_private = asBoolean(data.is_private, "is_private");
   if ("shared_with" in data) fields.shared_with = actorIds(data.shared_with);
-  if ("parameters" in data) fields.parameters = parameterList(data.parameters);
+  if ("parameters" in data) {
+    fields.parameters = parameterList(data.parameters);
+    // Choices read by SQL are read-only queries over tables the actor may see, like the query.
+    for (const entry of fields.parameters) {
+      const sql = (entry as Record<string, unknown>)?.options_sql;
+      if (sql === undefined || sql === null) continue;
+      if (typeof sql !== "string") throw new BadRequest("options_sql must be text");
+      try {
+        validateSqlSelect(sql);
+      } catch (error) {
+        if (error instanceof InvalidSql) throw new BadRequest(`options_sql: ${error.message}`);
+        throw error;
+      }
+      await ensureSqlTablesVisible(svc, request.actor, db, sql);
+    }
+  }
   return fields;
 }
 
