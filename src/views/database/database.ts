@@ -12,10 +12,11 @@ import { tableCounts } from "../table_counts.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { cannedQueries } from "../../config/canned_query_catalog.ts";
+import { cannedQueries, type CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { customSqlView } from "../query/query.ts";
 import { mayStoreQuery, storedQueryVisibility } from "../query/stored_access.ts";
 import { downloadAllowed } from "./database_download.ts";
+import { queriesJson } from "./queries_json.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
 
 export { databaseDownloadView } from "./database_download.ts";
@@ -46,6 +47,7 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
     Object.entries(svc.metadata().database(db.name)).filter(([key]) => !CONFIG_KEYS.has(key)),
   );
   const data: Record<string, unknown> = {
+    ok: true,
     database: db.name,
     private: isPrivate,
     path: String(svc.urls.database(db.name)),
@@ -63,7 +65,12 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
   }
   data.metadata = metadata;
   return await respondWithFormat(request, {
-    json: () => Response.json(data),
+    // 1.0's query listing (stored queries too, with 1.0's keys) and its list keys after it.
+    json: async () => {
+      const { queries: _canned, allow_execute_sql, ...rest } = data;
+      const listing = await queriesJson(svc, db, actor, queries);
+      return Response.json(spliceAfter(rest, "views", { ...listing, allow_execute_sql }));
+    },
     html: async () => {
       const actions = await svc.hooks.call("database_actions", {
         actor,
@@ -75,7 +82,7 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
         database_actions.push(...(await awaitMeMaybe<unknown[]>(answer) ?? []));
       }
       // The page's `metadata` comes from the shared context (title, licence inherited).
-      const { metadata: _json, ...page } = data;
+      const { metadata: _json, ok: _ok, ...page } = data;
       return await renderPage(svc, request, templateCandidates("database", { database: db.name }), {
         ...page,
         // The template wants a `write` flag on every query, configured or not.
@@ -103,6 +110,7 @@ interface TableEntry {
   columns: string[];
   primary_keys: string[];
   count: number | null;
+  count_truncated: boolean;
   hidden: boolean;
   fts_table: string | null;
   foreign_keys: unknown;
@@ -136,6 +144,8 @@ async function listTables(svc: ViewHost, db: Database, actor: Actor | null): Pro
       columns: await db.table_columns(name),
       primary_keys: await db.primary_keys(name),
       count: counts[name] ?? null,
+      // 1.0's flag for a count cut at a cap; these counts are exact, or null when too slow.
+      count_truncated: false,
       hidden: hidden.has(name),
       fts_table: await db.fts_table(name),
       foreign_keys: { incoming: keys.incoming.filter(seen), outgoing: keys.outgoing.filter(seen) },
@@ -148,9 +158,10 @@ async function listTables(svc: ViewHost, db: Database, actor: Actor | null): Pro
   );
 }
 
+/** Visible SQL views, by name (as 1.0 lists them). */
 async function listViews(svc: ViewHost, db: Database, actor: Actor | null) {
   const views = [];
-  for (const name of await db.view_names()) {
+  for (const name of [...await db.view_names()].sort()) {
     const [visible, isPrivate] = await svc.check_visibility(actor, {
       action: "view-table",
       resource: [db.name, name],
@@ -165,7 +176,7 @@ async function listQueries(
   svc: ViewHost,
   db: Database,
   actor: Actor | null,
-): Promise<Record<string, unknown>[]> {
+): Promise<(CannedQueryDefinition & { private: boolean })[]> {
   const queries = [];
   for (const query of (await cannedQueries(svc, db.name, actor)).values()) {
     const [visible, isPrivate] = await svc.check_visibility(actor, {
@@ -228,4 +239,18 @@ async function attachedDatabases(svc: ViewHost, db: Database, actor: Actor | nul
 function defaultSql(tables: TableEntry[]): string {
   const first = tables.find((table) => !table.hidden);
   return first ? `select * from [${first.name.replaceAll("]", "]]")}] limit 10` : "";
+}
+
+/** `entries` with `added` inserted after `key` (the JSON's key order). */
+function spliceAfter(
+  entries: Record<string, unknown>,
+  key: string,
+  added: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(entries)) {
+    out[name] = value;
+    if (name === key) Object.assign(out, added);
+  }
+  return out;
 }
