@@ -95,13 +95,13 @@ function plot(map, panel, config, { rows, primaryKeys, more, table }) {
   const keys = primaryKeys.length ? primaryKeys : rows[0] && "rowid" in rows[0] ? ["rowid"] : [];
   const labelColumn = Object.keys(rows[0] ?? {}).find((column) =>
     typeof rows[0][column] === "string" && column !== config.latitude &&
-    column !== config.longitude
+    column !== config.longitude && column !== config.geometry
   );
   const markers = [];
   for (const row of rows) {
-    const lat = Number(row[config.latitude]);
-    const lng = Number(row[config.longitude]);
-    if (row[config.latitude] === null || row[config.longitude] === null) continue;
+    const point = coordinates(row, config);
+    if (!point) continue;
+    const [lat, lng] = point;
     if (!isFinite(lat) || !isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) continue;
     const label = String(
       valueOf(row[labelColumn]) ?? keys.map((k) => valueOf(row[k])).join(", ") ?? "",
@@ -129,6 +129,27 @@ function plot(map, panel, config, { rows, primaryKeys, more, table }) {
   ];
   note(panel, parts.filter(Boolean).join("; ") + ".");
   panel.dataset.ready = "1";
+}
+
+// [latitude, longitude] of a row, or null: from the two columns, or a SpatiaLite POINT.
+function coordinates(row, config) {
+  if (config.geometry) return spatialitePoint(row[config.geometry]);
+  if (row[config.latitude] === null || row[config.longitude] === null) return null;
+  return [Number(row[config.latitude]), Number(row[config.longitude])];
+}
+
+// A SpatiaLite geometry BLOB as the JSON API sends it ({"$base64": true, "encoded": …}): the
+// header holds the endianness (byte 1) and the class (bytes 39–42, 1 for a point, +1000 per
+// extra dimension); a point's X (longitude) and Y (latitude) follow.
+function spatialitePoint(value) {
+  if (!value || value.$base64 !== true || typeof value.encoded !== "string") return null;
+  const bytes = Uint8Array.from(atob(value.encoded), (c) => c.charCodeAt(0));
+  if (bytes.length < 60 || bytes[0] !== 0 || bytes[38] !== 0x7c) return null;
+  if (bytes[bytes.length - 1] !== 0xfe) return null;
+  const view = new DataView(bytes.buffer);
+  const little = bytes[1] === 1;
+  if (view.getInt32(39, little) % 1000 !== 1) return null;
+  return [view.getFloat64(51, little), view.getFloat64(43, little)];
 }
 
 // A foreign-key value may come as {value, label}.

@@ -25,6 +25,7 @@ const SPATIALITE_TABLES = [
   "SpatialIndex",
   "geometry_columns",
   "spatial_ref_sys",
+  "spatial_ref_sys_aux",
   "spatialite_history",
   "sql_statements_log",
   "sqlite_sequence",

@@ -17,6 +17,7 @@ import { rowPathOf } from "../util/tilde.ts";
 import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
 import { type ColumnTypes, integralRealText, isIntegralReal } from "./json.ts";
 import { numberText } from "../util/number_text.ts";
+import { spatialiteGeometry } from "../util/spatialite_geometry.ts";
 
 /** A foreign key over one or more columns, pointing at another table's key columns. */
 export interface CellForeignKey {
@@ -173,6 +174,16 @@ function blobCell(
   column: string,
   value: Uint8Array,
 ): Markup {
+  // A SpatiaLite geometry reads as WKT (the bytes stay one click away, as for any BLOB).
+  const geometry = spatialiteGeometry(value);
+  if (geometry) {
+    const href = ctx.blobUrl?.(row, column);
+    const title = `SRID ${geometry.srid}`;
+    const text = `<span class="geometry" title="${title}">${truncate(ctx, geometry.wkt)}</span>`;
+    return new Markup(
+      href ? `${text} <a class="blob-download" href="${escapeHtml(href)}">(bytes)</a>` : text,
+    );
+  }
   const size = value.length;
   const text = `&lt;Binary:&nbsp;${size}&nbsp;byte${size === 1 ? "" : "s"}&gt;`;
   const href = ctx.blobUrl?.(row, column);
