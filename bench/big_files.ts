@@ -5,6 +5,8 @@
  * that file only: the machine is shared). Served as the design card starts it, `deno run -A
  * cli.ts serve <file>` (mutable), and with the file immutable (`-i`), whose counts are kept.
  * Target: under 300 ms each. Floor: reading the schema with `sqlite3` from the same cold file.
+ * An immutable file is hashed (SHA-256) before the server listens (`cli/serve.ts`), which reads
+ * it whole: its lines are cold for the server, not for the kernel.
  *
  *   deno run -A bench/big_files.ts [--dir=/tmp/vitrine-big] [--tables=100] [--mb=2000]
  *     [--rows=20000000]
@@ -130,12 +132,16 @@ async function cold(file: string, immutable: boolean, path: string) {
       const t0 = performance.now();
       const response = await fetch(server.base + path);
       const body = await response.text();
-      if (!response.ok) throw new Error(`${path}: ${response.status} ${body.slice(0, 200)}`);
-      return { ms: performance.now() - t0, body };
+      const title = /<title>([^<]*)/.exec(body)?.[1]?.trim() ?? body.slice(0, 80);
+      return { ms: performance.now() - t0, body, status: response.status, title };
     };
     const first = await time();
     const second = await time();
-    return { first: first.ms, second: second.ms, body: first.body };
+    const failed = [first, second].filter((r) => r.status !== 200);
+    const error = failed.length
+      ? `; ${failed.map((r) => `${r.status} ${r.title}`).join(", ")}`
+      : "";
+    return { first: first.ms, second: second.ms, body: first.body, error, ok: !failed.length };
   } finally {
     await server.stop();
   }
@@ -166,15 +172,15 @@ for (const immutable of [false, true]) {
   for (const [name, file, path] of cases) {
     const r = await cold(file, immutable, path);
     const floor = file === widePath ? floors.wide : floors.tall;
-    const counts = path.endsWith(".json") ? countsShown(r.body) : "";
+    const counts = r.ok && path.includes(".json") ? countsShown(r.body) : "";
     lines.push({
       endpoint: `${name} (${immutable ? "immutable" : "mutable"}): \`${path}\``,
       p50: r.first,
       floor: `sqlite3 schema, cold ${ms(floor)}`,
       ratio: `${fmt(r.first / floor, 1)}x`,
       target: `< ${TARGET_MS} ms cold`,
-      met: r.first < TARGET_MS,
-      note: `second request ${ms(r.second)}${counts}`,
+      met: r.ok && r.first < TARGET_MS,
+      note: `second request ${ms(r.second)}${counts}${r.error}`,
     });
   }
 }

@@ -146,6 +146,11 @@ export function addServeCommand(program: Command, args: readonly string[]): void
         }
         return await printPath(svc, flags.get);
       }
+      // Each immutable file's SHA-256 keys its pages' tags and cached answers: computed before
+      // serving, not in the first request that needs one, which it held for as long as reading
+      // the whole file takes (5 s for 625 MB from the disk), past its time limit: it failed.
+      // `--inspect-file` gives hashes without reading the files.
+      for (const db of svc.databases.values()) void db.hash;
       const server = await listen(svc, flags);
       // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.
       const stop = stopOnSignals(svc, server);

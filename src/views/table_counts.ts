@@ -1,8 +1,11 @@
 /**
  * Row counts for listing pages (index, database) and unfiltered table pages. Counts are cheap to
  * promise and expensive to deliver on big files, so each table gets a small time budget; the index
- * gives up on counts for a database as soon as one times out (API-DETAILS §2.6). Immutable files
- * reuse the counts of `--inspect-file` when it has them, and remember the counts they made.
+ * gives up on counts for a database as soon as one times out (API-DETAILS §2.6), and a listing
+ * has a budget for all its counts together ({@link LISTING_BUDGET_MS}). Immutable files reuse the
+ * counts of `--inspect-file` when it has them, and remember the counts they made; a count that did
+ * not fit in a page's time is made after the page, in the background ({@link countLater}), for the
+ * next views.
  *
  * @module
  */
@@ -12,28 +15,61 @@ import { QueryInterrupted } from "../db/errors.ts";
 import { escapeSqlIdentifier } from "../util/sql.ts";
 import type { CountResult } from "../table/count.ts";
 
-/** Files above this size only get counts when immutable (their counts can be cached). */
+/**
+ * Files above this size get no counts on listing pages: a mutable one never (its counts cannot
+ * be kept), an immutable one once they have been made after a page ({@link countLater}).
+ */
 const LARGE_FILE_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Milliseconds a listing page (index, database) may spend on all its counts together. Each table
+ * has its own small limit too, but a 2 GB file of 100 tables, each count just under it, took 2.5 s
+ * for its database page (bench/big_files.ts).
+ */
+export const LISTING_BUDGET_MS = 100;
+
+/**
+ * How long a background count may run ({@link countLater}): it holds a base worker, which yields
+ * the CPU to the others (`db/pool.ts`), and runs once per table of an immutable file.
+ */
+const BACKGROUND_COUNT_MS = 30_000;
+
+/**
+ * Milliseconds a table page's unfiltered count may take before the page settles for a lower bound
+ * (`table/count.ts`); an immutable file's table is then counted after the page. Counting 20 million
+ * rows took 0.8 s from the kernel's cache and 3.7 s from the disk (bench/big_files.ts).
+ */
+export const TABLE_COUNT_MS = 50;
 
 /** Table → row count, or null for tables whose count was too slow. */
 export type TableCounts = Record<string, number | null>;
 
 /**
- * Counts rows of `tables` with `limitMs` each. With `allOrNothing`, a single timeout returns
- * null for every table (the index page's rule).
+ * Counts rows of `tables` with `limitMs` each and `budgetMs` for all (default
+ * {@link LISTING_BUDGET_MS}); those left without a count are null, and counted after the page
+ * when the file is immutable. With `allOrNothing`, a single timeout returns null for every table
+ * (the index page's rule).
  */
 export async function tableCounts(
   svc: ViewHost,
   db: Database,
   tables: string[],
-  { limitMs, allOrNothing = false }: { limitMs: number; allOrNothing?: boolean },
+  { limitMs, budgetMs = LISTING_BUDGET_MS, allOrNothing = false }: {
+    limitMs: number;
+    budgetMs?: number;
+    allOrNothing?: boolean;
+  },
 ): Promise<TableCounts> {
   const counts: TableCounts = {};
   const inspected = inspectedCounts(svc, db);
-  if (db.is_mutable && db.size > LARGE_FILE_BYTES) {
-    for (const table of tables) counts[table] = null;
+  if (db.size > LARGE_FILE_BYTES) {
+    for (const table of tables) counts[table] = knownCount(db, table, inspected) ?? null;
+    countLater(db, tables.filter((table) => counts[table] === null));
     return counts;
   }
+  const started = performance.now();
+  /** Tables left without a count, for {@link countLater}. */
+  const uncounted: string[] = [];
   for (const table of tables) {
     const known = knownCount(db, table, inspected);
     if (known !== undefined) {
@@ -45,22 +81,73 @@ export async function tableCounts(
       counts[table] = null;
       continue;
     }
+    const left = budgetMs - (performance.now() - started);
+    if (left < 1) {
+      counts[table] = null;
+      uncounted.push(table);
+      continue;
+    }
     try {
-      const sql = `select count(*) from ${escapeSqlIdentifier(table)}`;
-      const results = await db.execute(sql, [], { custom_time_limit: limitMs });
+      const sql = countSql(table);
+      const limit = Math.min(limitMs, Math.ceil(left));
+      const results = await db.execute(sql, [], { custom_time_limit: limit });
       counts[table] = rememberCount(db, table, Number(results.single_value()));
     } catch (error) {
       if (!(error instanceof QueryInterrupted)) throw error;
-      if (allOrNothing) return Object.fromEntries(tables.map((t) => [t, null]));
+      uncounted.push(table);
+      if (allOrNothing) {
+        countLater(db, tables.filter((t) => knownCount(db, t, inspected) === undefined));
+        return Object.fromEntries(tables.map((t) => [t, null]));
+      }
       counts[table] = null;
     }
   }
+  countLater(db, uncounted);
   return counts;
+}
+
+function countSql(table: string): string {
+  return `select count(*) from ${escapeSqlIdentifier(table)}`;
+}
+
+/** Databases whose background counts are under way. */
+const countingLater = new WeakSet<Database>();
+
+/**
+ * Counts `tables` of an immutable file one at a time after the page that could not, outside any
+ * request, and remembers their counts for the next views (the listing pages and the table pages
+ * of big files then show them). Does nothing for files that may change, whose counts are not kept,
+ * or while another background count of the same database runs (the next page asks again).
+ */
+export function countLater(db: Database, tables: readonly string[]): void {
+  if (tables.length === 0 || !countsNeverChange(db) || countingLater.has(db)) return;
+  countingLater.add(db);
+  const pending = [...tables];
+  const next = async (): Promise<void> => {
+    const table = pending.shift();
+    if (table === undefined) return;
+    if (fixedCounts.get(db)?.has(table)) return next();
+    try {
+      const options = {
+        custom_time_limit: BACKGROUND_COUNT_MS,
+        request_deadline: false,
+        log_sql_errors: false,
+      };
+      const results = await db.execute(countSql(table), [], options);
+      rememberCount(db, table, Number(results.single_value()));
+    } catch {
+      // Too slow even here, or the database was closed: it keeps no count.
+    }
+    return next();
+  };
+  // Not part of the page that asked: the page is answered without waiting.
+  setTimeout(() => next().finally(() => countingLater.delete(db)), 0);
 }
 
 /**
  * The unfiltered row count of one table or view for its page: remembered or inspected when it
- * can be, else `count()` (which may time out or give only a lower bound, then nothing is kept).
+ * can be, else `count()` (which may time out or give only a lower bound: then an immutable file's
+ * table is counted after the page, {@link countLater}).
  */
 export async function tableRowCount(
   svc: ViewHost,
@@ -72,6 +159,7 @@ export async function tableRowCount(
   if (known !== undefined) return { count: known, truncated: false };
   const result = await count();
   if (result.count !== null && !result.truncated) rememberCount(db, table, result.count);
+  else countLater(db, [table]);
   return result;
 }
 

@@ -35,7 +35,7 @@ import { rendererPaths } from "../../render/output_format.ts";
 import type { RowLabels, RowsPage } from "../../render/rows_page.ts";
 import { pluginRenderedCells } from "../../render/render_cell.ts";
 import type { FetchedPage, TableContext } from "./table_query.ts";
-import { rememberedCount, tableRowCount } from "../table_counts.ts";
+import { rememberedCount, TABLE_COUNT_MS, tableRowCount } from "../table_counts.ts";
 
 /** Extra providers by name. */
 export type Extras = Record<string, () => Promise<unknown>>;
@@ -53,13 +53,15 @@ async function countRows(ctx: TableContext): Promise<CountResult> {
   // it runs out have that reserve each, so a busy machine cannot leave them no time at all.
   const left = requestTimeLeft(Number(ctx.svc.setting("sql_time_limit_ms")));
   const reserve = left === null ? null : Math.min(left / 2, Math.max(left / 3, 10));
+  // A table's own count is the page's, not the visitor's question: it gets a small share.
+  const full = ctx.query.filtered ? Infinity : TABLE_COUNT_MS;
   let first = true;
   const run = async (sql: string, params: Record<string, unknown>) => {
     const cache = ctx.cacheable;
     const options = reserve === null
       ? { cache }
       : first
-      ? { custom_time_limit: Math.max(1, Math.floor(left! - reserve)), cache }
+      ? { custom_time_limit: Math.max(1, Math.floor(Math.min(left! - reserve, full))), cache }
       : { custom_time_limit: Math.max(1, Math.ceil(reserve)), request_deadline: false, cache };
     first = false;
     return Number((await ctx.db.execute(sql, params as BindParams, options)).single_value());

@@ -1,0 +1,96 @@
+/**
+ * Counts that do not fit in a page's time (issue 42 item 4): a listing page has a budget for all
+ * its counts, a table page a small share for its table's count, and an immutable file's tables
+ * left uncounted are counted after the page, for the next views (src/views/table_counts.ts).
+ */
+import assert from "node:assert/strict";
+import { Connection } from "../../src/sqlite/mod.ts";
+import { Service } from "../../src/service.ts";
+import { tableCounts } from "../../src/views/table_counts.ts";
+
+function buildDb(sql: string): { path: string; cleanup(): void } {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-count-later-" });
+  const path = `${dir}/data.db`;
+  const conn = Connection.open(path, { mode: "rwc" });
+  try {
+    conn.exec(sql);
+  } finally {
+    conn.close();
+  }
+  return { path, cleanup: () => Deno.removeSync(dir, { recursive: true }) };
+}
+
+/** Waits until `check` holds (the background counts run after the page). */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail(`never: ${what}`);
+}
+
+Deno.test("a listing's counts past its budget are none at first, then counted after the page", async () => {
+  const tables = Array.from({ length: 5 }, (_, i) => `t${i}`);
+  const { path, cleanup } = buildDb(
+    tables.map((t, i) =>
+      `create table ${t} (id integer primary key);
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < ${i + 1})
+      insert into ${t} select i from n;`
+    ).join("\n"),
+  );
+  try {
+    await using svc = new Service({ immutables: [path] });
+    const db = svc.get_database("data");
+    // No time left at all: every count is left for later.
+    const first = await tableCounts(svc, db, tables, { limitMs: 25, budgetMs: 0 });
+    assert.deepEqual(Object.values(first), [null, null, null, null, null]);
+    await eventually(async () => {
+      const body = (await svc.client.get("/data.json")).json();
+      return body.tables.every((t: { count: unknown }) => t.count !== null);
+    }, "every count shown");
+    const body = (await svc.client.get("/data.json")).json();
+    assert.deepEqual(body.tables.map((t: { count: number }) => t.count), [1, 2, 3, 4, 5]);
+  } finally {
+    cleanup();
+  }
+});
+
+Deno.test("a mutable file's counts past the budget are not made later (they could change)", async () => {
+  const { path, cleanup } = buildDb(
+    "create table t (id integer primary key); insert into t values (1);",
+  );
+  try {
+    await using svc = new Service({ files: [path] });
+    const db = svc.get_database("data");
+    assert.deepEqual(await tableCounts(svc, db, ["t"], { limitMs: 25, budgetMs: 0 }), { t: null });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(await tableCounts(svc, db, ["t"], { limitMs: 25, budgetMs: 0 }), { t: null });
+  } finally {
+    cleanup();
+  }
+});
+
+Deno.test("a page whose own count ran out of time shows a lower bound, then the exact count once made after the page", async () => {
+  // Counting the view takes a `like` over 1,000,000 rows: longer than a page's count may take.
+  const { path, cleanup } = buildDb(
+    `create table big (id integer primary key, s text);
+     with recursive n(i) as (select 1 union all select i + 1 from n where i < 1000000)
+     insert into big (s) select 'row ' || i from n;
+     create view nines as select * from big where s like '%9%9%9%';`,
+  );
+  try {
+    await using svc = new Service({ immutables: [path], settings: { suggest_facets: false } });
+    const url = "/data/nines.json?_extra=count,count_truncated&_size=1";
+    const first = (await svc.client.get(url)).json();
+    assert.equal(first.count_truncated, true, JSON.stringify(first));
+    assert.equal(first.count, 10000);
+    await eventually(async () => {
+      const body = (await svc.client.get(`${url}&_x=${Math.random()}`)).json();
+      return body.count_truncated === false;
+    }, "the exact count");
+    const body = (await svc.client.get(url + "&_y=1")).json();
+    assert.equal(body.count, 15850);
+  } finally {
+    cleanup();
+  }
+});
