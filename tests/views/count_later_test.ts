@@ -83,7 +83,8 @@ Deno.test("a page whose own count ran out of time shows a lower bound, then the 
     const url = "/data/nines.json?_extra=count,count_truncated&_size=1";
     const first = (await svc.client.get(url)).json();
     assert.equal(first.count_truncated, true, JSON.stringify(first));
-    assert.equal(first.count, 10000);
+    // 10,000 normally; 1,000 if a loaded machine pushed the first cap past its time too.
+    assert.ok([10000, 1000].includes(first.count), String(first.count));
     await eventually(async () => {
       const body = (await svc.client.get(`${url}&_x=${Math.random()}`)).json();
       return body.count_truncated === false;
