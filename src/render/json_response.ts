@@ -87,13 +87,17 @@ export async function jsonResponse(request: Request, page: RowsPage): Promise<Re
   const extras = await resolveExtras(args, page);
   // The object shapes' body: the page's keys around its rows (a row page has some after them).
   const withRows = (rows: unknown) =>
-    json({
-      ...page.defaultKeys,
-      ...extras,
-      rows,
-      ...page.keysAfterRows,
-      truncated: page.truncated,
-    });
+    json(
+      page.extrasAfterRows
+        ? { ...page.defaultKeys, rows, ...extras, ...page.keysAfterRows, truncated: page.truncated }
+        : {
+          ...page.defaultKeys,
+          ...extras,
+          rows,
+          ...page.keysAfterRows,
+          truncated: page.truncated,
+        },
+    );
   const encoded = page.encoded;
   if (
     encoded && sameOptions(encoded.options, jsonRowsRequest(args, page, encoded.options.limit))

@@ -22,7 +22,8 @@
  *   extras: Record<string, () => unknown>; // `_extra=` providers; unknown names → 400
  *   // optional:
  *   autoExtras?: string[];        // extras included without being asked (facet_results, …)
- *   ignoreExtraArg?: boolean;     // `_extra=` is ignored (row pages of the spec's era)
+ *   ignoreExtraArg?: boolean;     // `_extra=` is ignored (plugin renderers' can_render)
+ *   extrasAfterRows?: boolean;    // JSON writes the extras after `rows` (row pages, as 1.0)
  *   status?: number;              // default 200 (a query error page sends 400)
  *   cache?: boolean;              // Cache-Control max-age=<default_cache_ttl or _ttl>; default off
  *   column_types?: ColumnTypes;   // declared types: REAL 12 prints 12.0 in CSV and _nl lines
@@ -73,8 +74,10 @@ export interface RowsPage {
   keysAfterRows?: Record<string, unknown>;
   extras: Record<string, () => unknown | Promise<unknown>>;
   autoExtras?: string[];
-  /** Rows pages of the spec's era ignore `_extra=` (they read `_extras`, see row.ts). */
+  /** `_extra=` is ignored (the page given to renderers' `can_render`). */
   ignoreExtraArg?: boolean;
+  /** JSON writes the extras after `rows`, where 1.0's row page has them. */
+  extrasAfterRows?: boolean;
   status?: number;
   cache?: boolean;
   column_types?: ColumnTypes;

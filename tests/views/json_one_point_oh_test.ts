@@ -307,3 +307,72 @@ Deno.test("the database JSON lists stored queries beside canned ones, and each t
   // Views by name.
   assert.deepEqual((body.views as Body[]).map((v) => v.name), ["simple_view"]);
 });
+
+Deno.test("row JSON answers 1.0's _extra= after the row; the plural _extras= still works", async () => {
+  await using svc = referenceService();
+  const body = (await svc.client.get(
+    "/fixtures/simple_primary_key/1.json?_extra=columns,private,query,foreign_key_tables",
+  )).json() as Body;
+  const keys = Object.keys(body).filter((key) => key !== "query_ms");
+  assert.deepEqual(keys, [
+    "ok",
+    "database",
+    "table",
+    "rows",
+    "columns",
+    "private",
+    "query",
+    "foreign_key_tables",
+    "primary_keys",
+    "primary_key_values",
+    "truncated",
+  ]);
+  assert.deepEqual(body.columns, ["id", "content"]);
+  assert.equal(body.private, false);
+  assert.deepEqual(body.query, {
+    sql: "select * from [simple_primary_key] where [id] = :p0",
+    params: { p0: "1" },
+  });
+  const related = body.foreign_key_tables as Body[];
+  assert.ok(related.some((r) => r.other_table === "foreign_key_references"));
+  const plural = (await svc.client.get(
+    "/fixtures/simple_primary_key/1.json?_extras=foreign_key_tables",
+  )).json() as Body;
+  assert.deepEqual(plural.foreign_key_tables, related);
+  const more = (await svc.client.get(
+    "/fixtures/simple_primary_key/1.json?_extra=primary_keys,database,table,metadata,render_cell",
+  )).json() as Body;
+  assert.deepEqual(more.primary_keys, ["id"]);
+  assert.deepEqual(more.metadata, { columns: {} });
+  assert.deepEqual(more.render_cell, [{}]);
+  const unknown = await svc.client.get("/fixtures/simple_primary_key/1.json?_extra=count");
+  assert.equal(unknown.status, 400);
+  assert.equal((unknown.json() as Body).error, "Unknown _extra: count");
+});
+
+Deno.test("query JSON answers _extra=metadata and writes its extras after the rows", async () => {
+  await using svc = referenceService({
+    metadata: {
+      databases: {
+        fixtures: {
+          description: "Test tables",
+          queries: QUERIES.databases.fixtures.queries,
+        },
+      },
+    },
+  });
+  const custom = (await svc.client.get(
+    "/fixtures/-/query.json?sql=select+1+as+one&_extra=query,metadata",
+  )).json() as Body;
+  assert.deepEqual(Object.keys(custom), ["ok", "rows", "query", "metadata", "truncated"]);
+  assert.deepEqual(custom.metadata, { description: "Test tables" });
+  const canned = (await svc.client.get(
+    "/fixtures/neighborhood_search.json?text=town&_extra=metadata",
+  )).json() as Body;
+  const metadata = canned.metadata as Body;
+  assert.equal(metadata.name, "neighborhood_search");
+  assert.equal(metadata.title, "Search neighborhoods");
+  assert.equal(metadata.hide_sql, true);
+  assert.equal("source" in metadata, false);
+  assert.equal(Object.keys(metadata).length, 18);
+});

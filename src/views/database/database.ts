@@ -17,15 +17,13 @@ import { customSqlView } from "../query/query.ts";
 import { mayStoreQuery, storedQueryVisibility } from "../query/stored_access.ts";
 import { downloadAllowed } from "./database_download.ts";
 import { queriesJson } from "./queries_json.ts";
+import { describingMetadata } from "../query/query_json.ts";
 import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
 
 export { databaseDownloadView } from "./database_download.ts";
 
 /** Per-table budget for the page's row counts; a slow count shows as "Many rows". */
 const COUNT_LIMIT_MS = 25;
-
-/** Metadata keys that are configuration, not display: left out of the JSON `metadata`. */
-const CONFIG_KEYS = new Set(["queries", "tables", "plugins", "permissions", "allow", "allow_sql"]);
 
 /** GET `/<db>` and `/<db>.json`; with `?sql=` the custom SQL page. */
 export async function databaseView(svc: ViewHost, request: Request): Promise<Response> {
@@ -43,9 +41,7 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
   const tables = await listTables(svc, db, actor);
   const views = await listViews(svc, db, actor);
   const queries = await listQueries(svc, db, actor);
-  const metadata = Object.fromEntries(
-    Object.entries(svc.metadata().database(db.name)).filter(([key]) => !CONFIG_KEYS.has(key)),
-  );
+  const metadata = describingMetadata(svc.metadata().database(db.name));
   const data: Record<string, unknown> = {
     ok: true,
     database: db.name,

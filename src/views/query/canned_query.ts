@@ -40,6 +40,7 @@ import {
 import { cannedWrite } from "./canned_write.ts";
 import { parameterFields } from "./param_fields.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
+import { queryMetadataJson } from "./query_json.ts";
 import { mayChangeStoredQuery } from "./stored_access.ts";
 
 /** The hidden form field that marks a submitted canned-query form. */
@@ -98,6 +99,7 @@ export async function cannedQueryView(
       // A stored query can change or be deleted at any moment: its results are not kept.
       cache: !query.stored,
       next_url: nextPageUrl(svc, request, outcome),
+      metadata: () => queryMetadataJson(db.name, query),
     },
   );
   if (outcome) rowsPage.blobUrls = queryBlobUrls(svc, db, query.sql, outcome.columns);

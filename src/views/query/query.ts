@@ -28,6 +28,7 @@ import {
   runReadQuery,
 } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
+import { describingMetadata } from "./query_json.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
 import { mayStoreQuery } from "./stored_access.ts";
 
@@ -109,6 +110,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     private: isPrivate,
     cache: false,
     next_url: nextPageUrl(svc, request, outcome),
+    metadata: () => describingMetadata(svc.metadata().database(db.name)),
   });
   rowsPage.blobUrls = queryBlobUrls(svc, db, sql, outcome.columns);
   return await respondWithRows(svc, request, rowsPage, async () => {

@@ -119,6 +119,8 @@ export interface QueryRowsOptions {
   cache: boolean;
   /** The absolute URL of the next page ({@link nextPageUrl}), when the result goes on. */
   next_url?: string | null;
+  /** `_extra=metadata`: the canned query's definition, or the database's metadata. */
+  metadata: () => unknown;
 }
 
 /**
@@ -169,7 +171,10 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
       database: () => options.database,
       query_name: () => options.query_name,
       private: () => options.private,
+      metadata: options.metadata,
     },
+    // 1.0 writes a query page's extras after its rows.
+    extrasAfterRows: true,
     status: failed ? 400 : 200,
     cache: options.cache,
     filename: options.query_name ?? options.database,

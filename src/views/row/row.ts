@@ -1,8 +1,9 @@
 /**
  * `/<db>/<table>/<pks>`: one row as HTML, JSON, CSV or a plugin format, plus `.blob` downloads of
  * its BLOB cells. Related rows (`foreign_key_tables`) are listed on the HTML page and, in JSON,
- * with `?_extras=foreign_key_tables` (the plural form of the spec's era; `_extra=` is ignored
- * on row pages, as examples/31 shows).
+ * with 1.0's `?_extra=foreign_key_tables` or the spec era's plural `?_extras=`. 1.0's other row
+ * extras (`columns`, `primary_keys`, `database`, `table`, `private`, `query`, `metadata`,
+ * `render_cell`) come after the row; an unknown one is a 400.
  *
  * @module
  */
@@ -17,7 +18,7 @@ import { rowKeys } from "../../db/results.ts";
 import { rowPathOf, tilde_encode } from "../../util/tilde.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
-import { displayRows } from "../../render/render_cell.ts";
+import { displayRows, pluginRenderedCells } from "../../render/render_cell.ts";
 import { type ColumnTypes, realColumnTypes } from "../../render/json.ts";
 import { ensureKnownFormat, formatLinks, respondWithRows } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
@@ -43,17 +44,14 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
     primary_keys: resolved.pks,
     primary_key_values: resolved.pk_values,
   };
-  // The reference reads only the plural `_extras=`; Vitrine accepts the singular `_extra=` too.
-  const extras = [...request.args.getlist("_extras"), ...request.args.getlist("_extra")]
-    .flatMap((v) => v.split(","));
-  if (extras.includes("foreign_key_tables")) {
-    keysAfterRows.foreign_key_tables = await foreignKeyTables(
-      svc,
-      db,
-      table,
-      resolved.pk_values,
-      request.actor,
-    );
+  // Incoming references: 1.0 lists them with `_extra=foreign_key_tables`; the plural `_extras=`
+  // of the spec's era still works.
+  let related: Promise<unknown> | null = null;
+  const foreign_key_tables = () =>
+    related ??= foreignKeyTables(svc, db, table, resolved.pk_values, request.actor);
+  const plural = request.args.getlist("_extras").flatMap((v) => v.split(","));
+  if (plural.includes("foreign_key_tables")) {
+    keysAfterRows.foreign_key_tables = await foreign_key_tables();
   }
   keysAfterRows.query_ms = query_ms;
   // Declared types: a REAL column's 12 is written 12.0 in JSON, CSV and HTML, as on table pages.
@@ -76,8 +74,25 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
     primary_keys: resolved.pks,
     defaultKeys,
     keysAfterRows,
-    extras: {},
-    ignoreExtraArg: true,
+    // 1.0's row extras (`_extra=columns,foreign_key_tables,…`), written after the row.
+    extras: {
+      columns: () => columns,
+      primary_keys: () => resolved.pks,
+      database: () => db.name,
+      table: () => table,
+      private: () => isPrivate,
+      query: () => ({ sql: resolved.sql, params: resolved.params }),
+      metadata: () => {
+        const config = (svc.metadata().table(db.name, table) ?? {}) as Record<string, unknown>;
+        return { ...config, columns: config.columns ?? {} };
+      },
+      render_cell: () =>
+        pluginRenderedCells({ svc, request, database: db.name, table }, columns, [
+          [...resolved.row],
+        ]),
+      foreign_key_tables,
+    },
+    extrasAfterRows: true,
     cache: true,
     column_types: types,
     blobUrl: (_row, column) => blobPath(svc, resolved, column),
