@@ -41,6 +41,7 @@ import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts"
 import { messagesDebugView } from "../views/special/messages_debug.ts";
 import { patternsView } from "../views/special/patterns.ts";
 import { customPageView } from "../views/special/custom_page.ts";
+import { autocompleteView, jumpView } from "../views/special/jump.ts";
 import { metricsView } from "./metrics_view.ts";
 
 /** A view: receives the service and the request, returns a Response. */
@@ -89,10 +90,12 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   }
 
   add(get, `/-/queries${FORMAT}`, storedQueryListView, "global-query-list");
+  add(get, `/-/jump(?:\\.json)?`, jumpView, "jump");
   add(get, `/(?<database>${NAME})\\.db`, databaseDownloadView, "database-download");
   add(get, `/(?<database>${NAME})${FORMAT}`, databaseView, "database");
   add(get, `/(?<database>${NAME})/-/query${FORMAT}`, queryView, "query");
   add(get, `/(?<database>${NAME})/-/queries${FORMAT}`, storedQueryListView, "query-list");
+  add(get, `/(?<database>${NAME})/-/autocomplete`, autocompleteView, "autocomplete");
   add(both, `/(?<database>${NAME})/-/queries/store`, storeQueryView, "query-store");
   const QUERY = `/(?<database>${NAME})/(?<query>${NAME})/-`;
   add(get, `${QUERY}/definition`, queryDefinitionView, "query-definition");

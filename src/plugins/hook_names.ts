@@ -7,7 +7,7 @@
 
 import type { HookName } from "./hookspecs.ts";
 
-/** Every hook name, in SPEC order (the extra `menu_links` last). */
+/** Every hook name, in SPEC order (the extras `menu_links` and `jump_items_sql` last). */
 export const HOOK_NAMES: readonly HookName[] = [
   "prepare_connection",
   "prepare_jinja2_environment",
@@ -37,6 +37,7 @@ export const HOOK_NAMES: readonly HookName[] = [
   "skip_csrf",
   "get_metadata",
   "menu_links",
+  "jump_items_sql",
 ];
 
 /** True when `name` is a hook name. */

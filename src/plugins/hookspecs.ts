@@ -146,6 +146,21 @@ export interface MenuLink {
   label: string;
 }
 
+/**
+ * What `jump_items_sql` returns: SQL whose rows are items of the `/-/jump` finder, with the
+ * columns `type`, `label`, `description`, `url` (a path starting with `/`, or a JSON object
+ * `{"method": "table", "database": …, "table": …}` naming a `svc.urls` method), `search_text` and
+ * `display_name`. It runs on the internal database unless `database` names another.
+ */
+export interface JumpSql {
+  /** A SELECT returning the six columns. */
+  sql: string;
+  /** Its named parameters. */
+  params?: Record<string, unknown> | null;
+  /** The database it runs on; the internal database when absent. */
+  database?: string | null;
+}
+
 /** Every plugin hook. Implementations are named exports of a plugin module. */
 export interface Hooks {
   /**
@@ -274,6 +289,12 @@ export interface Hooks {
     database: string | null;
     table: string | null;
   }): Record<string, unknown> | null | undefined;
+  /** `/-/jump` is searched: SQL listing more items to find (the reference's 1.0a37 hook). */
+  jump_items_sql(args: {
+    svc: Service;
+    actor: Actor | null;
+    request: Request;
+  }): Lazy<JumpSql | JumpSql[] | null | undefined>;
   /** Not in SPEC "Events" (Datasette's `menu_links`): items for the navigation menu. */
   menu_links(args: {
     svc: Service;

@@ -124,6 +124,8 @@ export interface ViewHost extends RenderHost {
   readPool(): ReadPool;
   /** Brings the internal catalog up to date after a view changed a schema (the write API). */
   refresh_catalog(): Promise<void>;
+  /** The private internal database (`jump_items_sql` fragments run there by default). */
+  get_internal_database(): Database;
   /** The queries people saved, kept in the internal database. */
   readonly stored_queries: StoredQueries;
 }

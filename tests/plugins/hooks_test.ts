@@ -146,6 +146,24 @@ Deno.test("menu_links: items appear in the navigation menu", async () => {
   });
 });
 
+Deno.test("jump_items_sql: a plugin's items are found by /-/jump", async () => {
+  await withKitchenSink(async (svc) => {
+    const body = (await svc.client.get("/-/jump?q=sink")).json() as {
+      matches: Record<string, unknown>[];
+    };
+    assert.deepEqual(body.matches.find((match) => match.type === "sink"), {
+      name: "kitchen-sink",
+      url: "/-/kitchen-sink/menu",
+      type: "sink",
+      description: "A plugin item",
+      display_name: "Kitchen sink",
+    });
+    const [args] = callsOf("jump_items_sql");
+    assert.equal(args.svc, svc);
+    assert.equal((args.request as Request).path, "/-/jump");
+  });
+});
+
 Deno.test("register_routes: patterns (strings and RegExps) with named groups reach the view", async () => {
   await withKitchenSink(async (svc) => {
     const response = await svc.client.get("/-/kitchen-sink/hello/Ada", {
@@ -442,6 +460,7 @@ Deno.test("/-/plugins.json lists the plugin's name, version, hooks, static and t
         "forbidden",
         "get_metadata",
         "handle_exception",
+        "jump_items_sql",
         "menu_links",
         "permission_allowed",
         "prepare_connection",

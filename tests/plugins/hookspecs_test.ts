@@ -21,8 +21,8 @@ Deno.test("HOOK_NAMES lists every hook of SPEC Events once, in spec order", () =
     "prepare_jinja2_environment",
     "extra_template_vars",
   ]);
-  assert.equal(HOOK_NAMES.indexOf("get_metadata"), HOOK_NAMES.length - 2);
-  assert.equal(Object.keys(HOOK_KEYS).length, 28);
+  assert.equal(HOOK_NAMES.indexOf("get_metadata"), HOOK_NAMES.length - 3);
+  assert.equal(Object.keys(HOOK_KEYS).length, 29);
 });
 
 Deno.test("the special hook sets only name real hooks", () => {
