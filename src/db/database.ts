@@ -24,8 +24,7 @@ import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
 import { encodePage, type ReadRequest, runRead, wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
-import type { TextRowsOptions } from "../util/text_rows.ts";
-import type { CursorChunk, PoolCursor } from "./pool.ts";
+import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
 import { QueryCache } from "./query_cache.ts";
 import { contentVersion } from "./data_version.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
@@ -238,15 +237,16 @@ export class Database extends DatabaseIntrospection {
   }
 
   /**
-   * An export's query read `rows` at a time as CSV/TSV/NDJSON lines in a read worker, in one
-   * statement (`ReadPool.cursor`); each chunk has the time limit of one query. Null when there
-   * are no workers (`num_sql_threads` 0, private memory databases): page through it instead.
+   * An export's query read chunk by chunk in a read worker, in one statement (`ReadPool.cursor`),
+   * so one snapshot: each chunk as CSV/TSV/NDJSON lines or as rows, as `next` asks, with the time
+   * limit of one query. Null when there are no workers (`num_sql_threads` 0, private memory
+   * databases): page through it instead.
    * @internal
    */
   exportCursor(
     sql: string,
     params: BindParams | null,
-    options: { text: TextRowsOptions; rows: number; custom_time_limit?: number | null },
+    options: { custom_time_limit?: number | null } = {},
   ): PoolCursor | null {
     const pool = this.#host.readPool();
     if (pool.size === 0 || this.#isPrivateMemory()) return null;
@@ -258,9 +258,9 @@ export class Database extends DatabaseIntrospection {
       deadline: null,
       maxBytes: this.#byteCap(),
     };
-    const cursor = pool.cursor(this.#readTarget(), request, options.text, options.rows);
-    const read = () =>
-      cursor.next().catch((error) => {
+    const cursor = pool.cursor(this.#readTarget(), request);
+    const read = (chunk: ChunkRequest) =>
+      cursor.next(chunk).catch((error) => {
         if (isInterruptError(error)) {
           throw new QueryInterrupted(sql, params, undefined, { cause: error });
         }
@@ -268,16 +268,20 @@ export class Database extends DatabaseIntrospection {
       });
     // The worker reads the chunk after the one asked for while that one is being sent: the
     // caller asks one chunk ahead already, so the worker always has the next one to write
-    // instead of waiting a thread round trip for each. One more chunk held, no more.
+    // instead of waiting a thread round trip for each. One more chunk held, no more. Not after
+    // the first chunk: a stream's first page is read as rows, the following ones differently.
     let ahead: Promise<CursorChunk> | null = null;
     let closed = false;
+    let first = true;
     return {
-      next: () => {
-        const chunk = ahead ?? read();
+      next: (chunkRequest) => {
+        const chunk = ahead ?? read(chunkRequest);
         ahead = null;
+        const followed = !first;
+        first = false;
         return chunk.then((value) => {
-          if (!value.done && !closed) {
-            ahead = read();
+          if (!value.done && !closed && followed) {
+            ahead = read(chunkRequest);
             ahead.catch(() => {}); // taken by the next call, or dropped with the cursor
           }
           return value;

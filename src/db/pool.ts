@@ -110,13 +110,21 @@ export interface CursorChunk {
   /** The rows as export lines, or null when a cell was a BLOB (then `rows()` has them). */
   lines: Uint8Array | null;
   rows(): SqlValue[][];
+  /** Columns whose numbers were all stored as REAL in the rows read so far. */
+  real_columns: number[];
   done: boolean;
+}
+
+/** How to read a cursor's next chunk: `rows` rows, as lines (`text`) or as rows (`text` null). */
+export interface ChunkRequest {
+  text: TextRowsOptions | null;
+  rows: number;
 }
 
 /** An export's query read chunk by chunk on one worker. */
 export interface PoolCursor {
   /** The next chunk (the first one opens the cursor). */
-  next(): Promise<CursorChunk>;
+  next(read: ChunkRequest): Promise<CursorChunk>;
   /** Finalizes the statement early (a client that went away). */
   close(): Promise<void>;
 }
@@ -213,16 +221,12 @@ export class ReadPool {
   }
 
   /**
-   * Reads `request`'s rows `rows` at a time as export lines (`text`), on one worker: the first
-   * chunk waits in the queue like any query, the following ones go to the same worker as soon as
-   * it is free. Each chunk has `request.timeLimitMs` of its own.
+   * Reads `request`'s rows chunk by chunk (each as `next` asks: as export lines or as rows), in
+   * one statement on one worker: the first chunk waits in the queue like any query, the following
+   * ones go to the same worker as soon as it is free. Each chunk has `request.timeLimitMs` of its
+   * own.
    */
-  cursor(
-    target: ReadTarget,
-    request: ReadRequest,
-    text: TextRowsOptions,
-    rows: number,
-  ): PoolCursor {
+  cursor(target: ReadTarget, request: ReadRequest): PoolCursor {
     if (this.size === 0) throw new Error("This pool has no workers (num_sql_threads is 0)");
     const cursorId = this.#nextId++;
     let owner: PoolWorker | null = null;
@@ -233,7 +237,7 @@ export class ReadPool {
       if (owner) owner.cursors--;
       if (sentBytes >= BIG_EXPORT_BYTES) this.#options.onBigExport();
     };
-    const message = (): ToWorker => ({
+    const message = ({ text, rows }: ChunkRequest): ToWorker => ({
       type: "cursor",
       id: this.#nextId++,
       cursor: cursorId,
@@ -255,6 +259,7 @@ export class ReadPool {
       return {
         columns: reply.columns,
         lines,
+        real_columns: reply.real_columns,
         rows: () => {
           if (reply.rows === null) throw new Error("This chunk was sent as lines only");
           return values ??= decodeRows(reply.rows.json, reply.rows.tagged);
@@ -267,15 +272,15 @@ export class ReadPool {
       throw error;
     };
     return {
-      next: () => {
+      next: (read) => {
         if (finished) return Promise.reject(new Error("The cursor is closed"));
         if (!owner) {
-          return this.#enqueue(message(), request, undefined, (worker) => {
+          return this.#enqueue(message(read), request, undefined, (worker) => {
             owner = worker;
             worker.cursors++;
           }).then(settle, failed);
         }
-        return this.#onWorker(owner, message()).then(settle, failed);
+        return this.#onWorker(owner, message(read)).then(settle, failed);
       },
       close: async () => {
         if (finished || !owner) {

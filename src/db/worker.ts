@@ -171,11 +171,14 @@ async function handle(message: ToWorker): Promise<void> {
         columns: chunk.columns,
         lines,
         rows: chunk.rows && encodeRows(chunk.rows),
+        real_columns: chunk.real_columns,
         done: chunk.done,
         ms: threadCpuMs() - started,
       };
       scope.postMessage(reply, lines ? [lines.buffer as ArrayBuffer] : []);
-      if (!chunk.done) readAhead(message.cursor, request, message.text, message.rows);
+      if (!chunk.done && message.text) {
+        readAhead(message.cursor, request, message.text, message.rows);
+      }
       return;
     }
     const result = runRead(conn, request);

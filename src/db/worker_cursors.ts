@@ -65,11 +65,16 @@ const IDLE_MS = 60_000;
 
 const cursors = new Map<number, Cursor>();
 
-/** One chunk: its rows written as lines (UTF-8), or the rows themselves when a cell is a BLOB. */
+/**
+ * One chunk: its rows written as lines (UTF-8), or the rows themselves when a cell is a BLOB or
+ * rows were asked for.
+ */
 export interface Chunk {
   columns: string[];
   lines: Uint8Array | null;
   rows: SqlValue[][] | null;
+  /** Columns whose numbers were all stored as REAL in the rows read so far. */
+  real_columns: number[];
   done: boolean;
 }
 
@@ -80,15 +85,15 @@ const cells = new CellBatch();
 
 /**
  * The next `count` rows of cursor `id`: the chunk read ahead if there is one (`readAhead`), else
- * read now. `open` says this is the cursor's first chunk and opens it on `conn`; a later request
- * for a cursor that is gone fails (it was closed after a minute without reads), rather than
- * starting the export again from its first row.
+ * read now, as lines (`text`) or, with `text` null, as rows. `open` says this is the cursor's
+ * first chunk and opens it on `conn`; a later request for a cursor that is gone fails (it was
+ * closed after a minute without reads), rather than starting the export again from its first row.
  */
 export function readChunk(
   conn: Connection,
   id: number,
   request: ReadRequest,
-  text: TextRowsOptions,
+  text: TextRowsOptions | null,
   count: number,
   open: boolean,
 ): Chunk {
@@ -154,7 +159,12 @@ function openCursor(conn: Connection, id: number, request: ReadRequest): Cursor 
 }
 
 /** The cursor's next chunk, under the request's time limit and the visitor limits. */
-function readNext(cursor: Cursor, request: ReadRequest, text: TextRowsOptions, count: number) {
+function readNext(
+  cursor: Cursor,
+  request: ReadRequest,
+  text: TextRowsOptions | null,
+  count: number,
+): Chunk {
   const maxBytes = request.maxBytes ? request.maxBytes : Infinity;
   const conn = cursor.conn;
   let remaining = request.timeLimitMs && request.timeLimitMs > 0 ? request.timeLimitMs : Infinity;
@@ -163,11 +173,52 @@ function readNext(cursor: Cursor, request: ReadRequest, text: TextRowsOptions, c
   if (remaining !== Infinity) conn.setDeadline(remaining);
   const started = performance.now();
   try {
-    return conn.restricted(() => nextChunk(cursor, text, count, maxBytes), visitorLimits(maxBytes));
+    return conn.restricted(() => {
+      const chunk = text
+        ? nextChunk(cursor, text, count, maxBytes)
+        : rowsChunk(cursor, count, maxBytes);
+      return { ...chunk, real_columns: cursor.statement.realColumns() };
+    }, visitorLimits(maxBytes));
   } finally {
     cursor.readMs = performance.now() - started;
     if (remaining !== Infinity) conn.setDeadline(null);
   }
+}
+
+/**
+ * Up to `count` rows of `cursor` as they are (any rows left from a lines chunk first), batch by
+ * batch under the same limits as lines: at most {@link CHUNK_CELLS} cells, and the chunk ends
+ * once its values reach the byte cap.
+ */
+function rowsChunk(cursor: Cursor, count: number, maxBytes: number): Omit<Chunk, "real_columns"> {
+  if (cursor.pending) {
+    const { rows, done } = cursor.pending;
+    cursor.pending = null;
+    return { columns: cursor.columns, lines: null, rows, done };
+  }
+  const { batchRows, chunkRows } = chunkSizes(cursor, count);
+  const rows: SqlValue[][] = [];
+  let spent = 0;
+  let done = false;
+  while (rows.length < chunkRows && !done && spent < maxBytes) {
+    const want = Math.min(batchRows, chunkRows - rows.length);
+    const batch = cursor.statement.all(want, maxBytes);
+    done = batch.length < want;
+    if (maxBytes !== Infinity) spent += valueBytes(batch);
+    for (const row of batch) rows.push(row);
+  }
+  refreshColumns(cursor);
+  return { columns: cursor.columns, lines: null, rows, done };
+}
+
+/** Rows per batch and per chunk for `cursor`'s width (fewer for wide rows). */
+function chunkSizes(cursor: Cursor, count: number): { batchRows: number; chunkRows: number } {
+  const width = Math.max(1, cursor.columns.length);
+  const batchRows = Math.min(BATCH_ROWS, Math.max(1, Math.floor(BATCH_CELLS / width)));
+  return {
+    batchRows,
+    chunkRows: Math.min(count, Math.max(batchRows, Math.floor(CHUNK_CELLS / width))),
+  };
 }
 
 /**
@@ -176,7 +227,12 @@ function readNext(cursor: Cursor, request: ReadRequest, text: TextRowsOptions, c
  * cap (`max_returned_bytes`) holds for each batch, as for a page of rows: a chunk whose values
  * reach it ends there, and the next chunk goes on (an export of pages never failed on it).
  */
-function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxBytes: number): Chunk {
+function nextChunk(
+  cursor: Cursor,
+  text: TextRowsOptions,
+  count: number,
+  maxBytes: number,
+): Omit<Chunk, "real_columns"> {
   if (cursor.pending) {
     const { rows, done } = cursor.pending;
     cursor.pending = null;
@@ -199,9 +255,7 @@ function nextChunk(cursor: Cursor, text: TextRowsOptions, count: number, maxByte
     at += lines.length;
   };
   const fast = canReadCells();
-  const width = Math.max(1, cursor.columns.length);
-  const batchRows = Math.min(BATCH_ROWS, Math.max(1, Math.floor(BATCH_CELLS / width)));
-  const chunkRows = Math.min(count, Math.max(batchRows, Math.floor(CHUNK_CELLS / width)));
+  const { batchRows, chunkRows } = chunkSizes(cursor, count);
   while (read < chunkRows && !done && spent < maxBytes) {
     const want = Math.min(batchRows, chunkRows - read);
     let rows: SqlValue[][];

@@ -39,7 +39,8 @@ export type ToWorker =
   /**
    * The next `rows` rows of an export's cursor: opened by the first message (`open`), then read
    * chunk by chunk on this worker until done or closed. A later message for a cursor that is
-   * gone (closed after a minute without reads) fails rather than opening it again.
+   * gone (closed after a minute without reads) fails rather than opening it again. `text` null
+   * asks for the rows themselves (the first page of a stream, rows that get labels).
    */
   | {
     type: "cursor";
@@ -47,7 +48,7 @@ export type ToWorker =
     cursor: number;
     target: ReadTarget;
     request: ReadRequest;
-    text: TextRowsOptions;
+    text: TextRowsOptions | null;
     rows: number;
     open: boolean;
     sentAt?: number;
@@ -88,6 +89,8 @@ export type FromWorker =
     columns: string[];
     lines: Uint8Array | null;
     rows: WireRows | null;
+    /** Columns whose numbers were all stored as REAL so far (`Statement.realColumns`). */
+    real_columns: number[];
     done: boolean;
     ms: number;
   }

@@ -79,17 +79,23 @@ Deno.test("max_csv_mb caps a streamed query", async () => {
 
 Deno.test("an error in the middle of a stream fails the body instead of becoming its last line", async () => {
   await using svc = shopService({ settings: { max_returned_rows: 10 } });
-  // Rows 1 to 29 come out; row 30 fails (abs of the smallest integer overflows). The body is
-  // aborted, so reading it fails (over HTTP: tests/render/row_stream_test.ts).
-  const sql = encodeURIComponent(
-    "with recursive n(i) as (select 1 union all select i + 1 from n where i < 100) " +
-      "select i, case when i = 30 then abs(-9223372036854775808) else i end as v from n",
-  );
+  // Rows 1 to 2,999 come out (the first page before the status); row 3,000 fails (abs of the
+  // smallest integer overflows). The body is aborted, so reading it fails (over HTTP:
+  // tests/render/row_stream_test.ts). Failing in the first page, it is a 400 with the message.
+  const failing = (at: number) =>
+    encodeURIComponent(
+      "with recursive n(i) as (select 1 union all select i + 1 from n where i < 5000) " +
+        `select i, case when i = ${at} then abs(-9223372036854775808) else i end as v from n`,
+    );
+  const sql = failing(3000);
   for (const format of ["csv", "ndjson"]) {
     await quietly(() =>
       assert.rejects(svc.client.get(`/shop/-/query.${format}?sql=${sql}&_stream=on`))
     );
   }
+  const early = await svc.client.get(`/shop/-/query.csv?sql=${failing(30)}&_stream=on`);
+  assert.equal(early.status, 400);
+  assert.match(early.text, /integer overflow/);
 });
 
 Deno.test("paged SQL wraps the statement safely", () => {
@@ -151,4 +157,32 @@ Deno.test("duplicate column names: objects keep the last value, arrays and CSV k
   assert.deepEqual((await get(`.json?sql=${sql}&_shape=arrayfirst`)).json(), [1]);
   assert.equal((await get(`.json?sql=${sql}&_shape=object`)).status, 400);
   assert.equal((await get(`.csv?sql=${sql}`)).text, "a,b,a\r\n1,2,3\r\n");
+});
+
+Deno.test("a streamed query without a total order gives every row exactly once", async () => {
+  await using svc = shopService({ settings: { max_returned_rows: 1000 } });
+  await svc.get_database("shop").execute_write_script(`
+    create table places (id integer primary key, name text);
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
+    insert into places select i, 'place ' || i from n;
+    create view shuffled as select id from places order by random();
+  `);
+  const sql = encodeURIComponent("select id from places where id <= 20000 order by random()");
+  for (
+    const url of [
+      `/shop/-/query.csv?sql=${sql}&_stream=on`,
+      `/shop/-/query.ndjson?sql=${sql}&_stream=on`,
+      "/shop/shuffled.csv?_stream=on",
+      `/shop/-/query.tsv?sql=${sql}&_stream=on&_header=off`,
+    ]
+  ) {
+    const text = (await svc.client.get(url)).text;
+    const ids = url.includes(".ndjson")
+      ? text.trimEnd().split("\n").map((line) => JSON.parse(line).id)
+      : text.trimEnd().split("\r\n").filter((line) => line !== "id").map(Number);
+    assert.equal(ids.length, 20000, url);
+    assert.equal(new Set(ids).size, 20000, url);
+    // Shuffled indeed: the test would pass for any order, but should see the one it is about.
+    assert.notDeepEqual(ids.slice(0, 50), [...Array(50).keys()].map((i) => i + 1), url);
+  }
 });

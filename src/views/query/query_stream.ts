@@ -1,10 +1,10 @@
 /**
  * `_stream=on` for custom SQL and canned queries (`.csv`, `.tsv`, `.ndjson`): every row, not just
  * the first `max_returned_rows`, in constant memory. The validated SELECT is wrapped as
- * `select * from (<sql>) limit -1 offset N` and read one page (`max_returned_rows` rows, each page
- * under the time limit) at a time as the client pulls. Arbitrary SQL has no key to continue
- * from, so pages are addressed by offset — every page, the first included, runs the same
- * wrapped statement, so they share one plan and one row order.
+ * `select * from (<sql>) limit -1 offset N` and read from one cursor in a read worker
+ * (`views/export_cursor.ts`): one statement stepped to its end, so a query without a total order
+ * (`order by random()`, ties) still gives every row exactly once. Without read workers it is read
+ * one page (`max_returned_rows` rows, each under the time limit) at a time by offset instead.
  *
  * @module
  */
@@ -12,10 +12,9 @@
 import type { Database } from "../../db/database.ts";
 import { QueryError } from "../../db/errors.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
-import type { PoolCursor } from "../../db/pool.ts";
 import type { TextRowsOptions } from "../../util/text_rows.ts";
-import { cursorPage } from "../../render/row_stream.ts";
 import { realColumnTypes } from "../../render/json.ts";
+import { openCursorExport } from "../export_cursor.ts";
 
 /** One page of a streamed query and the offset of the next, or null at the end. */
 export interface StreamPage {
@@ -38,9 +37,6 @@ export interface StreamedQuery extends StreamPage {
   /** Releases the export's cursor (see `fetchNext`). */
   closeStream(): void;
 }
-
-/** Rows per chunk of an export cursor: only bytes cross threads, so chunks can be large. */
-const EXPORT_CHUNK_ROWS = 5000;
 
 const LEADING_COMMENTS = /^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/;
 
@@ -125,46 +121,53 @@ export async function streamQuery(
   params: Record<string, unknown>,
   custom_time_limit: number | null,
 ): Promise<StreamedQuery | null> {
+  const wrapped = pagedQuerySql(sql, 0);
+  if (wrapped === null) return null;
+  try {
+    const cursor = await openCursorExport(db, wrapped, params as BindParams, custom_time_limit);
+    if (cursor) {
+      const columns = await queryColumnNames(db, sql, params, cursor.columns);
+      return { ...cursor, columns, truncated: cursor.next !== null };
+    }
+    return await pagedStream(db, sql, params, custom_time_limit);
+  } catch (error) {
+    if (!(error instanceof QueryError) || error.storage_failure) throw error;
+    // The SQL as written reports the user's own error in their words. Unless it runs fine: then
+    // the failure is in a row past its first page, and is this export's answer (answering that
+    // first page instead would be a short export that looks whole).
+    const failsAsWritten = await db.execute(sql, params as BindParams, {
+      custom_time_limit,
+      log_sql_errors: false,
+    }).then(() => false, () => true);
+    if (failsAsWritten) return null;
+    throw error;
+  }
+}
+
+/** Without read workers: the stream reads page after page by offset. */
+async function pagedStream(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  custom_time_limit: number | null,
+): Promise<StreamedQuery | null> {
   const column_types: Record<string, string> = {};
   const page = async (offset: number) => {
     const read = await readQueryPage(db, sql, params, offset, custom_time_limit, false);
     if (read) Object.assign(column_types, read.column_types);
     return read;
   };
-  let first;
-  try {
-    first = await page(0);
-  } catch (error) {
-    if (error instanceof QueryError && !error.storage_failure) return null;
-    throw error;
-  }
+  const first = await page(0);
   if (first === null) return null;
   const columns = await queryColumnNames(db, sql, params, first.columns);
-  // After the first page, when the read worker writes the lines, every other row comes from one
-  // cursor over `... limit -1 offset <first page>`: the query runs once, not once per page with
-  // an ever larger OFFSET. Otherwise (BLOB-free or not, without workers) page by page.
-  let cursor: PoolCursor | null = null;
-  let tried = false;
   return {
     ...first,
     columns,
     column_types,
-    async fetchNext(next: string, text: TextRowsOptions | null = null) {
-      if (text && !tried) {
-        tried = true;
-        const paged = pagedQuerySql(sql, Number(next));
-        cursor = paged === null ? null : db.exportCursor(paged, params as BindParams, {
-          text,
-          rows: Math.max(EXPORT_CHUNK_ROWS, text.limit),
-          custom_time_limit,
-        });
-      }
-      if (cursor) return cursorPage(await cursor.next());
+    async fetchNext(next: string) {
       const following = await page(Number(next));
       return { rows: following?.rows ?? [], next: following?.next ?? null };
     },
-    closeStream() {
-      cursor?.close();
-    },
+    closeStream() {},
   };
 }

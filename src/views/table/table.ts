@@ -24,6 +24,7 @@ import { parseTableRequest } from "../../table/table_request.ts";
 import { jsonRowsRequest } from "../../render/json_response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import {
+  exportFromCursor,
   exportPages,
   fetchPage,
   pageColumnTypes,
@@ -58,7 +59,9 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
   // A view has no primary key (as the reference reports it): `_shape=object` says so.
   const primary_keys = ctx.facts.pks;
   const column_types = ctx.facts.column_types ?? {};
-  const page = await fetchPage(
+  // A streamed export reads every row, its first page included, from one cursor.
+  const streamed = params.full_export ? await exportFromCursor(ctx) : null;
+  const page = streamed?.page ?? await fetchPage(
     ctx,
     ctx.query,
     jsonRowsRequest(
@@ -95,7 +98,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
     format,
     json_args: params.json,
     blobUrl: (row, column) => blobPath(ctx, row, column),
-    ...exportPages(ctx),
+    ...(streamed?.more ?? exportPages(ctx)),
   };
   addPageExtras(extras, ctx, rowsPage);
   return await respondWithRows(

@@ -29,9 +29,8 @@ import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import type { CellForeignKey } from "../../render/render_cell.ts";
 import type { RowsJsonRequest } from "../../db/read_query.ts";
 import type { TextRowsOptions } from "../../util/text_rows.ts";
-import type { PoolCursor } from "../../db/pool.ts";
+import { openCursorExport } from "../export_cursor.ts";
 import { compoundKeys, labelColumns } from "./table_foreign_keys.ts";
-import { cursorPage } from "../../render/row_stream.ts";
 
 /** Everything the later steps of the table page share. */
 export interface TableContext {
@@ -332,41 +331,49 @@ function queryAfter(ctx: TableContext, next: string) {
   });
 }
 
-/** Rows per chunk of an export cursor: only bytes cross threads, so chunks can be large. */
-const EXPORT_CHUNK_ROWS = 5000;
-
-/**
- * `fetchNext` and `closeStream` of a table or view export (`_stream=on`). When the read worker
- * writes the lines, every row after the first page comes from one cursor over the export query
- * (no `OFFSET` re-read per page for views, no key seek per page for tables); otherwise, or
- * without workers, page by page with `fetchAfter`.
- */
-export function exportPages(ctx: TableContext): {
+/** How a `_stream=on` export goes on after its first page. */
+export interface ExportPages {
   fetchNext(
     next: string,
     text?: TextRowsOptions | null,
   ): Promise<{ rows: SqlValue[][]; next: string | null; lines: Uint8Array | null }>;
   closeStream(): void;
-} {
-  let cursor: PoolCursor | null = null;
-  let tried = false;
-  return {
-    async fetchNext(next, text = null) {
-      if (text && !tried) {
-        tried = true;
-        const query = queryAfter(ctx, next);
-        const limit = ctx.params.timelimit;
-        cursor = ctx.db.exportCursor(query.export_sql, query.params as BindParams, {
-          text,
-          rows: Math.max(EXPORT_CHUNK_ROWS, text.limit),
-          custom_time_limit: limit,
-        });
+}
+
+/**
+ * The first page of a `_stream=on` table or view export and how it goes on, every row from one
+ * cursor over the export query (`views/export_cursor.ts`): one statement, one snapshot, no key
+ * seek or `OFFSET` per page. Null without read workers (then {@link exportPages}).
+ */
+export async function exportFromCursor(
+  ctx: TableContext,
+): Promise<{ page: FetchedPage; more: ExportPages } | null> {
+  const limit = ctx.params.timelimit;
+  const query = ctx.query;
+  const cursor = await openCursorExport(ctx.db, query.export_sql, query.params as BindParams, limit)
+    .catch((error) => {
+      // As in `fetchPage`: an SQLite error here comes from SQL the user wrote.
+      if (error instanceof QueryError && !error.storage_failure) {
+        throw new InvalidSql(error.message, { cause: error });
       }
-      if (!cursor) return await fetchAfter(ctx, next, text);
-      return cursorPage(await cursor.next());
-    },
-    closeStream() {
-      cursor?.close();
-    },
+      throw error;
+    });
+  if (!cursor) return null;
+  const page: FetchedPage = {
+    rows: cursor.rows,
+    encoded: null,
+    lines: null,
+    real_column_types: cursor.column_types,
+    next: cursor.next,
+    next_url: null,
+  };
+  return { page, more: { fetchNext: cursor.fetchNext, closeStream: cursor.closeStream } };
+}
+
+/** A table or view export without read workers: page after page with `fetchAfter`. */
+export function exportPages(ctx: TableContext): ExportPages {
+  return {
+    fetchNext: (next, text = null) => fetchAfter(ctx, next, text),
+    closeStream() {},
   };
 }
