@@ -179,7 +179,50 @@
     container.querySelectorAll("button").forEach((button) => (button.disabled = on));
   }
 
+  /**
+   * A foreign-key field: typing a label offers the matching rows of the referenced table (its
+   * JSON, `<label>__contains=`) as suggestions whose values are their keys, and the label of the
+   * row the current value points to is shown beside the field.
+   */
+  function enhanceLookup(input) {
+    const list = document.getElementById(input.getAttribute("list"));
+    const shown = input.closest(".write-field").querySelector("[data-fk-label]");
+    const { lookup, lookupKey, lookupLabel } = input.dataset;
+    let timer = null;
+    let asked = 0;
+    const rowsOf = async (args) => {
+      const url = new URL(lookup, location.href);
+      url.searchParams.set("_shape", "array");
+      url.searchParams.set("_size", "10");
+      for (const [name, value] of args) url.searchParams.set(name, value);
+      const response = await fetch(url, { headers: { accept: "application/json" } });
+      return response.ok ? await response.json() : [];
+    };
+    const search = async () => {
+      const text = input.value.trim();
+      const ask = ++asked;
+      const [matches, exact] = await Promise.all([
+        text ? rowsOf([[`${lookupLabel}__contains`, text]]) : [],
+        text ? rowsOf([[`${lookupKey}__exact`, text]]) : [],
+      ]);
+      if (ask !== asked) return; // a later keystroke's answer wins
+      list.replaceChildren(...matches.map((row) => {
+        const option = document.createElement("option");
+        option.value = String(row[lookupKey]);
+        option.label = String(row[lookupLabel]);
+        option.textContent = String(row[lookupLabel]);
+        return option;
+      }));
+      if (shown) shown.textContent = exact.length ? String(exact[0][lookupLabel] ?? "") : "";
+    };
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(search, 150);
+    });
+  }
+
   function enhanceForm(form) {
+    form.querySelectorAll("input[data-lookup]").forEach(enhanceLookup);
     const mode = form.dataset.write;
     const keys = JSON.parse(form.dataset.pks || "[]");
     form.querySelectorAll(".write-field").forEach((field) => {

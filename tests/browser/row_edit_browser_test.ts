@@ -166,6 +166,65 @@ browserTest(
 );
 
 browserTest(
+  "row editing: a foreign key shows the row it points to and looks others up by label",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/products/1#edit-row`);
+    const edit = page.locator("#edit-row form");
+    const field = edit.locator('.write-field[data-column="category_id"]');
+    assert.equal(
+      await textOf(page, '.write-field[data-column="category_id"] [data-fk-label]'),
+      "Kitchen",
+    );
+    // Typing part of a label offers the matching categories, their keys as values.
+    const input = edit.getByLabel("category_id", { exact: true });
+    await input.fill("ard");
+    const option = field.locator("datalist option");
+    await option.first().waitFor({ state: "attached" });
+    assert.deepEqual(
+      await option.evaluateAll((options) =>
+        options.map((o) => [(o as unknown as { value: string }).value, o.textContent])
+      ),
+      [["2", "Garden"]],
+    );
+    // The key chosen, its label shows; saving stores the key.
+    await input.fill("2");
+    await field.locator("[data-fk-label]", { hasText: "Garden" }).waitFor();
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await page.locator(".messages .message-info", { hasText: "Row updated" }).waitFor();
+    assert.equal(productInFile(1)?.category_id, 2);
+  },
+  editorService,
+);
+
+browserTest(
+  "row editing: the delete dialog says which rows point at the row, and the delete is refused",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/categories/1`);
+    await page.getByRole("button", { name: "Delete row" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this row?" });
+    await dialog.getByText("3 rows in products (category_id) reference this row").waitFor();
+    await dialog.getByRole("button", { name: "Delete row" }).click();
+    await dialog.getByText(
+      "Cannot delete: 3 rows in products (category_id) reference this row",
+    ).waitFor();
+    assert.deepEqual(await columnValuesOfFile(), ["Kitchen", "Garden", "Tools"]);
+  },
+  editorService,
+);
+
+/** The names of the categories, read from the file. */
+function columnValuesOfFile(): string[] {
+  const conn = Connection.open(current.get_database("shop").path!, { mode: "ro" });
+  try {
+    return conn.query("select name from categories order by id").rows.map((row) => String(row[0]));
+  } finally {
+    conn.close();
+  }
+}
+
+browserTest(
   "row editing: anonymous visitors see no editing forms",
   async (page, base) => {
     await page.goto(`${base}/shop/products`);

@@ -14,6 +14,7 @@ import { pathFromRowPks } from "../../util/tilde.ts";
 import { realText } from "../../util/exact_json.ts";
 import { allowed } from "./target.ts";
 import { typeAffinity } from "../../db/write_checks.ts";
+import { type EditorForeignKey, foreignKeyFields } from "./fk_fields.ts";
 
 /** A menu entry of `table_actions` / `database_actions` / `row_actions`. */
 export interface MenuLink {
@@ -38,6 +39,8 @@ export interface EditorColumn {
   value?: string;
   /** Row pages: `null`, `integer`, `real`, `text` or `blob` (BLOBs cannot be edited here). */
   kind?: string;
+  /** A single-column foreign key: the label it points to and where to look others up. */
+  fk?: EditorForeignKey;
 }
 
 /** True when `table` is a table (not a view) of a database that accepts writes. */
@@ -103,7 +106,10 @@ export async function editorVars(
         insert_url: insert ? `${tableUrl}/-/insert` : null,
         drop_url: drop ? `${tableUrl}/-/drop` : null,
         primary_keys: pks,
-        columns: await editorColumns(svc, database, table, pks),
+        columns: withForeignKeys(
+          await editorColumns(svc, database, table, pks),
+          await foreignKeyFields(svc, actor, database, table, null),
+        ),
       },
     };
   }
@@ -116,10 +122,13 @@ export async function editorVars(
     return null;
   }
   const rowUrl = `${tableUrl}/${pathFromRowPks(row, pks, pks.length === 0)}`;
-  const columns = (await editorColumns(svc, database, table, pks)).map((column) => ({
-    ...column,
-    ...currentValue(row[column.name], column.affinity),
-  }));
+  const columns = withForeignKeys(
+    (await editorColumns(svc, database, table, pks)).map((column) => ({
+      ...column,
+      ...currentValue(row[column.name], column.affinity),
+    })),
+    await foreignKeyFields(svc, actor, database, table, row),
+  );
   const row_actions: MenuLink[] = [];
   if (update) row_actions.push({ href: "#edit-row", label: "Edit row" });
   if (remove) row_actions.push({ href: "#delete-row", label: "Delete row" });
@@ -158,6 +167,15 @@ async function editorColumns(
         auto_pk: is_pk && pks.length === 1 && type.toUpperCase() === "INTEGER",
       };
     });
+}
+
+function withForeignKeys(
+  columns: EditorColumn[],
+  keys: Map<string, EditorForeignKey>,
+): EditorColumn[] {
+  return columns.map((column) =>
+    keys.has(column.name) ? { ...column, fk: keys.get(column.name) } : column
+  );
 }
 
 function currentValue(value: unknown, columnAffinity: string): { value: string; kind: string } {
