@@ -149,7 +149,10 @@ async function labelsFor(
   if (!fk) return new Map();
   const labelColumn = ctx.label_columns.get(fk.other_table) ?? null;
   return await lookupLabels(
-    (sql, params) => ctx.db.execute(sql, params as SqlValue[], { cache: ctx.cacheable }),
+    // One row per distinct value asked for, so never more than the page's values: not capped at
+    // `max_returned_rows`, which a stream's chunk of rows exceeds (its labels went missing).
+    (sql, params) =>
+      ctx.db.execute(sql, params as SqlValue[], { cache: ctx.cacheable, truncate: false }),
     fk,
     labelColumn,
     values,
