@@ -624,6 +624,14 @@ export class Database extends DatabaseIntrospection {
   protected introspectionQuery: introspect.SqlRunner = async (sql, params) =>
     (await this.execute(sql, params, { truncate: false, request_deadline: false })).rows;
 
+  /** @internal Introspection SQL whose failure is an answer, not an error to log. */
+  protected probeQuery: introspect.SqlRunner = async (sql, params) =>
+    (await this.execute(sql, params, {
+      truncate: false,
+      request_deadline: false,
+      log_sql_errors: false,
+    })).rows;
+
   /** @internal This table's metadata (`label_column`, `hidden`, ...). */
   protected tableConfigFor(table: string): Record<string, unknown> {
     return this.#host.tableConfig(this.name, table) ?? {};

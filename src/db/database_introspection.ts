@@ -18,6 +18,8 @@ export abstract class DatabaseIntrospection {
 
   /** @internal Runs one introspection query and returns all its rows. */
   protected abstract introspectionQuery: introspect.SqlRunner;
+  /** @internal The same, without logging a failure (a probe whose failure is the answer). */
+  protected abstract probeQuery: introspect.SqlRunner;
   /** @internal The table's metadata (`hidden`, `fts_table`, `label_column`…). */
   protected abstract tableConfigFor(table: string): Record<string, unknown>;
   /** @internal True when the schema can never change (immutable files). */
@@ -90,9 +92,9 @@ export abstract class DatabaseIntrospection {
    * `pragma table_info`. Listings show such a table as unavailable instead of failing.
    */
   table_unavailable(table: string): Promise<string | null> {
-    return this.#cached(`unavailable:${table}`, async (run) => {
+    return this.#cached(`unavailable:${table}`, async () => {
       try {
-        await introspect.columnDetails(run, table);
+        await introspect.columnDetails(this.probeQuery, table);
         return null;
       } catch (error) {
         if (error instanceof QueryInterrupted) throw error;
