@@ -14,6 +14,7 @@ function flags(extra: Partial<ServeFlags> = {}): ServeFlags {
     static: [],
     setting: [],
     loadExtension: [],
+    param: [],
     ...extra,
   };
 }

@@ -120,6 +120,7 @@ function flags(setting: string[]): import("../../src/cli/serve.ts").ServeFlags {
     static: [],
     setting,
     loadExtension: [],
+    param: [],
   };
 }
 
