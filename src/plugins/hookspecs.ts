@@ -87,8 +87,8 @@ export interface RenderArgs {
   svc: Service;
   /** Column names. */
   columns: string[];
-  /** The rows. */
-  rows: SqlRow[];
+  /** The rows; for a streaming renderer with `_stream=on`, an async iterable of every row. */
+  rows: SqlRow[] | AsyncIterable<SqlRow>;
   /** The SQL that produced them, if any. */
   sql: string | null;
   /** The canned query's name, null otherwise. */
@@ -120,6 +120,13 @@ export interface OutputRenderer {
   render(args: RenderArgs): Lazy<Response | Record<string, unknown> | null | undefined>;
   /** Whether this page can be rendered (and linked to); omitted means always. */
   can_render?(args: RenderArgs): Lazy<boolean>;
+  /**
+   * True: the renderer streams. With `_stream=on` its `render` gets `rows` as an async iterable
+   * of every row (each page read as the renderer pulls; `stream: true` in its arguments) and
+   * returns a Response whose body is a `ReadableStream`, so a whole table goes out in constant
+   * memory.
+   */
+  stream?: boolean;
 }
 
 /** An ASGI-style message a route view passes to `send` or gets from `receive`. */

@@ -16,7 +16,13 @@ import type { Request } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import { NotFound } from "../http/errors.ts";
 import { wantsJson } from "../http/negotiation.ts";
-import { canRender, type FormatHost, pluginResponse, renderArgs } from "./renderers.ts";
+import {
+  canRender,
+  type FormatHost,
+  type OutputRenderer,
+  pluginResponse,
+  renderArgs,
+} from "./renderers.ts";
 import type { RenderHost } from "./host.ts";
 import { jsonResponse } from "./json_response.ts";
 import type { RowsPage } from "./rows_page.ts";
@@ -51,14 +57,18 @@ export function ensureKnownFormat(
 }
 
 /**
- * True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`);
- * `format` is the request's, when the caller has read it already.
+ * True for a text export that asks for every row (`.csv?_stream=on`, `.tsv`, `.ndjson`, or a
+ * streaming plugin renderer's format among `renderers`); `format` is the request's, when the
+ * caller has read it already.
  */
 export function wantsFullExport(
   request: Request,
   format: string | null = requestedFormat(request),
+  renderers?: ReadonlyMap<string, OutputRenderer>,
 ): boolean {
-  return format !== null && STREAM_FORMATS.has(format) && wantsStream(request);
+  if (format === null || !wantsStream(request)) return false;
+  // A plugin renderer that declares `stream` gets every row too.
+  return STREAM_FORMATS.has(format) || Boolean(renderers?.get(format)?.stream);
 }
 
 /** True when the request wants the HTML page (no suffix, no `Accept: application/json`). */

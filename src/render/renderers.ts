@@ -11,12 +11,15 @@ import { makeRows } from "../db/results.ts";
 import { awaitMeMaybe } from "../util/await_me_maybe.ts";
 import { resolveExtras, type RowsPage } from "./rows_page.ts";
 import { parseExtraArgs } from "../table/json_args.ts";
+import { checkStreamAllowed, streamedRows, wantsStream } from "./row_stream.ts";
 
 /** The named values a renderer's `render` and `can_render` receive. */
 export interface RenderArgs {
   svc: unknown;
   columns: string[];
-  rows: unknown[];
+  rows: unknown[] | AsyncIterable<unknown>;
+  /** True when `rows` is every row of a `_stream=on` request, as an async iterable. */
+  stream?: boolean;
   sql: string | null;
   query_name: string | null;
   database: string;
@@ -33,6 +36,8 @@ export interface OutputRenderer {
   extension: string;
   render: (args: RenderArgs) => unknown;
   can_render?: (args: RenderArgs) => unknown;
+  /** It streams: with `_stream=on`, `render` gets every row as an async iterable. */
+  stream?: boolean;
 }
 
 /** Flattens hook results (a dict or a list of dicts each) into extension → renderer. */
@@ -97,7 +102,19 @@ export async function pluginResponse(
 ): Promise<Response> {
   const renderer = svc.registered.renderers.get(format);
   if (!renderer) throw new NotFound(`Unknown format: ${format}`);
-  const result = await runRenderer(renderer, await renderArgs(svc, request, page));
+  const args = await renderArgs(svc, request, page);
+  if (renderer.stream && wantsStream(request)) {
+    // Every row, page after page as the renderer pulls them (row_stream.ts reads ahead one).
+    checkStreamAllowed(svc, request);
+    const columns = page.columns;
+    args.rows = (async function* () {
+      for await (const rows of streamedRows(request, page)) {
+        yield* makeRows(columns, rows.map((row) => [...row]));
+      }
+    })();
+    args.stream = true;
+  }
+  const result = await runRenderer(renderer, args);
   if (!result) throw new NotFound("No data");
   return result;
 }

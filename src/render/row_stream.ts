@@ -42,7 +42,7 @@ export function wantsStream(request: Request): boolean {
 }
 
 /** Throws the 400s of `_stream`: disabled by `allow_csv_stream`, or combined with `_next`. */
-function checkStreamAllowed(svc: RenderHost, request: Request): void {
+export function checkStreamAllowed(svc: RenderHost, request: Request): void {
   if (!wantsStream(request)) return;
   if (!svc.setting("allow_csv_stream")) throw new BadRequest("CSV streaming is disabled");
   if (request.args.get("_next")) throw new BadRequest("_stream=1 not allowed with _next");
@@ -155,6 +155,17 @@ async function* pages(
     if (ahead) await ahead.catch(() => {});
     page.closeStream?.();
   }
+}
+
+/**
+ * Every row of a `_stream=on` page, a page at a time as the caller pulls (one page read ahead),
+ * for streaming output renderers; the export's cursor is released when the caller stops.
+ */
+export async function* streamedRows(
+  request: Request,
+  page: RowsPage,
+): AsyncGenerator<SqlValue[][]> {
+  for await (const part of pages(request, page)) yield part.rows;
 }
 
 /**

@@ -187,7 +187,7 @@ async function runCannedRead(
   let status = 200;
   try {
     bound = cannedBindValues(params, values, request, svc.registered.magicParameters);
-    outcome = await runReadQuery(db, query.sql, bound, request);
+    outcome = await runReadQuery(db, query.sql, bound, request, svc.registered.renderers);
   } catch (error) {
     if (error instanceof MagicParameterError) {
       outcome = { columns: [], rows: [], truncated: false, error: error.message };

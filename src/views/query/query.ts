@@ -94,7 +94,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
   bound = customSqlBindValues(params, values);
   let outcome: QueryOutcome;
   try {
-    outcome = await runReadQuery(db, sql, bound, request);
+    outcome = await runReadQuery(db, sql, bound, request, svc.registered.renderers);
   } catch (error) {
     // JSON clients get the handler's 400 "SQL Interrupted"; people get their SQL back to edit.
     if (error instanceof QueryInterrupted && wantsHtml(request)) {

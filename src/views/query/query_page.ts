@@ -20,6 +20,7 @@ import { BadRequest } from "../../http/errors.ts";
 import type { ParameterField } from "./param_fields.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { wantsFullExport } from "../../render/output_format.ts";
+import type { OutputRenderer } from "../../render/renderers.ts";
 import { exportMenu } from "../../render/export_menu.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
@@ -46,12 +47,13 @@ export async function runReadQuery(
   sql: string,
   params: Record<string, unknown>,
   request: Request,
+  renderers?: ReadonlyMap<string, OutputRenderer>,
 ): Promise<QueryOutcome> {
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
   const offset = nextOffset(request);
   try {
-    if (wantsFullExport(request)) {
+    if (wantsFullExport(request, undefined, renderers)) {
       const streamed = await streamQuery(db, sql, params, custom_time_limit);
       if (streamed) return { ...streamed, error: null };
     }

@@ -51,7 +51,7 @@ export async function tableView(svc: ViewHost, request: Request): Promise<Respon
   const format = requestedFormat(request);
   const params = parseTableRequest(queryPairs(request), {
     format,
-    full_export: wantsFullExport(request, format),
+    full_export: wantsFullExport(request, format, svc.registered.renderers),
   });
   const ctx = await prepareTable(svc, request, { db, table, is_view, private: isPrivate }, params);
   const columns = ctx.query.columns;
