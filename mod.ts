@@ -125,6 +125,7 @@ export type {
   HookArgs,
   HookName,
   Hooks,
+  JumpSql,
   Lazy,
   MenuLink,
   OutputRenderer,
