@@ -107,7 +107,11 @@ export async function outgoingForeignKeys(run: SqlRunner, table: string): Promis
   return keys;
 }
 
-/** Every table's `{incoming, outgoing}` foreign keys (references to missing tables skipped). */
+/**
+ * Every table's `{incoming, outgoing}` foreign keys (references to missing tables skipped), each
+ * list sorted by other table, column and other column as 1.0 sorts them: the order no longer
+ * depends on the order of `CREATE TABLE` statements and their constraints.
+ */
 export async function allForeignKeys(run: SqlRunner): Promise<Record<string, TableForeignKeys>> {
   const tables = await objectNames(run, "table");
   const result: Record<string, TableForeignKeys> = {};
@@ -126,6 +130,16 @@ export async function allForeignKeys(run: SqlRunner): Promise<Record<string, Tab
         other_column: fk.other_column,
       });
     }
+  }
+  const key = (fk: ForeignKey) => [fk.other_table, fk.column, fk.other_column];
+  const byKey = (a: ForeignKey, b: ForeignKey) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  };
+  for (const keys of Object.values(result)) {
+    keys.incoming.sort(byKey);
+    keys.outgoing.sort(byKey);
   }
   return result;
 }

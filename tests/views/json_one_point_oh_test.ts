@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { referenceService } from "../fixtures/reference.ts";
 import { signedIn } from "./_auth_helpers.ts";
+import { Connection } from "../../src/sqlite/mod.ts";
+import { Service } from "../../src/service.ts";
 
 type Body = Record<string, unknown>;
 
@@ -375,4 +377,38 @@ Deno.test("query JSON answers _extra=metadata and writes its extras after the ro
   assert.equal(metadata.hide_sql, true);
   assert.equal("source" in metadata, false);
   assert.equal(Object.keys(metadata).length, 18);
+});
+
+Deno.test("foreign keys are listed in 1.0's order: other table, column, other column", async () => {
+  // Declared out of order, so that SQLite's own order (last declared first) is not the answer.
+  const path = `${Deno.makeTempDirSync({ prefix: "vitrine-fk-order-" })}/fks.db`;
+  const conn = Connection.open(path, { mode: "rwc" });
+  conn.exec(`
+    create table zeta (id integer primary key);
+    create table alpha (id integer primary key, b text, a text);
+    create table links (
+      id integer primary key,
+      a_id integer references alpha(id),
+      z_id integer references zeta(id),
+      b_id integer references alpha(id)
+    );
+    insert into alpha values (1, 'x', 'y');
+    insert into links values (1, 1, null, 1);
+  `);
+  conn.close();
+  await using svc = new Service({ files: [path] });
+  const body = (await svc.client.get("/fks.json")).json() as Body;
+  const links = (body.tables as Body[]).find((t) => t.name === "links")!;
+  const outgoing = (links.foreign_keys as { outgoing: Body[] }).outgoing;
+  assert.deepEqual(outgoing.map((fk) => [fk.other_table, fk.column]), [
+    ["alpha", "a_id"],
+    ["alpha", "b_id"],
+    ["zeta", "z_id"],
+  ]);
+  const row = (await svc.client.get("/fks/alpha/1.json?_extra=foreign_key_tables")).json() as Body;
+  assert.deepEqual((row.foreign_key_tables as Body[]).map((fk) => fk.other_column), [
+    "a_id",
+    "b_id",
+  ]);
+  Deno.removeSync(path.replace(/\/fks\.db$/, ""), { recursive: true });
 });
