@@ -9,12 +9,10 @@
  * hello-world about a third of its rate. A row page pays it too, so it is measured against a
  * floor that does.
  *
- * With `--worker` it also starts one idle worker thread, as Vitrine's read pool does at start-up,
- * and gives back the file pages starting touched, as `vitrine serve` does once it listens: run
- * with Vitrine's V8 flags, its resident memory is the floor a Vitrine server's is compared with
+ * With `--worker` it also starts one idle worker thread, as Vitrine's read pool does at start-up:
+ * run with Vitrine's V8 flags, its resident memory is the floor a Vitrine server's is compared with
  * (a Deno runtime, one more isolate, an HTTP server).
  */
-import { releaseFilePages } from "../src/util/file_pages.ts";
 
 const port = Number(Deno.args[0] ?? 8400);
 const withWorker = Deno.args.includes("--worker");
@@ -53,4 +51,3 @@ Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, (request) => {
   if (request.url.endsWith("/row")) return new Response(rowBody, { headers: rowHeaders });
   return Response.json({ ok: true });
 });
-if (withWorker) releaseFilePages();

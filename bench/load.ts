@@ -475,7 +475,7 @@ async function download(url: string, headers: Record<string, string> = {}, pid =
 if (want("stream")) {
   // A server of its own, as a deployed one is before its first export: after the sections above,
   // the caches (up to 48 MB) and the workers their load started would count with the exports.
-  // From a copy of Deno of its own, which no other process maps (`util/file_pages.ts`).
+  // From a copy of Deno of its own, which no other process maps (`lib/process.ts`).
   const fresh = await serveBenchFiles(freePort(), ["-s", "trace_debug", "1"], "vitrine-streams");
   const { pid, base } = fresh;
   const lines: Line[] = [];

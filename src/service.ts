@@ -284,7 +284,6 @@ export class Service {
       cacheSizeKb: Number(this.setting("cache_size_kb")),
       workerUrl: new URL("./app/read_worker.ts", import.meta.url),
       onIdle: () => this.#releaseMemory(),
-      onBigExport: () => this.lifecycle.heavyWorkEnded(),
     });
     return this.#pool;
   }
@@ -297,7 +296,6 @@ export class Service {
     for (const db of this.databases.values()) db.releaseMemory();
     this.#internal?.releaseMemory();
     returnFreedMemoryNow();
-    this.lifecycle.heavyWorkEnded();
   }
 
   /** @internal The query cache of immutable databases (`query_cache_mb`; null when 0). */

@@ -19,10 +19,10 @@ const soloCopies = new Map<string, string>();
 
 /**
  * A copy of the running Deno executable, made once a run, for the servers whose memory is
- * measured. A Vitrine server gives back the pages of its executable that only starting touched
- * (`src/util/file_pages.ts`), but the kernel keeps every page that another process maps too,
- * and the benchmark is itself a Deno process. Deployed, a server is the only process running its
- * executable (one container, one machine); started from a copy of its own, it is here too.
+ * measured: the benchmark is itself a Deno process, and pages of the executable it has in the
+ * kernel's cache would be found there by the server too. Deployed, a server is the only process
+ * running its executable (one container, one machine); started from a copy of its own, it is here
+ * too.
  * Each `role` gets a copy of its own, so that two measured servers share no pages either.
  */
 export function soloDenoPath(role: string): string {

@@ -19,21 +19,6 @@ export class Lifecycle {
   received = 0;
   /** The TCP port of the server, once listening (null in-process). */
   port: number | null = null;
-  #heavyWorkListeners: (() => void)[] = [];
-
-  /** Calls `listener` each time heavy work has ended (see {@link heavyWorkEnded}). */
-  afterHeavyWork(listener: () => void): void {
-    this.#heavyWorkListeners.push(listener);
-  }
-
-  /**
-   * Work that ran code a server seldom runs has ended — an export of 8 MB or more (the read
-   * pool's `onBigExport`), or the memory release of an idle pool — and the pages of that code can
-   * be given back (`cli/quiet_memory.ts`).
-   */
-  heavyWorkEnded(): void {
-    for (const listener of this.#heavyWorkListeners) listener();
-  }
 
   /** The current phase. */
   get phase(): Phase {

@@ -22,8 +22,6 @@ import {
 } from "./processes.ts";
 import { isDirectory, isFile } from "../util/files.ts";
 import { returnFreedMemoryNow, returnFreedMemorySooner } from "../util/malloc_tuning.ts";
-import { releaseFilePages } from "../util/file_pages.ts";
-import { releaseWhenQuiet } from "./quiet_memory.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
 
 /** The options commander parses for `serve`. */
@@ -162,11 +160,6 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // imports, and a new 2.5 MB bundle then kept 25 MB more for the server's whole life
       // (131–133 MB after its first pages instead of 107–109).
       returnFreedMemoryNow();
-      // And the code that only starting ran (util/file_pages.ts): 44–51 MB of file pages.
-      releaseFilePages();
-      // And from now on, after big exports and whenever it goes quiet, the code its last requests
-      // ran (cli/quiet_memory.ts).
-      releaseWhenQuiet(svc);
       // One copy of several (--processes): /-/metrics answers for every copy.
       const [copy, count] = (Deno.env.get(PROCESS_ENV) ?? "").split("/").map(Number);
       const metricsDir = Deno.env.get(METRICS_DIR_ENV);
