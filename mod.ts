@@ -130,6 +130,7 @@ export type {
   MenuLink,
   OutputRenderer,
   PageHookArgs,
+  PermissionSQL,
   RenderArgs,
   Resource,
   RouteView,
@@ -137,6 +138,8 @@ export type {
   SqlRow,
   SqlValue,
   TemplateEnvironment,
+  TokenHandler,
+  WriteWrapper,
 } from "./src/plugins/hookspecs.ts";
 
 /**
@@ -144,6 +147,41 @@ export type {
  * `new Permission({ name, abbr, description, takes_database, takes_resource, default })`.
  */
 export { Permission } from "./src/auth/permission_registry.ts";
+
+/**
+ * An action `register_actions` returns: `new Action({ name, abbr, description, resource_class,
+ * also_requires })`, a Permission that is denied unless granted.
+ */
+export { Action } from "./src/auth/permission_registry.ts";
+export type { ActionInit, ResourceClass } from "./src/auth/permission_registry.ts";
+
+/**
+ * Events sent to `track_event` hooks with `svc.track_event(event)`: the base `Event` (subclass it
+ * with a static `event_name` for a plugin's own) and the kinds Vitrine sends itself.
+ */
+export {
+  AlterTableEvent,
+  CreateTableEvent,
+  CreateTokenEvent,
+  DeleteRowEvent,
+  DropTableEvent,
+  Event,
+  ExecuteWriteEvent,
+  InsertRowsEvent,
+  LoginEvent,
+  LogoutEvent,
+  RenameTableEvent,
+  UpdateRowEvent,
+  UpsertRowsEvent,
+} from "./src/plugins/events.ts";
+export type { EventClass, EventResource } from "./src/plugins/events.ts";
+
+/**
+ * Base class of column types (`register_column_types`): subclasses set a static `type_name` and
+ * may implement `render_cell`, `validate` and `transform_value`.
+ */
+export { ColumnType } from "./src/plugins/column_types.ts";
+export type { CellArgs, ColumnTypeClass, ValueArgs } from "./src/plugins/column_types.ts";
 
 /** True when an actor matches an `allow` block of metadata (`{"id": ["a", "b"]}`, `true`, ...). */
 export { actor_matches_allow } from "./src/auth/allow.ts";

@@ -22,6 +22,9 @@ import { checkDatabaseFile } from "./db/file_check.ts";
 import type { Connection } from "./sqlite/mod.ts";
 import { setHardHeapLimit } from "./sqlite/guard.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
+import { Event, type EventClass } from "./plugins/events.ts";
+import { ColumnTypeRegistry } from "./plugins/column_types.ts";
+import type { TokenHandler } from "./plugins/hookspecs.ts";
 import { HookCaller } from "./plugins/hooks.ts";
 import { TemplateEnvironment } from "./render/environment.ts";
 import { instanceSecret, Signer } from "./auth/signer.ts";
@@ -29,6 +32,8 @@ import { RootToken } from "./auth/root.ts";
 import type { Actor } from "./auth/allow.ts";
 import { type Permission, PermissionRegistry } from "./auth/permission_registry.ts";
 import { PermissionChecker } from "./auth/permission_checker.ts";
+import { pluginRules, sqlRules } from "./app/plugin_rules.ts";
+import type { PluginRule } from "./auth/plugin_rules.ts";
 import { createToken } from "./auth/tokens.ts";
 import { ERROR, INFO, WARNING } from "./auth/messages.ts";
 import { renderTemplateForService } from "./render/render_page.ts";
@@ -79,6 +84,12 @@ export class Service {
   readonly templates: TemplateEnvironment;
   /** @internal Signs and checks cookies and tokens; use `sign()` / `unsign()`. */
   readonly signer: Signer;
+  /** Event classes registered with `register_events`, core's included. */
+  readonly eventClasses: Set<EventClass> = new Set();
+  /** @internal Column types registered with `register_column_types`, core's included. */
+  readonly columnTypes: ColumnTypeRegistry = new ColumnTypeRegistry();
+  /** Token handlers registered with `register_token_handler`, in call order. */
+  readonly tokenHandlers: TokenHandler[] = [];
   /** @internal Registered permissions. */
   readonly permissionRegistry: PermissionRegistry = new PermissionRegistry();
   /** @internal Answers permission checks; use `permission_allowed()`. */
@@ -127,13 +138,8 @@ export class Service {
     this.permissionChecker = new PermissionChecker({
       registry: this.permissionRegistry,
       metadata: () => this.metadata().data,
-      permissionHooks: ({ actor, action, resource }) =>
-        this.hooks.call("permission_allowed", {
-          actor,
-          action,
-          // Plugins get a fresh pair they may keep or change without touching the checker's.
-          resource: typeof resource === "string" || !resource ? resource ?? null : [...resource],
-        }),
+      pluginRules: (check) => pluginRules(this, check),
+      defaultDeny: () => Boolean(this.options.default_deny),
       anonymousAnswersKey: () => this.#anonymousAnswersKey(),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
@@ -158,6 +164,7 @@ export class Service {
     const pm = this.pm;
     if (pm.hasImpl("get_metadata") || pm.hasImpl("canned_queries")) return null;
     if (!pm.onlyBuiltin("permission_allowed")) return null;
+    if (!pm.onlyBuiltin("permission_resources_sql")) return null;
     const plugins = pm.generation;
     const permissions = this.permissionRegistry.generation;
     const settings = this.settings.generation;
@@ -558,6 +565,30 @@ export class Service {
     // Pages ask this several times each: once booted, no promise of our own in between.
     if (this.lifecycle.started) return this.permissionChecker.check_visibility(actor, options);
     return this.ready().then(() => this.permissionChecker.check_visibility(actor, options));
+  }
+
+  /** @internal The rules `permission_resources_sql` hooks give (`/-/rules`). */
+  sqlPermissionRules(actor: Actor | null, action: string): Promise<PluginRule[]> {
+    return sqlRules(this, { actor, action });
+  }
+
+  // -- events ----------------------------------------------------------------------------
+
+  /**
+   * Sends `event` to every `track_event` hook. Vitrine sends its own (`login`, `insert-rows`...)
+   * where they happen; plugins send theirs. A hook that fails is logged, never fails the caller:
+   * the thing the event reports has already happened.
+   */
+  async track_event(event: Event): Promise<void> {
+    if (!(event instanceof Event)) throw new TypeError("track_event needs an Event object");
+    if (!this.lifecycle.started) await this.ready();
+    if (!this.pm.hasImpl("track_event")) return;
+    await this.hooks.call("track_event", { event }, {
+      onError: (error, plugin) => {
+        console.error(`Plugin "${plugin.name}" failed in track_event (${event.name}):`, error);
+        return undefined as never;
+      },
+    }).catch(() => {});
   }
 
   /** A signed `dstok_` token for an actor id, optionally expiring and restricted. */

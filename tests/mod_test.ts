@@ -34,6 +34,22 @@ const VALUES = [
   "StatusError",
   "DatabaseError",
   "SqliteError",
+  // The reference's 1.0a37 plugin API: actions, events, column types.
+  "Action",
+  "Event",
+  "LoginEvent",
+  "LogoutEvent",
+  "CreateTokenEvent",
+  "CreateTableEvent",
+  "AlterTableEvent",
+  "RenameTableEvent",
+  "DropTableEvent",
+  "InsertRowsEvent",
+  "UpsertRowsEvent",
+  "UpdateRowEvent",
+  "DeleteRowEvent",
+  "ExecuteWriteEvent",
+  "ColumnType",
 ];
 
 Deno.test("mod.ts exports the public API as functions and classes", () => {

@@ -4,7 +4,8 @@
  * 1. Register the built-in default plugins, then load user plugins (`--plugins-dir`,
  *    `--plugin`, `VITRINE_PLUGINS`, metadata `plugins`), so user hooks run first.
  * 2. Register permissions: core's, then `register_permissions` (the write API's come from its
- *    default plugin).
+ *    default plugin), then `register_actions`; the event classes of `register_events`, the
+ *    column types of `register_column_types`, the token handlers of `register_token_handler`.
  * 3. Template environment: plugin `templates/` dirs (in call order, so the plugin whose hooks
  *    run first also wins a template name two plugins bundle), `prepare_jinja2_environment`.
  * 4. Routes: `register_routes` before the built-in table.
@@ -77,6 +78,18 @@ export async function boot(svc: AppHost): Promise<void> {
   for (const permission of CORE_PERMISSIONS) svc.permissionRegistry.register(permission);
   for (const list of await svc.hooks.call("register_permissions", {})) {
     for (const permission of list) svc.permissionRegistry.register(permission);
+  }
+  for (const list of await svc.hooks.call("register_actions", {})) {
+    for (const action of list) svc.permissionRegistry.register(action);
+  }
+  for (const list of await svc.hooks.call("register_events", {})) {
+    for (const eventClass of list) svc.eventClasses.add(eventClass);
+  }
+  for (const list of await svc.hooks.call("register_column_types", {})) {
+    for (const type of list) svc.columnTypes.register(type);
+  }
+  for (const answer of await svc.hooks.call("register_token_handler", {})) {
+    svc.tokenHandlers.push(...(Array.isArray(answer) ? answer : [answer]));
   }
 
   for (const dir of svc.pm.templateDirs()) svc.templates.addPluginTemplateDir(dir);

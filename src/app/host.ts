@@ -12,6 +12,7 @@ import type { FetchHandler } from "../http/client.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 import type { PageCache } from "./page_cache.ts";
+import type { Database } from "../db/database.ts";
 
 export type { FetchHandler } from "../http/client.ts";
 
@@ -33,6 +34,8 @@ export interface AppHost extends ViewHost {
   readonly lifecycle: Lifecycle;
   /** The metrics of `/-/metrics`. */
   readonly metrics: ServiceMetrics;
+  /** The private internal database (plugin permission SQL runs there). */
+  get_internal_database(): Database;
   /** Resolves once every queued and running write is done. */
   drainWrites(): Promise<void>;
   /** Finished pages kept by ETag, or null when none are kept (`page_cache.ts`). */

@@ -38,6 +38,12 @@ import {
 } from "../views/special/static.ts";
 import { authTokenView, createTokenView, logoutView } from "../views/special/auth_pages.ts";
 import { allowDebugView, permissionsDebugView } from "../views/special/debug.ts";
+import {
+  actionsView,
+  allowedView,
+  checkView,
+  rulesView,
+} from "../views/special/permission_pages.ts";
 import { messagesDebugView } from "../views/special/messages_debug.ts";
 import { patternsView } from "../views/special/patterns.ts";
 import { customPageView } from "../views/special/custom_page.ts";
@@ -82,6 +88,10 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(["GET", "POST"], `/-/messages`, messagesDebugView, "messages");
   add(["GET", "POST"], `/-/permissions${FORMAT}`, permissionsDebugView, "permissions");
   add(["GET", "POST"], `/-/allow-debug`, allowDebugView, "allow-debug");
+  add(get, `/-/actions${FORMAT}`, actionsView, "actions");
+  add(get, `/-/rules${FORMAT}`, rulesView, "rules");
+  add(get, `/-/check${FORMAT}`, checkView, "check");
+  add(get, `/-/allowed${FORMAT}`, allowedView, "allowed");
   add(get, `/-/patterns`, patternsView, "patterns");
 
   for (const [mount] of svc.options.static_mounts ?? []) {

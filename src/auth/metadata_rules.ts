@@ -92,3 +92,69 @@ export function permissionsBlockDecision(
   }
   return null;
 }
+
+/** One rule written in the configuration, as `/-/rules` lists it. */
+export interface ConfiguredRule {
+  /** The database, or null at instance level. */
+  parent: string | null;
+  /** The table or canned query, or null. */
+  child: string | null;
+  /** Whether the block matches the actor. */
+  allow: boolean;
+  /** Which block, for people. */
+  reason: string;
+  /** `allow block` or `permissions block`. */
+  source: string;
+}
+
+/** The `allow` key guarding `action` at each level, as allowBlockDecision reads it. */
+const ALLOW_KEYS: Record<string, { instance?: string; database?: string; child?: string }> = {
+  "view-instance": { instance: "allow" },
+  "view-database": { database: "allow" },
+  "view-table": { child: "allow" },
+  "view-query": { child: "allow" },
+  "execute-sql": { instance: "allow_sql", database: "allow_sql" },
+};
+
+/**
+ * Every configuration block that says something about `action`, with what it answers for
+ * `actor`: allow blocks at the level they guard, then `permissions:` entries naming the action.
+ */
+export function configuredRules(
+  metadata: Dict,
+  actor: Actor | null,
+  action: string,
+): ConfiguredRule[] {
+  const rules: ConfiguredRule[] = [];
+  const keys = ALLOW_KEYS[action] ?? {};
+  const add = (parent: string | null, child: string | null, block: unknown, what: string) => {
+    const answer = decide(actor, block);
+    if (answer === null) return;
+    const where = child !== null ? `${parent}/${child}` : parent ?? "the instance";
+    rules.push({
+      parent,
+      child,
+      allow: answer,
+      reason: `${what} of ${where}`,
+      source: what.startsWith("permissions") ? "permissions block" : "allow block",
+    });
+  };
+  if (keys.instance) add(null, null, metadata[keys.instance], `"${keys.instance}"`);
+  add(null, null, dict(metadata.permissions)[action], `permissions "${action}"`);
+  for (const [database, config] of Object.entries(dict(metadata.databases))) {
+    const db = dict(config);
+    if (keys.database) add(database, null, db[keys.database], `"${keys.database}"`);
+    add(database, null, dict(db.permissions)[action], `permissions "${action}"`);
+    for (const kind of ["tables", "queries"]) {
+      for (const [child, childConfig] of Object.entries(dict(db[kind]))) {
+        const entry = dict(childConfig);
+        const guarded = kind === "tables" ? "view-table" : "view-query";
+        if (keys.child && action === guarded) {
+          add(database, child, entry[keys.child], `"${keys.child}"`);
+        }
+        add(database, child, dict(entry.permissions)[action], `permissions "${action}"`);
+      }
+    }
+  }
+  return rules;
+}

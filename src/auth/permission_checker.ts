@@ -13,12 +13,20 @@
  * 3. Metadata `permissions:` blocks naming the action, most specific first: table or canned query,
  *    then database, then instance.
  * 4. Root: with `--root`, the actor `{"id": "root"}` may do everything the rules above did not
- *    explicitly deny.
- * 5. `permission_allowed` hooks: the first true/false answer, in call order. Core's own answer
- *    comes last (`src/plugins/defaults/default_permissions.ts`): `execute-sql` is denied when the
+ *    explicitly deny. With `--default-deny`, root comes first: it keeps access to everything.
+ * 5. Plugin rules, decided together (plugin_rules.ts): the rows of `permission_resources_sql`
+ *    and the answer of `permission_allowed` (the first true/false in call order, as the spec
+ *    says, which is a rule for the checked resource itself). The most
+ *    specific scope with a rule decides, a deny beating an allow there. Core's own answer is one
+ *    of them (`src/plugins/defaults/default_permissions.ts`): `execute-sql` is denied when the
  *    `default_allow_sql` setting is off.
- * 6. No opinion: the `default_` argument when given (null keeps "no opinion"), else the
- *    Permission's default (false for unknown actions).
+ * 6. No opinion: with `--default-deny`, a viewing action takes the answer for the level above it
+ *    (a table's `view-table` that of its database's `view-database`, and that of
+ *    `view-instance`); then the `default_` argument when given (null keeps "no opinion"), else the
+ *    Permission's default (false for unknown actions, and for every action with
+ *    `--default-deny`).
+ *
+ * `explain()` runs the same steps for `/-/check` and says which one decided.
  *
  * @module
  */
@@ -29,6 +37,33 @@ import { allowBlockDecision, permissionsBlockDecision } from "./metadata_rules.t
 import type { PermissionRegistry } from "./permission_registry.ts";
 import { type Resource, restrictionsAllow } from "./tokens.ts";
 import { requestMemo } from "../util/request_scope.ts";
+import { decideRules, type PluginRule, resourceScope, type RulesDecision } from "./plugin_rules.ts";
+
+/** One step of a check as `/-/check` shows it. */
+export interface CheckStep {
+  /** Which rule: `token restrictions`, `allow block`, `permissions block`, `root`, ... */
+  step: string;
+  /** What it answered. */
+  answer: "allow" | "deny" | "no opinion";
+  /** Why, for people. */
+  reason: string;
+}
+
+/** A check explained: every step in order, and the one that decided. */
+export interface CheckExplanation {
+  action: string;
+  allowed: boolean;
+  /** The steps taken, in order; the last one with an answer decided. */
+  steps: CheckStep[];
+  /** The step that decided (`default` when none had an opinion). */
+  decided_by: string;
+  /** The plugin rules' most specific scope that had a rule, if any. */
+  winning_scope: RulesDecision["winning_scope"];
+  /** The plugin rules that applied (the reference's `matched_rules`). */
+  matched_rules: RulesDecision["matched_rules"];
+}
+
+type Trace = CheckStep[] | null;
 
 /** One entry of `ensure_permissions`: an action, or an (action, resource) pair. */
 export type PermissionSpec = string | readonly [string, Resource];
@@ -51,9 +86,15 @@ export interface PermissionCheckerOptions {
   /** The merged metadata object. */
   metadata: () => Record<string, unknown>;
   /** The answers of the `permission_allowed` hooks, non-null, in call order. */
-  permissionHooks: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
+  permissionHooks?: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
     unknown[]
   >;
+  /** The rules plugins give for a check (`permission_resources_sql`, `permission_allowed`). */
+  pluginRules?: (
+    check: { actor: Actor | null; action: string; resource: Resource },
+  ) => Promise<PluginRule[]>;
+  /** `--default-deny`: nothing is allowed that no rule grants. */
+  defaultDeny?: () => boolean;
   /**
    * A key that stays the same for as long as the anonymous actor's answers cannot change (the
    * metadata, settings, permissions and hooks they come from are fixed), or null while they may
@@ -164,11 +205,7 @@ export class PermissionChecker {
     opinion: boolean | null,
   ): boolean | null {
     let result = opinion;
-    if (result === null) {
-      result = default_ !== undefined
-        ? default_
-        : this.#options.registry.find(action)?.default ?? false;
-    }
+    if (result === null) result = default_ !== undefined ? default_ : this.#defaultOf(action);
     this.#record({
       actor: actor ?? null,
       action,
@@ -212,10 +249,47 @@ export class PermissionChecker {
    */
   #step(action: string, answer: boolean | null): "granted" | "denied" | "next" {
     if (answer === true) return "granted";
-    if (answer === false || !(this.#options.registry.find(action)?.default ?? false)) {
-      return "denied";
-    }
+    if (answer === false || !this.#defaultOf(action)) return "denied";
     return "next";
+  }
+
+  /** What an action gets when nothing has an opinion: its default, or false with default-deny. */
+  #defaultOf(action: string): boolean {
+    if (this.#options.defaultDeny?.()) return false;
+    return this.#options.registry.find(action)?.default ?? false;
+  }
+
+  /**
+   * One check explained for `/-/check`: the steps of the module comment in order, what each
+   * answered and which decided. Nothing is logged or kept.
+   */
+  async explain(
+    actor: Actor | null,
+    action: string,
+    resource: Resource,
+  ): Promise<CheckExplanation> {
+    const steps: CheckStep[] = [];
+    const rules: RulesDecision = { allowed: null, winning_scope: null, matched_rules: [] };
+    const opinion = await this.#opinion(actor, action, resource, steps, rules);
+    const allowed = opinion ?? this.#defaultOf(action);
+    const decided = [...steps].reverse().find((step) => step.answer !== "no opinion");
+    if (opinion === null) {
+      steps.push({
+        step: "default",
+        answer: allowed ? "allow" : "deny",
+        reason: this.#options.defaultDeny?.()
+          ? "No rule had an opinion and --default-deny denies everything not granted"
+          : `No rule had an opinion: the default of ${action} is ${allowed ? "allow" : "deny"}`,
+      });
+    }
+    return {
+      action,
+      allowed,
+      steps,
+      decided_by: opinion === null ? "default" : decided?.step ?? "default",
+      winning_scope: rules.winning_scope,
+      matched_rules: rules.matched_rules,
+    };
   }
 
   /**
@@ -389,22 +463,90 @@ export class PermissionChecker {
     return opinion;
   }
 
-  // Steps 1–5 of the module comment; null means nobody had an opinion.
-  async #opinion(actor: Actor | null, action: string, resource: Resource) {
-    const { registry, rootEnabled, permissionHooks } = this.#options;
-    if (actor && "_r" in actor && !restrictionsAllow(actor._r, action, resource, registry)) {
-      return false;
+  // Steps 1–6 of the module comment; null means nobody had an opinion. With `trace`, each step
+  // is written down, and the plugin rules' decision copied into `explained`.
+  async #opinion(
+    actor: Actor | null,
+    action: string,
+    resource: Resource,
+    trace: Trace = null,
+    explained?: RulesDecision,
+  ): Promise<boolean | null> {
+    const { registry, rootEnabled } = this.#options;
+    const note = (step: string, answer: boolean | null, reason: string) =>
+      trace?.push({
+        step,
+        answer: answer === null ? "no opinion" : answer ? "allow" : "deny",
+        reason,
+      });
+    if (actor && "_r" in actor) {
+      if (!restrictionsAllow(actor._r, action, resource, registry)) {
+        note("token restrictions", false, "The token's restrictions do not list this action here");
+        return false;
+      }
+      note("token restrictions", null, "The token's restrictions list this action here");
+    }
+    const isRoot = actor?.id === "root" && rootEnabled();
+    const defaultDeny = this.#options.defaultDeny?.() ?? false;
+    if (isRoot && defaultDeny) {
+      note("root", true, "With --default-deny the root actor keeps access to everything");
+      return true;
     }
     const metadata = this.#options.metadata() ?? {};
     const query = await this.#cannedQuery(actor, action, resource);
-    const configured = allowBlockDecision(metadata, actor, action, resource, query) ??
-      permissionsBlockDecision(metadata, actor, action, resource, query);
-    if (configured !== null) return configured;
-    if (actor?.id === "root" && rootEnabled()) return true;
-    for (const answer of await permissionHooks({ actor, action, resource })) {
-      if (typeof answer === "boolean") return answer;
+    const allowBlock = allowBlockDecision(metadata, actor, action, resource, query);
+    if (trace) note("allow block", allowBlock, blockReason("allow", allowBlock));
+    if (allowBlock !== null) return allowBlock;
+    const permissionsBlock = permissionsBlockDecision(metadata, actor, action, resource, query);
+    if (trace) {
+      note("permissions block", permissionsBlock, blockReason("permissions", permissionsBlock));
+    }
+    if (permissionsBlock !== null) return permissionsBlock;
+    if (isRoot) {
+      note("root", true, "The root actor may do anything no rule above denied");
+      return true;
+    }
+    const decision = decideRules(await this.#pluginRules(actor, action, resource), resource);
+    if (explained) Object.assign(explained, decision);
+    if (trace) {
+      const reason = decision.allowed === null
+        ? "No plugin rule applies"
+        : `The ${decision.winning_scope} rules decide: ${
+          decision.matched_rules.filter((rule) => rule.decisive).map((rule) =>
+            `${rule.effect} by ${rule.source}${rule.reason ? ` (${rule.reason})` : ""}`
+          ).join("; ")
+        }`;
+      note("plugin rules", decision.allowed, reason);
+    }
+    if (decision.allowed !== null) return decision.allowed;
+    const above = defaultDeny ? levelAbove(action, resource) : null;
+    if (above) {
+      const inherited = await this.#opinion(actor, above[0], above[1]);
+      note(
+        "level above",
+        inherited,
+        `With --default-deny, ${action} takes the answer of ${above[0]}${
+          above[1] ? ` on ${JSON.stringify(above[1])}` : ""
+        }`,
+      );
+      return inherited;
     }
     return null;
+  }
+
+  /** The plugin rules for one check: `pluginRules`, then `permission_allowed` answers. */
+  async #pluginRules(actor: Actor | null, action: string, resource: Resource) {
+    const { pluginRules, permissionHooks } = this.#options;
+    const rules = pluginRules ? [...await pluginRules({ actor, action, resource })] : [];
+    if (permissionHooks) {
+      // The spec's contract among these hooks: the first true or false in call order.
+      const answers = await permissionHooks({ actor, action, resource });
+      const answer = answers.find((value) => typeof value === "boolean");
+      if (answer !== undefined) {
+        rules.push(answerRule(answer as boolean, resource, "permission_allowed"));
+      }
+    }
+    return rules;
   }
 
   async #cannedQuery(actor: Actor | null, action: string, resource: Resource) {
@@ -420,6 +562,37 @@ export class PermissionChecker {
     this.#logTimes[this.#next] = at;
     this.#next = (this.#next + 1) % CHECK_LOG_SIZE;
   }
+}
+
+/** A `permission_allowed` answer as a rule for the checked resource itself. */
+export function answerRule(allow: boolean, resource: Resource, source: string): PluginRule {
+  const scope = resourceScope(resource);
+  return {
+    parent: scope === "global" ? null : Array.isArray(resource) ? resource[0] : resource as string,
+    child: scope === "resource" ? (resource as [string, string])[1] : null,
+    allow,
+    reason: `permission_allowed answered ${allow}`,
+    source,
+  };
+}
+
+/** With --default-deny, the check a viewing action with no opinion inherits, or null. */
+function levelAbove(action: string, resource: Resource): [string, Resource] | null {
+  const database = Array.isArray(resource) ? resource[0] : resource;
+  if (action === "view-instance") return null;
+  if (action === "view-database" || action === "view-database-download") {
+    return ["view-instance", null];
+  }
+  if ((action === "view-table" || action === "view-query") && database) {
+    return ["view-database", database];
+  }
+  return null;
+}
+
+function blockReason(kind: "allow" | "permissions", answer: boolean | null): string {
+  const what = kind === "allow" ? "An allow block" : "A permissions block";
+  if (answer === null) return `No ${kind} block of the configuration names this action here`;
+  return `${what} of the configuration ${answer ? "matches" : "does not match"} this actor`;
 }
 
 /** An action and its resource as a memo key. */

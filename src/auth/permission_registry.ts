@@ -77,6 +77,76 @@ export class Permission {
   }
 }
 
+/** The kinds of resource an {@link Action} applies to: the reference's resource classes. */
+export type ResourceClass = "database" | "table" | "query";
+
+/** Constructor fields of {@link Action}; the reference's names. */
+export interface ActionInit {
+  /** The action's name, e.g. `edit-notes`. */
+  name: string;
+  /** A short form for tokens; null when it has none. */
+  abbr?: string | null;
+  /** What it allows. */
+  description?: string | null;
+  /**
+   * What it applies to: `database`, `table` or `query`, or null for the whole instance. A class
+   * with a static `name` (the reference's `DatabaseResource`...) is read by that name.
+   */
+  resource_class?: ResourceClass | { name: string } | null;
+  /** Another action that must be allowed as well. */
+  also_requires?: string | null;
+}
+
+/**
+ * An action registered with `register_actions`: a {@link Permission} whose default is to deny,
+ * described by the resource it applies to.
+ *
+ * @example
+ * ```ts
+ * new Action({ name: "edit-notes", abbr: "en", description: "Edit notes",
+ *   resource_class: "table" });
+ * ```
+ */
+export class Action extends Permission {
+  /** `database`, `table`, `query`, or null for instance-wide actions. */
+  readonly resource_class: ResourceClass | null;
+  /** Another action that must be allowed as well, or null. */
+  readonly also_requires: string | null;
+
+  /** An action from its fields (see {@link ActionInit}). */
+  constructor(init: ActionInit) {
+    const resourceClass = resourceClassName(init?.resource_class ?? null);
+    super({
+      name: init?.name,
+      abbr: init.abbr,
+      description: init.description,
+      takes_database: resourceClass !== null,
+      takes_resource: resourceClass === "table" || resourceClass === "query",
+      default: false,
+    });
+    this.resource_class = resourceClass;
+    this.also_requires = init.also_requires ?? null;
+  }
+}
+
+function resourceClassName(value: ActionInit["resource_class"]): ResourceClass | null {
+  if (value === null || value === undefined) return null;
+  const name = (typeof value === "string" ? value : String(value.name ?? ""))
+    .toLowerCase().replace(/resource$/, "");
+  if (name === "database" || name === "table" || name === "query") return name;
+  throw new TypeError(
+    `Unknown resource_class "${name}": use "database", "table", "query" or null`,
+  );
+}
+
+/** What a permission applies to, as `/-/actions` shows it. */
+export function resourceClassOf(permission: Permission): ResourceClass | null {
+  if (permission instanceof Action) return permission.resource_class;
+  if (!permission.takes_database) return null;
+  if (!permission.takes_resource) return "database";
+  return permission.name.endsWith("-query") || permission.name === "view-query" ? "query" : "table";
+}
+
 function builtin(
   name: string,
   abbr: string,
@@ -161,7 +231,9 @@ export class PermissionRegistry implements Iterable<Permission> {
    */
   register(permission: Permission): void {
     if (!(permission instanceof Permission)) {
-      throw new TypeError("register_permissions must return Permission objects");
+      throw new TypeError(
+        "register_permissions and register_actions must return Permission or Action objects",
+      );
     }
     if (this.#byName.has(permission.name)) {
       throw new Error(`Duplicate permission name: "${permission.name}"`);

@@ -40,6 +40,7 @@ export interface ServeFlags {
   setting: string[];
   secret?: string;
   root?: boolean;
+  defaultDeny?: boolean;
   cors?: boolean;
   trustProxy?: boolean;
   nolock?: boolean;
@@ -91,6 +92,10 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     .option("-s, --setting <name value>", "a setting, e.g. -s default_page_size 50", collect, [])
     .option("--secret <secret>", "secret for signed cookies and tokens (or VITRINE_SECRET)")
     .option("--root", "print a one-time URL that signs you in as the root actor")
+    .option(
+      "--default-deny",
+      "deny everything to everyone until configuration, plugins or --root grant it",
+    )
     .option("--cors", "send CORS headers so other sites can read the JSON API")
     .option(
       "--trust-proxy",
@@ -411,6 +416,7 @@ export async function serviceOptionsFrom(
     settings,
     secret: flags.secret,
     root: flags.root,
+    default_deny: flags.defaultDeny,
     cors: flags.cors,
     trust_proxy: flags.trustProxy,
     nolock: flags.nolock,

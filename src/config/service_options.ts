@@ -35,6 +35,8 @@ export interface ServiceOptions {
   secret?: string;
   /** Allow the one-time `--root` sign-in link. */
   root?: boolean;
+  /** `--default-deny`: nothing is visible to anyone until configuration, plugins or root grant it. */
+  default_deny?: boolean;
   /** Send CORS headers so other sites can read the JSON API. */
   cors?: boolean;
   /**

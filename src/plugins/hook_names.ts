@@ -7,7 +7,8 @@
 
 import type { HookName } from "./hookspecs.ts";
 
-/** Every hook name, in SPEC order (the extras `menu_links` and `jump_items_sql` last). */
+/** Every hook name: SPEC order, then `menu_links` and `jump_items_sql`, then the reference's
+ * other 1.0a37 hooks. */
 export const HOOK_NAMES: readonly HookName[] = [
   "prepare_connection",
   "prepare_jinja2_environment",
@@ -38,6 +39,25 @@ export const HOOK_NAMES: readonly HookName[] = [
   "get_metadata",
   "menu_links",
   "jump_items_sql",
+  "register_actions",
+  "permission_resources_sql",
+  "track_event",
+  "register_events",
+  "row_actions",
+  "homepage_actions",
+  "view_actions",
+  "query_actions",
+  "top_homepage",
+  "top_database",
+  "top_table",
+  "top_row",
+  "top_query",
+  "top_canned_query",
+  "top_stored_query",
+  "register_column_types",
+  "write_wrapper",
+  "register_token_handler",
+  "jinja2_environment_from_request",
 ];
 
 /** True when `name` is a hook name. */
@@ -54,6 +74,7 @@ export const FIRST_RESULT: ReadonlySet<HookName> = new Set<HookName>([
   "actor_from_request",
   "forbidden",
   "handle_exception",
+  "jinja2_environment_from_request",
 ]);
 
 /** Hooks that must answer synchronously (called with `PluginRegistry.callSync`). */
@@ -63,4 +84,7 @@ export const SYNC_ONLY: ReadonlySet<HookName> = new Set<HookName>([
 ]);
 
 /** Hooks whose result is itself a function, so the registry must not call it to resolve it. */
-export const FUNCTION_RESULT: ReadonlySet<HookName> = new Set<HookName>(["asgi_wrapper"]);
+export const FUNCTION_RESULT: ReadonlySet<HookName> = new Set<HookName>([
+  "asgi_wrapper",
+  "write_wrapper",
+]);

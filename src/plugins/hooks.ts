@@ -27,7 +27,8 @@ export type FirstResultHook =
   | "render_cell"
   | "actor_from_request"
   | "forbidden"
-  | "handle_exception";
+  | "handle_exception"
+  | "jinja2_environment_from_request";
 
 /** Hooks that must answer synchronously. */
 export type SyncHook = "prepare_connection" | "get_metadata";

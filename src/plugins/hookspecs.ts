@@ -27,7 +27,9 @@ import type { Response } from "../http/response.ts";
 import type { Connection } from "../sqlite/connection.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import type { NunjucksEnvironment } from "../render/template_filters.ts";
-import type { Permission } from "../auth/permission_registry.ts";
+import type { Action, Permission } from "../auth/permission_registry.ts";
+import type { Event, EventClass } from "./events.ts";
+import type { ColumnTypeClass } from "./column_types.ts";
 import type { Actor } from "../auth/allow.ts";
 import type { FilterArgumentsLike } from "../table/filter_arguments.ts";
 import type { FacetClass } from "../table/facets.ts";
@@ -39,8 +41,12 @@ export type Lazy<T> = T | Promise<T> | (() => T | Promise<T>);
 // The classes and types hook parameters use, re-exported under their own names (one symbol each,
 // so documentation links them to the classes `mod.ts` exports).
 export type {
+  Action,
   Actor,
+  ColumnTypeClass,
   Connection,
+  Event,
+  EventClass,
   FacetClass,
   FetchHandler,
   FilterArgumentsLike,
@@ -166,6 +172,49 @@ export interface JumpSql {
   params?: Record<string, unknown> | null;
   /** The database it runs on; the internal database when absent. */
   database?: string | null;
+}
+
+/**
+ * What `permission_resources_sql` answers: SQL run on the internal database, with the named
+ * `params` plus `:actor` (JSON), `:actor_id` and `:action`, selecting `parent`, `child`, `allow`
+ * (1 or 0) and `reason` rows. A row with both null is an instance rule, a parent alone a database
+ * rule, both a rule for one table or query.
+ */
+export interface PermissionSQL {
+  /** The SELECT. */
+  sql: string;
+  /** Its named parameters (no `:` prefix). */
+  params?: Record<string, SqlValue>;
+}
+
+/**
+ * What `write_wrapper` answers: a generator function. Code before its one `yield` runs before the
+ * write, on the write connection; the write's result comes back from the `yield` (an error is
+ * thrown into it); events passed to `track_event` are sent once the write committed.
+ */
+export type WriteWrapper = (args: {
+  conn: Connection;
+  track_event: (event: Event) => void;
+}) => Generator<unknown, void, unknown>;
+
+/** A token scheme beside `dstok_` (`register_token_handler`). */
+export interface TokenHandler {
+  /** The handler's name, e.g. `database`. */
+  name: string;
+  /**
+   * The actor a token stands for; null when the token is not this handler's. Throwing
+   * `TokenInvalid` (a token it recognises but refuses) answers 401.
+   */
+  verify_token(
+    args: { svc: Service; token: string },
+  ): Actor | null | undefined | Promise<Actor | null | undefined>;
+  /** Creates a token for `actor_id`, when the scheme can. */
+  create_token?(args: {
+    svc: Service;
+    actor_id: string;
+    expires_after: number | null;
+    restrictions: Record<string, unknown> | null;
+  }): string | Promise<string>;
 }
 
 /** Every plugin hook. Implementations are named exports of a plugin module. */
@@ -308,6 +357,118 @@ export interface Hooks {
     actor: Actor | null;
     request: Request | null;
   }): Lazy<MenuLink[] | null | undefined>;
+  // -- The reference's 1.0a37 hooks (docs/plugins.md "Newer hooks") --------------------------
+  /** Start-up: Action objects (denied unless granted), beside `register_permissions`. */
+  register_actions(args: { svc: Service }): Lazy<Action[] | null | undefined>;
+  /**
+   * A permission check for `action`: SQL listing the resources the actor may (allow 1) or may not
+   * (allow 0) act on. Feeds the same decision as `permission_allowed` (docs/permissions.md).
+   */
+  permission_resources_sql(args: {
+    svc: Service;
+    actor: Actor | null;
+    action: string;
+  }): Lazy<PermissionSQL | PermissionSQL[] | null | undefined>;
+  /** `svc.track_event(event)` was called: something happened (`event.name`, `event.actor`). */
+  track_event(args: { svc: Service; event: Event }): Lazy<void>;
+  /** Start-up: Event classes this plugin sends. */
+  register_events(args: { svc: Service }): Lazy<EventClass[] | null | undefined>;
+  /** Row page rendered: `{href, label}` menu items. */
+  row_actions(args: {
+    svc: Service;
+    actor: Actor | null;
+    request: Request | null;
+    database: string;
+    table: string;
+    row: Record<string, unknown>;
+  }): Lazy<MenuLink[] | null | undefined>;
+  /** Home page rendered: `{href, label}` menu items. */
+  homepage_actions(args: {
+    svc: Service;
+    actor: Actor | null;
+    request: Request | null;
+  }): Lazy<MenuLink[] | null | undefined>;
+  /** SQL view page rendered (instead of `table_actions`): `{href, label}` menu items. */
+  view_actions(args: {
+    svc: Service;
+    actor: Actor | null;
+    database: string;
+    view: string;
+    request: Request | null;
+  }): Lazy<MenuLink[] | null | undefined>;
+  /** Query or canned query page rendered: `{href, label}` menu items. */
+  query_actions(args: {
+    svc: Service;
+    actor: Actor | null;
+    database: string;
+    query_name: string | null;
+    request: Request | null;
+    sql: string;
+    params: Record<string, unknown>;
+  }): Lazy<MenuLink[] | null | undefined>;
+  /** Home page rendered: HTML placed at its top. */
+  top_homepage(args: { svc: Service; request: Request }): Lazy<string | null | undefined>;
+  /** Database page rendered: HTML placed at its top. */
+  top_database(args: {
+    svc: Service;
+    request: Request;
+    database: string;
+  }): Lazy<string | null | undefined>;
+  /** Table page rendered: HTML placed at its top. */
+  top_table(args: {
+    svc: Service;
+    request: Request;
+    database: string;
+    table: string;
+  }): Lazy<string | null | undefined>;
+  /** Row page rendered: HTML placed at its top. */
+  top_row(args: {
+    svc: Service;
+    request: Request;
+    database: string;
+    table: string;
+    row: Record<string, unknown>;
+  }): Lazy<string | null | undefined>;
+  /** Custom SQL query page rendered: HTML placed at its top. */
+  top_query(args: {
+    svc: Service;
+    request: Request;
+    database: string;
+    sql: string;
+  }): Lazy<string | null | undefined>;
+  /** Canned query page rendered: HTML placed at its top. */
+  top_canned_query(args: {
+    svc: Service;
+    request: Request;
+    database: string;
+    query_name: string;
+  }): Lazy<string | null | undefined>;
+  /** The reference's name for `top_canned_query` since 1.0a31; both are called. */
+  top_stored_query(args: {
+    svc: Service;
+    request: Request;
+    database: string;
+    query_name: string;
+  }): Lazy<string | null | undefined>;
+  /** Start-up: ColumnType classes, named by the `column_types` configuration of columns. */
+  register_column_types(args: { svc: Service }): Lazy<ColumnTypeClass[] | null | undefined>;
+  /** A write is about to run: a generator function wrapping it, or null (see WriteWrapper). */
+  write_wrapper(args: {
+    svc: Service;
+    database: string;
+    request: Request | null;
+    transaction: boolean;
+  }): WriteWrapper | null | undefined;
+  /** Start-up: token handlers for bearer tokens other than `dstok_`. */
+  register_token_handler(
+    args: { svc: Service },
+  ): Lazy<TokenHandler | TokenHandler[] | null | undefined>;
+  /** A page is rendered: a nunjucks Environment to use for this request. First non-null wins. */
+  jinja2_environment_from_request(args: {
+    svc: Service;
+    request: Request;
+    env: TemplateEnvironment;
+  }): Lazy<TemplateEnvironment | null | undefined>;
 }
 
 /** The name of a hook. */

@@ -235,6 +235,11 @@ export class PluginRegistry {
     return results;
   }
 
+  /** The plugins implementing `name`, in call order (to tell whose answer is whose). */
+  implementers(name: HookName): PluginInfo[] {
+    return this.#ordered(name, {}).map((impl) => impl.plugin);
+  }
+
   #ordered(name: HookName, { filter }: CallOptions): Impl[] {
     const list = this.#impls.get(name) ?? [];
     return filter ? list.filter((impl) => filter(impl.plugin)) : [...list];

@@ -105,15 +105,20 @@ export class TemplateEnvironment {
 
   /**
    * Render the first existing template of `names` with `context` (already fully resolved:
-   * no promises). Throws `TemplateNotFound` when none exists.
+   * no promises). Throws `TemplateNotFound` when none exists. `env` is the environment a
+   * `jinja2_environment_from_request` hook chose for this request, when one did.
    */
-  render(names: string | string[], context: Record<string, unknown> = {}): RenderResult {
+  render(
+    names: string | string[],
+    context: Record<string, unknown> = {},
+    env: NunjucksEnvironment = this.env,
+  ): RenderResult {
     const considered = typeof names === "string" ? [names] : [...names];
     const template = this.select(considered);
     if (template === null) {
       throw new TemplateNotFound(`Cannot find template: ${considered.join(", ")}`);
     }
-    const body = this.env.render(template, context);
+    const body = env.render(template, context);
     const html = `${body}\n${templatesConsideredComment(considered, template)}`;
     return { html, template, considered };
   }

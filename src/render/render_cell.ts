@@ -18,6 +18,7 @@ import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
 import { type ColumnTypes, integralRealText, isIntegralReal } from "./json.ts";
 import { numberText } from "../util/number_text.ts";
 import { spatialiteGeometry } from "../util/spatialite_geometry.ts";
+import type { ColumnType } from "../plugins/column_types.ts";
 
 /** A foreign key over one or more columns, pointing at another table's key columns. */
 export interface CellForeignKey {
@@ -46,6 +47,8 @@ export interface CellContext {
   rowUrl?: (row: Record<string, unknown>) => string | null;
   /** Path of a BLOB cell's download, or null. */
   blobUrl?: (row: Record<string, unknown>, column: string) => string | null;
+  /** The column types configuration gives the table's columns (`column_types`). */
+  typed_columns?: ReadonlyMap<string, ColumnType>;
 }
 
 const URL_PATTERN = /^https?:\/\/[^\s<>"']+$/;
@@ -57,6 +60,19 @@ export async function renderCell(
   column: string,
   value: unknown,
 ): Promise<Markup> {
+  const type = ctx.typed_columns?.get(column);
+  if (type && ctx.table !== null) {
+    const answer = await type.render_cell({
+      value,
+      column,
+      table: ctx.table,
+      database: ctx.database,
+      request: ctx.request,
+    });
+    if (answer !== null && answer !== undefined) {
+      return answer instanceof Markup ? answer : Markup.escape(String(answer));
+    }
+  }
   if (ctx.svc.hooks.has("render_cell")) {
     const answer = await renderCellHook(ctx, row, column, value);
     if (answer !== null && answer !== undefined) {
@@ -200,7 +216,7 @@ export async function displayRows(
 ): Promise<DisplayRow[]> {
   const out: DisplayRow[] = [];
   // Without a render_cell hook every cell is rendered synchronously: no await per cell.
-  const hooked = ctx.svc.hooks.has("render_cell");
+  const hooked = ctx.svc.hooks.has("render_cell") || Boolean(ctx.typed_columns?.size);
   for (const values of rows) {
     const row: Record<string, unknown> = {};
     columns.forEach((c, i) => {

@@ -77,7 +77,15 @@ async function renderHtml(
 ): Promise<string> {
   const template = svc.templates.select(templates) ?? [templates].flat()[0];
   const merged = await buildPageContext(svc, request, template, context, options);
-  return svc.templates.render(templates, merged).html;
+  // A plugin may render this request with another environment (other template folders for
+  // another host name, say); the first that answers wins.
+  const env = request && svc.hooks.has("jinja2_environment_from_request")
+    ? await svc.hooks.first("jinja2_environment_from_request", {
+      request,
+      env: svc.templates.env,
+    })
+    : null;
+  return svc.templates.render(templates, merged, env ?? undefined).html;
 }
 
 /**

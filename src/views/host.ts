@@ -19,6 +19,10 @@ import type { OutputRenderer } from "../render/renderers.ts";
 import type { RenderHost } from "../render/host.ts";
 import type { Request } from "../http/request.ts";
 import type { MagicParameters } from "./query/magic_parameters.ts";
+import type { Event, EventClass } from "../plugins/events.ts";
+import type { PluginRule } from "../auth/plugin_rules.ts";
+import type { ColumnTypeRegistry } from "../plugins/column_types.ts";
+import type { TokenHandler } from "../plugins/hookspecs.ts";
 
 /** A resolved table: the spec's ResolvedTable `(db, table, is_view)`. */
 export interface ResolvedTable {
@@ -122,6 +126,16 @@ export interface ViewHost extends RenderHost {
   ): string;
   /** The read-worker pool (for `/-/threads`). */
   readPool(): ReadPool;
+  /** The rules `permission_resources_sql` hooks give for an actor and action (`/-/rules`). */
+  sqlPermissionRules(actor: Actor | null, action: string): Promise<PluginRule[]>;
+  /** Sends an event to the `track_event` hooks. */
+  track_event(event: Event): Promise<void>;
+  /** Event classes registered with `register_events`. */
+  readonly eventClasses: Set<EventClass>;
+  /** Column types registered with `register_column_types`. */
+  readonly columnTypes: ColumnTypeRegistry;
+  /** Token handlers registered with `register_token_handler`. */
+  readonly tokenHandlers: TokenHandler[];
   /** Brings the internal catalog up to date after a view changed a schema (the write API). */
   refresh_catalog(): Promise<void>;
   /** The private internal database (`jump_items_sql` fragments run there by default). */

@@ -7,6 +7,7 @@ import * as actorAuth from "./actor_auth.ts";
 import * as defaultPermissions from "./default_permissions.ts";
 import * as errorPages from "./error_pages.ts";
 import * as writeApi from "./write_api.ts";
+import * as coreEvents from "./core_events.ts";
 import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
 import * as maps from "./maps.ts";
@@ -22,6 +23,7 @@ const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.error_pages", errorPages],
   ["vitrine.default_permissions", defaultPermissions],
   ["vitrine.write_api", writeApi],
+  ["vitrine.core_events", coreEvents],
   // The built-in visualisations: each adds its scripts through the page hooks and can be switched
   // off with a setting of the same name (docs/configuration.md).
   ["vitrine.column_menus", columnMenus],

@@ -18,7 +18,7 @@ import { mayStoreQuery, storedQueryVisibility } from "../query/stored_access.ts"
 import { downloadAllowed } from "./database_download.ts";
 import { queriesJson } from "./queries_json.ts";
 import { describingMetadata } from "../query/query_json.ts";
-import { awaitMeMaybe } from "../../util/await_me_maybe.ts";
+import { actionLinks, topHtml } from "../page_hooks.ts";
 
 export { databaseDownloadView } from "./database_download.ts";
 
@@ -68,15 +68,12 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
       return Response.json(spliceAfter(rest, "views", { ...listing, allow_execute_sql }));
     },
     html: async () => {
-      const actions = await svc.hooks.call("database_actions", {
+      const database_actions = await actionLinks(svc, "database_actions", {
         actor,
         database: db.name,
         request,
       });
-      const database_actions = [];
-      for (const answer of actions) {
-        database_actions.push(...(await awaitMeMaybe<unknown[]>(answer) ?? []));
-      }
+      const top = await topHtml(svc, "top_database", { request, database: db.name });
       // The page's `metadata` comes from the shared context (title, licence inherited).
       const { metadata: _json, ok: _ok, ...page } = data;
       return await renderPage(svc, request, templateCandidates("database", { database: db.name }), {
@@ -92,6 +89,7 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
           : null,
         show_hidden: Boolean(request.args.get("_show_hidden")),
         database_actions,
+        top_database: () => top,
         allow_download: await downloadAllowed(svc, db, actor),
         renderers: { json: String(svc.urls.database(db.name, { format: "json" })) },
         default_sql: defaultSql(tables),

@@ -7,6 +7,7 @@ import { md5Hex } from "../../util/hash.ts";
 import { tableCounts } from "../table_counts.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
+import { actionLinks, topHtml } from "../page_hooks.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 
 /** How many tables and views each database shows on the index. */
@@ -30,12 +31,19 @@ export async function indexView(svc: ViewHost, request: Request): Promise<Respon
   const metadata = instanceMetadata(svc);
   return await respondWithFormat(request, {
     json: () => Response.json({ ok: true, unstable: UNSTABLE, databases, metadata }),
-    html: () =>
-      renderPage(svc, request, "index.html", {
+    html: async () => {
+      const top = await topHtml(svc, "top_homepage", { request });
+      return await renderPage(svc, request, "index.html", {
         databases,
         metadata,
         private: false,
-      }, { view_name: "index" }),
+        homepage_actions: await actionLinks(svc, "homepage_actions", {
+          actor: request.actor,
+          request,
+        }),
+        top_homepage: () => top,
+      }, { view_name: "index" });
+    },
   });
 }
 

@@ -16,6 +16,9 @@ import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts
 import { cannedBindValues, queryParameters } from "./query_params.ts";
 import { cacheHeaders } from "../../render/output_format.ts";
 import { DatabaseBusy } from "../../db/write_lock.ts";
+import { needsOwnTransaction, writeOne } from "../../db/write_ops.ts";
+import { runWrite as wrappedWrite } from "../write/run_write.ts";
+import { ExecuteWriteEvent } from "../../plugins/events.ts";
 
 /** Runs the write and answers as JSON or with a redirect plus a flash message. */
 export async function cannedWrite(
@@ -72,7 +75,20 @@ async function runWrite(
   let rowcount: number;
   try {
     bound = cannedBindValues(params, body, request, svc.registered.magicParameters);
-    rowcount = (await db.execute_write(query.sql, bound as never)).rowcount;
+    // Through the write_wrapper hooks, in a transaction unless the statement needs its own.
+    const sql = String(query.sql);
+    rowcount = (await wrappedWrite(svc, request, db, (conn) =>
+      writeOne(conn, sql, bound as never), {
+      transaction: !needsOwnTransaction(sql),
+    })).rowcount;
+    await svc.track_event(
+      new ExecuteWriteEvent({
+        actor: request.actor,
+        database: db.name,
+        query_name: query.name,
+        rowcount,
+      }),
+    );
   } catch (error) {
     // A busy or read-only file (another process's lock, a LiteFS replica) is a 503 to retry,
     // not a failure of this query.

@@ -14,6 +14,7 @@ import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows } from "../../render/render_cell.ts";
 import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
+import { actionLinks, topHtml } from "../page_hooks.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { pagedQuerySql, readQueryPage, streamQuery } from "./query_stream.ts";
 import { BadRequest } from "../../http/errors.ts";
@@ -258,6 +259,19 @@ export async function renderQueryPage(
   if (columns && !context.canned_write) {
     Object.assign(page, await exportContext(svc, request, db, context, outcome!));
   }
+  const query_name = context.canned_query;
+  page.query_actions = await actionLinks(svc, "query_actions", {
+    actor: request.actor,
+    database: db.name,
+    query_name,
+    request,
+    sql: context.sql,
+    params: context.params ?? {},
+  });
+  const top = query_name
+    ? await topHtml(svc, "top_canned_query", { request, database: db.name, query_name })
+    : await topHtml(svc, "top_query", { request, database: db.name, sql: context.sql });
+  page[query_name ? "top_canned_query" : "top_query"] = () => top;
   return await renderPage(svc, request, templates, page, {
     view_name: "query",
     database: db.name,

@@ -23,6 +23,8 @@ import { type ColumnTypes, realColumnTypes } from "../../render/json.ts";
 import { ensureKnownFormat, formatLinks, respondWithRows } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import { renderPage } from "../../render/render_page.ts";
+import { actionLinks, topHtml } from "../page_hooks.ts";
+import { typedColumns } from "../typed_columns.ts";
 import { foreignKeyTables } from "./row_related.ts";
 import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 
@@ -191,6 +193,7 @@ async function rowHtml(
       // The row page is where a value cut short in a table is read in full.
       truncate: 0,
       column_types: types,
+      typed_columns: typedColumns(svc, db.name, table),
       foreign_keys,
       labels,
       link_columns: [],
@@ -200,7 +203,13 @@ async function rowHtml(
     columns,
     page.rows,
   );
+  const row = rowObject(columns, page.rows[0]);
+  const hookArgs = { request, database: db.name, table, row };
+  const row_actions = await actionLinks(svc, "row_actions", { ...hookArgs, actor: request.actor });
+  const top = await topHtml(svc, "top_row", hookArgs);
   return await renderPage(svc, request, templateCandidates("row", names), {
+    row_actions,
+    top_row: () => top,
     database: db.name,
     table,
     private: isPrivate,
@@ -222,6 +231,12 @@ async function rowHtml(
     renderers: await formatLinks(svc, request, page),
     query_ms,
   }, { view_name: "row", database: db.name, table, columns });
+}
+
+/** The row as `{column: value}`, for the row hooks. */
+function rowObject(columns: string[], row: unknown): Record<string, unknown> {
+  const values = row as ArrayLike<unknown> | undefined;
+  return Object.fromEntries(columns.map((column, i) => [column, values?.[i] ?? null]));
 }
 
 /** Path of the `.blob` download of one cell of this row. */

@@ -13,23 +13,25 @@ import { parseTokenForm } from "../../auth/token_form.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
+import { CreateTokenEvent, LoginEvent, LogoutEvent } from "../../plugins/events.ts";
 
 /**
  * GET `/-/auth-token?token=…`: exchanges the `--root` token for a signed `ds_actor` cookie of
  * `{"id": "root"}` and redirects home. The token works once; reuse or a wrong token is a 403.
  */
-export function authTokenView(svc: ViewHost, request: Request): Promise<Response> {
+export async function authTokenView(svc: ViewHost, request: Request): Promise<Response> {
   // Without --root there is no token to match; answer as the reference system does.
   const outcome = svc.rootToken?.consume(String(request.args.get("token") ?? "")) ??
     "Root token has already been used";
-  if (outcome !== "ok") return Promise.reject(new Forbidden(outcome));
+  if (outcome !== "ok") throw new Forbidden(outcome);
+  await svc.track_event(new LoginEvent({ actor: { id: "root" } }));
   const response = Response.redirect(String(svc.urls.instance()));
   response.set_cookie(
     ACTOR_COOKIE,
     encodeActorCookie(svc.signer, { id: "root" }),
     actorCookieOptions(svc, request),
   );
-  return Promise.resolve(response);
+  return response;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function logoutView(svc: ViewHost, request: Request): Promise<Respo
       expires: new Date(0),
     });
     svc.add_message(request, "You are now logged out", svc.WARNING);
+    await svc.track_event(new LogoutEvent({ actor: request.actor }));
     return response;
   }
   return await renderPage(svc, request, "logout.html", { actor: request.actor }, {
@@ -111,11 +114,27 @@ export async function createTokenView(svc: ViewHost, request: Request): Promise<
     );
   }
   const token = svc.create_token(String(actor.id), options);
+  await svc.track_event(
+    new CreateTokenEvent({
+      actor,
+      expires_after: options.expires_after ?? null,
+      restrict_all: [...options.restrict_all ?? []],
+      restrict_database: lists(options.restrict_database ?? {}),
+      restrict_resource: Object.fromEntries(
+        Object.entries(options.restrict_resource ?? {}).map(([db, tables]) => [db, lists(tables)]),
+      ),
+    }),
+  );
   context.token = token;
   context.token_bits = svc.unsign(token.slice(TOKEN_PREFIX.length), "token");
   return await renderPage(svc, request, "create_token.html", context, {
     view_name: "create_token",
   });
+}
+
+/** `{key: iterable}` as `{key: array}`. */
+function lists(map: Record<string, Iterable<string>>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(map).map(([key, values]) => [key, [...values]]));
 }
 
 /** The databases and tables the actor may see, for the restriction checkboxes. */

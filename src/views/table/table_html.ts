@@ -18,6 +18,8 @@ import type { RowsPage } from "../../render/rows_page.ts";
 import { exportMenu } from "../../render/export_menu.ts";
 import { pathWithReplacedArgs } from "../../table/url_args.ts";
 import { renderPage } from "../../render/render_page.ts";
+import { actionLinks, topHtml } from "../page_hooks.ts";
+import { typedColumns } from "../typed_columns.ts";
 import { currentFilters, lookups } from "./table_form.ts";
 import { effectiveSort, sortRows, withSortLinks } from "./table_sort.ts";
 import { displayColumns, type Extras, rowLabels } from "./table_extras.ts";
@@ -36,12 +38,25 @@ export async function tableHtml(
   const rows = await renderedRows(ctx, page);
   // The default order (primary key or rowid) shows as the current sort, as the reference does.
   const sortedBy = effectiveSort(ctx);
-  const actions = await svc.hooks.call("table_actions", {
-    actor: request.actor,
-    database: db.name,
-    table,
-    request,
-  });
+  // A SQL view's menu: `view_actions`, then `table_actions` (which spec-era plugins answer for
+  // views too).
+  const actions = [
+    ...ctx.is_view
+      ? await actionLinks(svc, "view_actions", {
+        actor: request.actor,
+        database: db.name,
+        view: table,
+        request,
+      })
+      : [],
+    ...await actionLinks(svc, "table_actions", {
+      actor: request.actor,
+      database: db.name,
+      table,
+      request,
+    }),
+  ];
+  const top = await topHtml(svc, "top_table", { request, database: db.name, table });
   const count = (await extras.count()) as number | null;
   const { json: _json, ...pluginFormats } = await rendererPaths(svc, request, rowsPage);
   const export_menu = exportMenu(request, {
@@ -86,7 +101,8 @@ export async function tableHtml(
     next_url: page.next_url,
     table_definition: await extras.table_definition(),
     view_definition: await extras.view_definition(),
-    table_actions: actions.flat(),
+    table_actions: actions,
+    top_table: () => top,
     renderers: await formatLinks(svc, request, rowsPage),
     export_menu,
     json_url: export_menu.page.find((link) => link.format === "json")?.base_url ?? null,
@@ -152,6 +168,7 @@ async function renderedRows(ctx: TableContext, page: FetchedPage) {
     table,
     truncate: Number(svc.setting("truncate_cells_html") ?? 0),
     column_types: pageColumnTypes(ctx, page),
+    typed_columns: typedColumns(svc, db.name, table),
     foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
     labels,
     link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,

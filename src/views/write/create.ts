@@ -16,6 +16,8 @@ import type { ColumnType } from "../../db/write_values.ts";
 import { isObject, type JsonObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
 import { flash, rowsText, runWrite } from "./run_write.ts";
+import type { Database } from "../../db/database.ts";
+import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 
 const KEYS = ["table", "rows", "row", "columns", "pk", "pks", "ignore", "replace", "alter"];
 const TYPES: Record<string, ColumnType> = {
@@ -59,7 +61,7 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
     pks = actual;
   }
 
-  const result = await runWrite(db, (conn) =>
+  const result = await runWrite(svc, request, db, (conn) =>
     createTable(conn, {
       table,
       pks,
@@ -70,6 +72,7 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
       alter: spec.alter,
     }));
   await svc.refresh_catalog();
+  await trackCreate(svc, request, db, spec, result);
   flash(
     svc,
     request,
@@ -90,6 +93,35 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
   };
   if (spec.rows) details.row_count = spec.rows.length;
   return Response.json(details, { status: 201 });
+}
+
+/** `create-table` for a new table; `insert-rows` when rows went into one that existed. */
+async function trackCreate(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  spec: CreateRequest,
+  result: { created: boolean; schema: string },
+): Promise<void> {
+  const { actor } = request;
+  const { table } = spec;
+  const num_rows = spec.rows?.length ?? 0;
+  if (result.created) {
+    await svc.track_event(
+      new CreateTableEvent({ actor, database: db.name, table, schema: result.schema }),
+    );
+  } else if (num_rows) {
+    await svc.track_event(
+      new InsertRowsEvent({
+        actor,
+        database: db.name,
+        table,
+        num_rows,
+        ignore: spec.ignore,
+        replace: spec.replace,
+      }),
+    );
+  }
 }
 
 interface CreateRequest {

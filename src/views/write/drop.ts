@@ -13,6 +13,7 @@ import { quoteSqlIdentifier } from "../../util/sql.ts";
 import { isObject, optionalJsonBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
 import { flash, runWrite } from "./run_write.ts";
+import { DropTableEvent } from "../../plugins/events.ts";
 
 /** `/-/drop`: 200 with the row count and a message, or 200 `{"ok": true}` once confirmed. */
 export async function dropTableView(svc: ViewHost, request: Request): Promise<Response> {
@@ -31,8 +32,9 @@ export async function dropTableView(svc: ViewHost, request: Request): Promise<Re
       message: 'Pass "confirm": true to confirm',
     });
   }
-  await runWrite(db, (conn) => dropTable(conn, table));
+  await runWrite(svc, request, db, (conn) => dropTable(conn, table));
   await svc.refresh_catalog();
+  await svc.track_event(new DropTableEvent({ actor: request.actor, database: db.name, table }));
   flash(svc, request, `Table ${table} dropped`);
   return Response.json({ ok: true });
 }

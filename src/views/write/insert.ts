@@ -15,6 +15,8 @@ import { insertRows, upsertRows } from "../../db/row_writes.ts";
 import { badRequest, isObject, type JsonObject, jsonObjectBody } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
 import { flash, rowsResponse, rowsText, runWrite } from "./run_write.ts";
+import { InsertRowsEvent, UpsertRowsEvent } from "../../plugins/events.ts";
+import { checkTypedValues } from "../typed_columns.ts";
 
 const OPTIONS = ["return", "ignore", "replace", "alter"] as const;
 
@@ -80,9 +82,12 @@ async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Prom
     throw new Forbidden("Permission denied for alter-table");
   }
 
+  await checkTypedValues(svc, db.name, table, body.rows);
   const target = { table, pks };
   const options = { alter: body.alter, returning: body.returning };
   const rows = await runWrite(
+    svc,
+    request,
     db,
     (conn) =>
       upsert ? upsertRows(conn, target, body.rows, options) : insertRows(conn, target, body.rows, {
@@ -93,6 +98,13 @@ async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Prom
   );
   // Columns added by `alter` change what the catalog lists.
   if (body.alter) await svc.refresh_catalog();
+  const num_rows = body.rows.length;
+  const fields = { actor: request.actor, database: db.name, table, num_rows };
+  await svc.track_event(
+    upsert
+      ? new UpsertRowsEvent(fields)
+      : new InsertRowsEvent({ ...fields, ignore: body.ignore, replace: body.replace }),
+  );
   flash(svc, request, `${rowsText(body.rows.length)} ${upsert ? "upserted" : "inserted"}`);
   const result: Record<string, unknown> = { ok: true };
   if (rows) result.rows = rows;

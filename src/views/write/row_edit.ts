@@ -14,6 +14,8 @@ import { deleteRow, updateRow } from "../../db/row_writes.ts";
 import { isObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetRow } from "./target.ts";
 import { flash, rowsResponse, runWrite } from "./run_write.ts";
+import { DeleteRowEvent, UpdateRowEvent } from "../../plugins/events.ts";
+import { checkTypedValues } from "../typed_columns.ts";
 
 /** `/-/update`: 200 `{"ok": true}`, plus `"row"` (the row afterwards) with `"return": true`. */
 export async function updateView(svc: ViewHost, request: Request): Promise<Response> {
@@ -30,12 +32,21 @@ export async function updateView(svc: ViewHost, request: Request): Promise<Respo
     throw new Forbidden("Permission denied for alter-table");
   }
   const update = data.update;
-  const row = await runWrite(db, (conn) =>
-    updateRow(conn, { table, pks }, keyValues, update, {
-      alter,
-      returning: Boolean(data.return),
-    }));
+  await checkTypedValues(svc, db.name, table, [update as Record<string, unknown>]);
+  const row = await runWrite(
+    svc,
+    request,
+    db,
+    (conn) =>
+      updateRow(conn, { table, pks }, keyValues, update, {
+        alter,
+        returning: Boolean(data.return),
+      }),
+  );
   if (alter) await svc.refresh_catalog();
+  await svc.track_event(
+    new UpdateRowEvent({ actor: request.actor, database: db.name, table, pks: keyValues }),
+  );
   flash(svc, request, "Row updated");
   return await rowsResponse(db, table, data.return ? { ok: true, row } : { ok: true });
 }
@@ -46,7 +57,10 @@ export async function deleteView(svc: ViewHost, request: Request): Promise<Respo
   await requireVisible(svc, request.actor, db.name, table);
   await requireActions(svc, request, ["delete-row"], db.name, table);
   requireMutable(db);
-  await runWrite(db, (conn) => deleteRow(conn, { table, pks }, keyValues));
+  await runWrite(svc, request, db, (conn) => deleteRow(conn, { table, pks }, keyValues));
+  await svc.track_event(
+    new DeleteRowEvent({ actor: request.actor, database: db.name, table, pks: keyValues }),
+  );
   flash(svc, request, `Row ${keyValues.join(", ")} deleted`);
   return Response.json({ ok: true });
 }

@@ -1,6 +1,6 @@
 /**
  * Runs a write endpoint's work on the database's single write connection, through its queue
- * (`execute_write_fn`). A write SQLite refused because of the data is the data layer's
+ * (`execute_write_fn`), inside the `write_wrapper` hooks. A write SQLite refused because of the data is the data layer's
  * `RowWriteError`, already a 400 with SQLite's message; a database that cannot be written becomes
  * a 403 here.
  *
@@ -12,17 +12,35 @@ import type { Request } from "../../http/request.ts";
 import type { Database } from "../../db/database.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
+import type { Event } from "../../plugins/events.ts";
+import { wrapWrite } from "../../plugins/write_wrappers.ts";
 import { Forbidden } from "../../http/errors.ts";
 import { Response } from "../../http/response.ts";
 import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/json.ts";
 
 /**
  * `fn(conn)` on the write queue of `db`, inside a transaction the database opens (so a wait for
- * another process's write never holds up this thread); resolves with its result.
+ * another process's write never holds up this thread), wrapped by the `write_wrapper` hooks;
+ * resolves with its result once the events the wrappers queued were sent.
  */
-export async function runWrite<T>(db: Database, fn: (conn: WriteConnection) => T): Promise<T> {
+export async function runWrite<T>(
+  svc: ViewHost,
+  request: Request | null,
+  db: Database,
+  fn: (conn: WriteConnection) => T,
+  { transaction = true }: { transaction?: boolean } = {},
+): Promise<T> {
+  const wrappers = svc.hooks.has("write_wrapper")
+    ? await svc.hooks.call("write_wrapper", { database: db.name, request, transaction })
+    : [];
+  const events: Event[] = [];
   try {
-    return await db.execute_write_fn(fn, { transaction: true }) as T;
+    const result = await db.execute_write_fn(
+      (conn) => wrapWrite(wrappers, conn, events, () => fn(conn)),
+      { transaction },
+    ) as T;
+    for (const event of events) await svc.track_event(event);
+    return result;
   } catch (error) {
     if (error instanceof DatabaseNotMutable) {
       throw new Forbidden("Database is immutable", { cause: error });
