@@ -108,15 +108,15 @@ Deno.test("track_event + register_events + write_wrapper: the write API's events
     rows: [{ message: "x", level: "y", source: "z" }],
     alter: true,
   });
-  await post("/shop/orders/-/upsert", { rows: [{ id: "A/1001", customer: "Ada L." }] });
+  await post("/shop/orders/-/upsert", { rows: [{ id: "Z/1", customer: "Zed" }] });
   await post("/shop/-/create", {
     table: "notes",
     columns: [{ name: "id", type: "integer" }],
     pk: "id",
   });
-  await post("/shop/orders/A~2F1001/-/update", { update: { customer: "Ada" } });
+  await post("/shop/orders/Z~2F1/-/update", { update: { customer: "Zoe" } });
   await post("/shop/notes/-/drop", { confirm: true });
-  await post("/shop/orders/A~2F1001/-/delete", {});
+  await post("/shop/orders/Z~2F1/-/delete", {});
   const events = callsOf("track_event").map((args) => args.event as BanUserEvent);
   const names = events.map((event) => event.name).filter((name) => name !== "ban-user");
   assert.deepEqual(names, [
@@ -143,7 +143,7 @@ Deno.test("track_event + register_events + write_wrapper: the write API's events
   assert.match(String(alter.after_schema), /source/);
   assert.deepEqual(
     events.find((event) => event.name === "update-row")!.properties(),
-    { database: "shop", table: "orders", pks: ["A/1001"] },
+    { database: "shop", table: "orders", pks: ["Z/1"] },
   );
   // The plugin's own event class was registered and its wrapper's event sent after each write.
   assert.ok(svc.eventClasses.has(BanUserEvent));
@@ -272,7 +272,7 @@ Deno.test("register_token_handler: another scheme's bearer tokens sign in; a ref
   const good = await svc.client.get("/-/actor.json", {
     headers: { authorization: "Bearer newer_good" },
   });
-  assert.deepEqual(good.json(), { actor: { id: "token-user" } });
+  assert.deepEqual(good.json().actor, { id: "token-user" });
   const revoked = await svc.client.get("/-/actor.json", {
     headers: { authorization: "Bearer newer_revoked" },
   });
@@ -281,7 +281,7 @@ Deno.test("register_token_handler: another scheme's bearer tokens sign in; a ref
   const unknown = await svc.client.get("/-/actor.json", {
     headers: { authorization: "Bearer something_else" },
   });
-  assert.deepEqual(unknown.json(), { actor: null });
+  assert.equal(unknown.json().actor, null);
 });
 
 Deno.test("jinja2_environment_from_request: a page renders with the environment the hook answers", async () => {
