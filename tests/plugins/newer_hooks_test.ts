@@ -14,8 +14,9 @@ import { signedIn, submitForm } from "../views/_auth_helpers.ts";
 
 const plugin = fromFileUrl(new URL("../fixtures/plugins/newer_hooks.ts", import.meta.url));
 
-/** The hooks the fixture implements: every hook added after the spec's and `menu_links`. */
-const NEWER = HOOK_NAMES.slice(HOOK_NAMES.indexOf("menu_links") + 1);
+/** The hooks the fixture implements: every hook added after the spec's, `menu_links` and
+ * `jump_items_sql` (issue 41's, tested with the jump finder). */
+const NEWER = HOOK_NAMES.slice(HOOK_NAMES.indexOf("jump_items_sql") + 1);
 
 const METADATA = {
   ...SHOP_METADATA,
