@@ -412,3 +412,20 @@ Deno.test("foreign keys are listed in 1.0's order: other table, column, other co
   ]);
   Deno.removeSync(path.replace(/\/fks\.db$/, ""), { recursive: true });
 });
+
+Deno.test("update with return answers 1.0's rows: [row] beside the older row", async () => {
+  await using svc = referenceService({
+    secret: "s",
+    metadata: { permissions: { "update-row": { id: "writer" } } },
+  });
+  const response = await svc.client.post("/fixtures/simple_primary_key/1/-/update", {
+    body: JSON.stringify({ update: { content: "changed" }, return: true }),
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${svc.create_token("writer")}`,
+    },
+  });
+  assert.equal(response.status, 200);
+  const row = { id: "1", content: "changed" };
+  assert.deepEqual(response.json(), { ok: true, row, rows: [row] });
+});

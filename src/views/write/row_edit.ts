@@ -17,7 +17,10 @@ import { flash, rowsResponse, runWrite } from "./run_write.ts";
 import { DeleteRowEvent, UpdateRowEvent } from "../../plugins/events.ts";
 import { checkTypedValues } from "../typed_columns.ts";
 
-/** `/-/update`: 200 `{"ok": true}`, plus `"row"` (the row afterwards) with `"return": true`. */
+/**
+ * `/-/update`: 200 `{"ok": true}`; with `"return": true` also the row afterwards, as 1.0's
+ * `"rows": [row]` and as `"row"`, the key clients of the spec's era read.
+ */
 export async function updateView(svc: ViewHost, request: Request): Promise<Response> {
   const { db, table, pks, keyValues } = await targetRow(svc, request);
   await requireVisible(svc, request.actor, db.name, table);
@@ -48,7 +51,7 @@ export async function updateView(svc: ViewHost, request: Request): Promise<Respo
     new UpdateRowEvent({ actor: request.actor, database: db.name, table, pks: keyValues }),
   );
   flash(svc, request, "Row updated");
-  return await rowsResponse(db, table, data.return ? { ok: true, row } : { ok: true });
+  return await rowsResponse(db, table, data.return ? { ok: true, row, rows: [row] } : { ok: true });
 }
 
 /** `/-/delete`: 200 `{"ok": true}`. */
