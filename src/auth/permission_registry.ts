@@ -200,6 +200,18 @@ export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
 ]);
 
 /**
+ * Built-in actions nothing in Vitrine performs yet: registered so that tokens, `allow` blocks and
+ * plugins that name them read as the reference's do, but not offered where an actor picks what a
+ * token may do (`/-/create-token`), since granting one would grant nothing.
+ */
+export const UNIMPLEMENTED_ACTIONS: ReadonlySet<string> = new Set([
+  "execute-write-sql",
+  "create-view",
+  "drop-view",
+  "set-column-type",
+]);
+
+/**
  * Every built-in action (API-DETAILS §15 and the 1.0a37 additions): core's and the write API's.
  * Their abbreviations are stable, so tokens name them the same way before and after start-up.
  */

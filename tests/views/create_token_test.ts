@@ -31,6 +31,19 @@ Deno.test("GET /-/create-token offers expiry and per-database and per-table rest
   assert.doesNotMatch(page.text, /products_fts_data/);
 });
 
+Deno.test("the form offers only actions something performs (issue 37 item 17)", async () => {
+  await using svc = shopService({ secret: "s" });
+  const page = await svc.client.get("/-/create-token", {
+    cookies: signedIn(svc, { id: "alice" }),
+  });
+  for (const action of ["view-table", "execute-sql", "insert-row", "store-query", "view-metrics"]) {
+    assert.match(page.text, new RegExp(`name="all:${action}"`), action);
+  }
+  for (const action of ["execute-write-sql", "create-view", "drop-view", "set-column-type"]) {
+    assert.doesNotMatch(page.text, new RegExp(`:${action}"`), action);
+  }
+});
+
 Deno.test("the form lists only the tables the actor may see", async () => {
   const metadata = { databases: { shop: { tables: { orders: { allow: { id: "manager" } } } } } };
   await using svc = shopService({ secret: "s", metadata });

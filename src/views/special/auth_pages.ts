@@ -10,6 +10,7 @@ import { Forbidden } from "../../http/errors.ts";
 import { ACTOR_COOKIE, encodeActorCookie } from "../../auth/actor_cookie.ts";
 import { TOKEN_PREFIX } from "../../auth/tokens.ts";
 import { parseTokenForm } from "../../auth/token_form.ts";
+import { UNIMPLEMENTED_ACTIONS } from "../../auth/permission_registry.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
@@ -83,7 +84,8 @@ export async function createTokenView(svc: ViewHost, request: Request): Promise<
   }
   const context: Record<string, unknown> = {
     actor,
-    permissions: [...svc.permissionRegistry],
+    // Only actions something performs: a token allowed to `set-column-type` could do nothing.
+    permissions: [...svc.permissionRegistry].filter((p) => !UNIMPLEMENTED_ACTIONS.has(p.name)),
     database_with_tables: await databasesWithTables(svc, request),
     errors: [],
     token: null,
