@@ -35,7 +35,7 @@ import { wallClock } from "../db/read_query.ts";
 import { addSecurityHeaders } from "./security_headers.ts";
 import { appendVary } from "../http/vary.ts";
 import type { HeaderAccess } from "../http/header_list.ts";
-import { databaseForRoute } from "./resolve.ts";
+import { databaseForRoute, resolveDatabase, resolveTable } from "./resolve.ts";
 import { tilde_decode } from "../util/tilde.ts";
 import { cannedQueryFor } from "../config/canned_query_catalog.ts";
 import { type RequestOrigin, requestOrigin } from "./origin.ts";
@@ -203,6 +203,8 @@ async function route(svc: Service, request: Request): Promise<Response> {
       : await allowedAt(svc, request, path, match.allowedMethods);
     if (request.method === "OPTIONS") return optionsResponse(svc, allowed);
     if (nothingElse) throw new NotFound("Not found");
+    // A 405 says the page exists: one naming a missing database or table is a 404 instead.
+    await ensureNamedExists(svc, request, path);
     throw new MethodNotAllowed(`Method ${request.method} not allowed`, { allowed });
   }
   if (!match) throw new NotFound("Not found");
@@ -297,6 +299,25 @@ async function allowedAt(
   const query = db &&
     await cannedQueryFor(svc, db.name, tilde_decode(names.table), request.actor ?? null);
   return query?.write ? methods : methods.filter((method) => method !== "POST");
+}
+
+/**
+ * Throws the 404 a GET would give when `path` names a database, table or canned query that does
+ * not exist (`POST /nope`, `POST /db/nope/1`): no page lives there for any method.
+ */
+async function ensureNamedExists(svc: Service, request: Request, path: string): Promise<void> {
+  const claimant = svc.state.router.claimant(path);
+  if (!claimant || !["database", "table", "row"].includes(claimant.name ?? "")) return;
+  const groups = claimant.pattern.exec(path)?.groups ?? {};
+  const probe = { url_vars: groups } as unknown as Request;
+  const db = resolveDatabase(svc.databases, probe);
+  if (claimant.name === "database") return;
+  const table = tilde_decode(groups.table ?? "");
+  if (claimant.name === "table") {
+    if (await cannedQueryFor(svc, db.name, table, request.actor ?? null)) return;
+    if (await svc.stored_queries.get(db.name, table)) return;
+  }
+  await resolveTable(svc.databases, probe);
 }
 
 /** Under base_url `/prefix/`, `/prefix/x` is routed as `/x`; paths outside the prefix are not. */

@@ -9,7 +9,13 @@ import type { Database } from "../db/database.ts";
 import type { SqlValue } from "../db/values.ts";
 import { rowPathValues, tilde_decode } from "../util/tilde.ts";
 import { keyText, numberFromText } from "../util/key_text.ts";
-import { DatabaseNotFound, RowNotFound, TableNotFound, TableUnavailable } from "../http/errors.ts";
+import {
+  DatabaseNotFound,
+  NotFound,
+  RowNotFound,
+  TableNotFound,
+  TableUnavailable,
+} from "../http/errors.ts";
 import type { Request } from "../http/request.ts";
 import type { ResolvedRow, ResolvedTable } from "../views/host.ts";
 
@@ -28,6 +34,9 @@ export function databaseForRoute(databases: Databases, route: string): Database 
 export function resolveDatabase(databases: Databases, request: Request): Database {
   const route = tilde_decode(request.url_vars.database ?? "");
   const db = databaseForRoute(databases, route);
+  // `/-/…` is where the instance's own pages live: an unknown one is a missing page, not a
+  // missing database called "-".
+  if (!db && route === "-") throw new NotFound("Page not found");
   if (!db) throw new DatabaseNotFound(route);
   return db;
 }

@@ -59,6 +59,10 @@ Deno.test("a hook or plugin view that hangs is cut off after hook_time_limit_ms 
     json.json().error,
     /did not answer within 300 ms \(the hook_time_limit_ms setting\)/,
   );
+  // The error page names the path whose view hung (issue 37 item 18: it read "[path]").
+  const html = await quietly(() => svc.client.get("/-/hang"));
+  assert.equal(html.status, 500);
+  assert.match(html.text, /The plugin view for \/-\/hang did not answer within 300 ms/);
   // Both were cut off, not waited out (a generous bound: this only rules out hanging).
   assert.ok(performance.now() - started < 20_000);
   const again = await svc.client.get("/shop/products.json");

@@ -48,7 +48,10 @@ export async function errorPage(
   request: Request,
   error: unknown,
 ): Promise<Response> {
-  const { status, message, title, headers, extra = {}, htmlMessage, hint } = describe(error);
+  const { status, message, title, headers, extra = {}, htmlMessage, hint } = describe(
+    error,
+    request.path,
+  );
   if (wantsJson(request) || sendsJson(request)) {
     return Response.json(
       { ok: false, error: message, errors: [message], status, title, ...extra },
@@ -77,11 +80,12 @@ export async function errorPage(
   }
 }
 
-function describe(error: unknown): ErrorInfo {
+/** `keep`: text shown as it is even where it looks like a file path (the page's own path). */
+function describe(error: unknown, keep = ""): ErrorInfo {
   if (error instanceof StatusError) {
     return {
       status: error.status,
-      message: error.status >= 500 ? withoutFilePaths(error.message) : error.message,
+      message: error.status >= 500 ? withoutFilePaths(error.message, keep) : error.message,
       title: error.title,
       headers: error.headers,
       extra: error.extra,
@@ -90,7 +94,7 @@ function describe(error: unknown): ErrorInfo {
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { status: 500, message: withoutFilePaths(message), title: null, headers: {} };
+  return { status: 500, message: withoutFilePaths(message, keep), title: null, headers: {} };
 }
 
 // Absolute file paths and file: URLs, as Deno, SQLite and template errors quote them. URLs such as
@@ -106,8 +110,13 @@ const FILE_PATHS = [
  * helps whoever reads the page, but where Vitrine, its plugins and its databases live on disk is
  * for the operator's log, which gets the whole error.
  */
-function withoutFilePaths(message: string): string {
-  return FILE_PATHS.reduce((text, pattern) => text.replace(pattern, "[path]"), message);
+function withoutFilePaths(message: string, keep = ""): string {
+  const strip = (text: string) =>
+    FILE_PATHS.reduce((out, pattern) => out.replace(pattern, "[path]"), text);
+  // The URL path the visitor asked for is theirs, not the server's ("The plugin view for /-/x
+  // did not answer"): it stays.
+  if (keep.length < 2) return strip(message);
+  return message.split(keep).map(strip).join(keep);
 }
 
 /** "Table not found: nope" — people reading the page want to know which name was wrong. */

@@ -24,6 +24,8 @@ export async function tableOrCannedQueryView(svc: ViewHost, request: Request): P
     return await cannedQueryView(svc, request, db, storedQueryDefinition(stored));
   }
   if (request.method !== "GET" && request.method !== "HEAD") {
+    // A 405 says the page exists: a name that is no table or view is a 404 for any method.
+    await svc.resolve_table(request);
     throw new MethodNotAllowed("Only canned queries accept POST", { allowed: ["GET", "HEAD"] });
   }
   return await tableView(svc, request);
