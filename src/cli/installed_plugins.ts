@@ -15,7 +15,7 @@
  */
 import { PluginRegistry } from "../plugins/registry.ts";
 import { loadPlugins, pluginSpecifiersFromMetadata } from "../plugins/loader.ts";
-import { loadMetadataFile } from "../config/metadata.ts";
+import { loadMetadataFiles } from "../config/metadata.ts";
 import { registerDefaultPlugins } from "../plugins/defaults/mod.ts";
 import { type InstalledPlugin, readInstalledPlugins } from "./plugins_file.ts";
 
@@ -23,14 +23,14 @@ import { type InstalledPlugin, readInstalledPlugins } from "./plugins_file.ts";
 export interface InstalledPluginArgs {
   /** `--plugin` values. */
   specifiers: string[];
-  /** The `-m/--metadata` file, if any. */
-  metadataFile: string | null;
+  /** The `-m/--metadata` files, in order. */
+  metadataFiles: string[];
 }
 
 /** Pre-scans `argv` for `--plugin X`, `--plugin=X`, `-m X`, `--metadata X`, `--metadata=X`. */
 export function scanInstalledPluginArgs(argv: string[]): InstalledPluginArgs {
   const specifiers: string[] = [];
-  let metadataFile: string | null = null;
+  const metadataFiles: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") break;
@@ -42,10 +42,11 @@ export function scanInstalledPluginArgs(argv: string[]): InstalledPluginArgs {
       const specifier = value();
       if (specifier !== undefined) specifiers.push(specifier);
     } else if (flag === "-m" || flag === "--metadata") {
-      metadataFile = value() ?? null;
+      const file = value();
+      if (file !== undefined) metadataFiles.push(file);
     }
   }
-  return { specifiers, metadataFile };
+  return { specifiers, metadataFiles };
 }
 
 /**
@@ -53,11 +54,11 @@ export function scanInstalledPluginArgs(argv: string[]): InstalledPluginArgs {
  * none). A metadata file that cannot be read is left for the command to report.
  */
 export async function installedPluginRegistry(argv: string[] = []): Promise<PluginRegistry> {
-  const { specifiers, metadataFile } = scanInstalledPluginArgs(argv);
+  const { specifiers, metadataFiles } = scanInstalledPluginArgs(argv);
   let metadataPlugins: string[] = [];
-  if (metadataFile) {
+  if (metadataFiles.length) {
     try {
-      metadataPlugins = pluginSpecifiersFromMetadata(await loadMetadataFile(metadataFile));
+      metadataPlugins = pluginSpecifiersFromMetadata((await loadMetadataFiles(metadataFiles))!);
     } catch {
       // `serve` (or `publish`) reads the file again and reports the error properly.
     }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { Service, type ServiceOptions } from "../service.ts";
 import { drain, serve } from "../app/server.ts";
 import { batchedLines, printText } from "../app/access_log.ts";
-import { loadMetadataFile } from "../config/metadata.ts";
+import { loadMetadataFiles } from "../config/metadata.ts";
 import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettings, parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
@@ -29,7 +29,8 @@ export interface ServeFlags {
   immutable: string[];
   host: string;
   port: string;
-  metadata?: string;
+  /** `-m` files, merged in order (a later file wins). */
+  metadata: string[];
   templateDir?: string;
   pluginsDir?: string;
   plugin: string[];
@@ -76,7 +77,12 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     .option("-i, --immutable <file>", "database file to serve as immutable", collect, [])
     .option("-h, --host <host>", "host to listen on (0.0.0.0 for every interface)", "127.0.0.1")
     .option("-p, --port <port>", "port to listen on (0 picks a free one)", "8001")
-    .option("-m, --metadata <file>", "metadata and configuration file (JSON or YAML)")
+    .option(
+      "-m, --metadata <file>",
+      "metadata and configuration file (JSON or YAML); repeat to merge several, later ones win",
+      collect,
+      [],
+    )
     .option("--template-dir <dir>", "directory of templates that override the defaults")
     .option("--plugins-dir <dir>", "directory of plugin modules (.ts/.js/.mjs)")
     .option(
@@ -354,7 +360,9 @@ export async function serviceOptionsFrom(
     };
     files = [];
   }
-  const metadata = flags.metadata ? await loadMetadataFile(flags.metadata) : options.metadata;
+  const metadata = flags.metadata?.length
+    ? (await loadMetadataFiles(flags.metadata))!
+    : options.metadata;
   // Settings: a configuration directory's settings.json, then a `settings:` block of the
   // metadata (where Datasette 1.0's datasette.yaml keeps them), then `-s`, each over the last.
   const settings: Record<string, unknown> = { ...(options.settings ?? {}) };

@@ -234,6 +234,19 @@ export async function loadMetadataFile(path: string): Promise<MetadataDict> {
   }
 }
 
+/**
+ * Several metadata files (`-m a.yaml -m b.json`), merged in order with {@link merge}: a later
+ * file's value wins, objects merge key by key. Null when `paths` is empty.
+ */
+export async function loadMetadataFiles(paths: readonly string[]): Promise<MetadataDict | null> {
+  let merged: MetadataDict | null = null;
+  for (const path of paths) {
+    const loaded = await loadMetadataFile(path);
+    merged = merged ? merge(merged, loaded) : loaded;
+  }
+  return merged;
+}
+
 /** True for `{...}` objects (not arrays, null, class instances like Date). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;

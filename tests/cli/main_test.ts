@@ -184,10 +184,11 @@ Deno.test("installed plugins are read from --plugin and -m/--metadata before par
       "--plugin",
       "ignored.ts",
     ]),
-    { specifiers: ["a.ts", "b.ts"], metadataFile: "meta.yml" },
+    { specifiers: ["a.ts", "b.ts"], metadataFiles: ["meta.yml"] },
   );
-  assert.deepEqual(scanInstalledPluginArgs(["--metadata=x.json"]), {
+  // Every -m counts: they are merged in order (issue 37 item 16).
+  assert.deepEqual(scanInstalledPluginArgs(["--metadata=x.json", "-m", "y.yml"]), {
     specifiers: [],
-    metadataFile: "x.json",
+    metadataFiles: ["x.json", "y.yml"],
   });
 });

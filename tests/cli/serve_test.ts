@@ -252,3 +252,30 @@ Deno.test("serve prints an access log line per request; --no-access-log silences
   assert.doesNotMatch(quiet, /"GET /);
   assert.match(quiet, /Vitrine is serving on/);
 });
+
+Deno.test("-m given several times merges the files in order, a later one winning", async () => {
+  const db = buildShopDb();
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-meta-" });
+  Deno.writeTextFileSync(
+    `${dir}/a.json`,
+    JSON.stringify({ title: "First", databases: { shop: { description: "From a" } } }),
+  );
+  Deno.writeTextFileSync(
+    `${dir}/b.yaml`,
+    "title: Second\ndatabases:\n  shop:\n    source: From b\n",
+  );
+  const result = await vitrine([
+    db,
+    "-m",
+    `${dir}/a.json`,
+    "--metadata",
+    `${dir}/b.yaml`,
+    "--get",
+    "/-/metadata.json",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const metadata = JSON.parse(result.stdout);
+  assert.equal(metadata.title, "Second");
+  assert.equal(metadata.databases.shop.description, "From a");
+  assert.equal(metadata.databases.shop.source, "From b");
+});
