@@ -64,3 +64,8 @@ const BYTE_HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padS
 
 const hex8 = (n: number) =>
   BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] + BYTE_HEX[n & 255];
+
+/** Hex SHA-256 of bytes: the `_blob_hash` naming a BLOB cell in a query result's link. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}

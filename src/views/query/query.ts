@@ -30,6 +30,7 @@ import {
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { describingMetadata } from "./query_json.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
+import { queryBlobPath, queryBlobResponse } from "./query_blob.ts";
 import { mayStoreQuery } from "./stored_access.ts";
 
 /** GET `/<db>/-/query(.fmt)?sql=`. */
@@ -46,7 +47,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     action: "view-database",
     resource: db.name,
   });
-  ensureKnownFormat(svc, request);
+  ensureKnownFormat(svc, request, ["blob"]);
   const sql = (request.args.get("sql") ?? "").trim();
   const params = queryParameters(sql);
   const values = formValues(params.form, request.args);
@@ -102,6 +103,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     }
     throw error;
   }
+  if (request.url_vars?.format === "blob") return queryBlobResponse(request, outcome);
   const rowsPage = queryRowsPage(outcome, {
     database: db.name,
     query_name: null,

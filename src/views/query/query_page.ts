@@ -12,6 +12,7 @@ import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows } from "../../render/render_cell.ts";
+import { queryBlobPath } from "./query_blob.ts";
 import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { actionLinks, topHtml } from "../page_hooks.ts";
@@ -240,6 +241,13 @@ export async function renderQueryPage(
         table: null,
         truncate: Number(svc.setting("truncate_cells_html") ?? 0),
         column_types: outcome.column_types,
+        // Custom SQL links each BLOB cell to its `.blob` download (`query_blob.ts`).
+        blobUrl: context.canned_query === null
+          ? (row, column) => {
+            const value = row[column];
+            return value instanceof Uint8Array ? queryBlobPath(request, column, value) : null;
+          }
+          : undefined,
       },
       outcome.columns,
       outcome.rows,
