@@ -175,6 +175,7 @@ export class Database extends DatabaseIntrospection {
       json: options.json_rows ?? null,
       text: options.text_rows ?? null,
       maxBytes: this.#byteCap(),
+      owner: options.owner_sql === true,
     };
     const start = traceClock();
     const { signal } = options;

@@ -76,6 +76,13 @@ export interface ExecuteOptions {
    * kept there. Ignored for memory databases.
    */
   cache?: boolean;
+  /**
+   * SQL the instance's owner wrote (a canned query from the configuration or a plugin), not a
+   * visitor: it may read any pragma (`PRAGMA cache_size`, `pragma_compile_options()`), where
+   * visitor SQL may read only a few. Setting a pragma stays refused for both.
+   * @internal
+   */
+  owner_sql?: boolean;
 }
 
 /** `block: false` queues the write and returns a task id instead of waiting. */

@@ -42,6 +42,8 @@ export interface ReadRequest {
    * value, and the total of the rows returned); null for no limit.
    */
   maxBytes?: number | null;
+  /** SQL the owner wrote (a canned query): it may read any pragma (`ExecuteOptions.owner_sql`). */
+  owner?: boolean;
 }
 
 /** SQLite's own default length limit (1,000,000,000 bytes), used when no cap is asked for. */
@@ -90,6 +92,7 @@ export function runRead(conn: Connection, request: ReadRequest): ReadResult {
     return conn.restricted(
       () => conn.query(request.sql, request.params ?? undefined, options),
       limits,
+      request.owner === true,
     );
   } finally {
     if (limited) conn.setDeadline(null);

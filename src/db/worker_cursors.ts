@@ -142,6 +142,7 @@ function openCursor(conn: Connection, id: number, request: ReadRequest): Cursor 
   const statement = conn.restricted(
     () => conn.openCursor(request.sql, request.params ?? undefined),
     visitorLimits(maxBytes),
+    request.owner === true,
   );
   const cursor: Cursor = {
     statement,
@@ -173,12 +174,16 @@ function readNext(
   if (remaining !== Infinity) conn.setDeadline(remaining);
   const started = performance.now();
   try {
-    return conn.restricted(() => {
-      const chunk = text
-        ? nextChunk(cursor, text, count, maxBytes)
-        : rowsChunk(cursor, count, maxBytes);
-      return { ...chunk, real_columns: cursor.statement.realColumns() };
-    }, visitorLimits(maxBytes));
+    return conn.restricted(
+      () => {
+        const chunk = text
+          ? nextChunk(cursor, text, count, maxBytes)
+          : rowsChunk(cursor, count, maxBytes);
+        return { ...chunk, real_columns: cursor.statement.realColumns() };
+      },
+      visitorLimits(maxBytes),
+      request.owner === true,
+    );
   } finally {
     cursor.readMs = performance.now() - started;
     if (remaining !== Infinity) conn.setDeadline(null);

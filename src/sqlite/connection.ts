@@ -65,6 +65,8 @@ export class Connection {
   /** Compiled statements of `query()`, least recently used first. */
   #statements = new Map<string, Statement>();
   #authorizer: VisitorAuthorizer | undefined;
+  /** True while the applied restriction is for SQL the owner wrote (`restricted(…, true)`). */
+  #owner = false;
   /** How many `restricted()` calls are running now (a nested call is restricted too). */
   #restrictedDepth = 0;
   /**
@@ -291,10 +293,11 @@ export class Connection {
    * read connection runs restricted work almost only. Pass the same `limits` object each time
    * (or an equal one) to keep them applied.
    */
-  restricted<T>(fn: () => T, limits: Partial<SqlLimits>): T {
+  restricted<T>(fn: () => T, limits: Partial<SqlLimits>, owner = false): T {
     this.#db();
     const outer = this.#appliedLimits;
-    if (limits !== outer) this.#apply(limits);
+    const outerOwner = this.#owner;
+    if (limits !== outer || owner !== outerOwner) this.#apply(limits, owner);
     this.#state.release = null;
     this.#restrictedDepth++;
     try {
@@ -304,14 +307,16 @@ export class Connection {
       if (this.#state.open) {
         if (this.#restrictedDepth > 0) {
           // A nested call with other limits: the outer work goes on under its own.
-          if (outer !== null && this.#appliedLimits !== outer) this.#apply(outer);
+          if (outer !== null && (this.#appliedLimits !== outer || this.#owner !== outerOwner)) {
+            this.#apply(outer, outerOwner);
+          }
         } else this.#state.release = this.#release;
       }
     }
   }
 
-  #apply(limits: Partial<SqlLimits>): void {
-    const key = `restricted:${Object.entries(limits).join(",")}`;
+  #apply(limits: Partial<SqlLimits>, owner: boolean): void {
+    const key = `restricted:${owner ? "owner:" : ""}${Object.entries(limits).join(",")}`;
     if (this.#appliedLimits !== null) {
       if (key === this.#restrictedKey) {
         this.#appliedLimits = limits;
@@ -322,7 +327,8 @@ export class Connection {
     const db = this.#state.db;
     this.#authorizer ??= new VisitorAuthorizer(db);
     this.#ownLimits = setLimits(db, limits);
-    this.#authorizer.set(true);
+    this.#authorizer.set(true, owner);
+    this.#owner = owner;
     this.#appliedLimits = limits;
     this.#restrictedKey = key;
   }
@@ -332,6 +338,7 @@ export class Connection {
     this.#state.release = null;
     if (this.#appliedLimits === null) return;
     this.#appliedLimits = null;
+    this.#owner = false;
     this.#restrictedKey = "";
     this.#authorizer!.set(false);
     setLimits(this.#state.db, this.#ownLimits);

@@ -241,7 +241,12 @@ const AUTHORIZER = {
  * Decides one authorizer call for visitor SQL. Exported for tests; `arg1`/`arg2` are the
  * action's two detail strings (table and column, pragma and value, …).
  */
-export function visitorDecision(action: number, arg1: string | null, arg2: string | null): number {
+export function visitorDecision(
+  action: number,
+  arg1: string | null,
+  arg2: string | null,
+  owner = false,
+): number {
   if (ALWAYS_ALLOWED.has(action)) return SQLITE_OK;
   switch (action) {
     case SQLITE_READ:
@@ -250,7 +255,9 @@ export function visitorDecision(action: number, arg1: string | null, arg2: strin
       return arg2 !== null && DENIED_FUNCTIONS.has(arg2.toLowerCase()) ? SQLITE_DENY : SQLITE_OK;
     case SQLITE_PRAGMA: {
       const name = (arg1 ?? "").toLowerCase();
-      if (!READABLE_PRAGMAS.has(name)) return SQLITE_DENY;
+      // SQL the owner wrote (a canned query) may read any pragma (`PRAGMA cache_size`); setting
+      // one would change a read connection every later query shares, so nobody may.
+      if (!owner && !READABLE_PRAGMAS.has(name)) return SQLITE_DENY;
       return arg2 === null || PRAGMAS_WITH_ARGUMENT.has(name) ? SQLITE_OK : SQLITE_DENY;
     }
     default:
@@ -265,14 +272,20 @@ export function visitorDecision(action: number, arg1: string | null, arg2: strin
 export class VisitorAuthorizer {
   #db: Deno.PointerValue;
   #callback: Deno.UnsafeCallback<typeof AUTHORIZER> | null = null;
+  /**
+   * The policy of the statements being prepared. Switching it goes through `set`, whose
+   * `sqlite3_set_authorizer` expires every compiled statement: none prepared under one policy is
+   * run under the other.
+   */
+  #owner = false;
 
   /** An authorizer for connection `db`, initially off. */
   constructor(db: Deno.PointerValue) {
     this.#db = db;
   }
 
-  /** Installs (true) or removes (false) the authorizer. */
-  set(on: boolean): void {
+  /** Installs (true) or removes (false) the authorizer; `owner` for SQL the owner wrote. */
+  set(on: boolean, owner = false): void {
     const lib = sqlite();
     if (!on) {
       check(this.#db, lib.sqlite3_set_authorizer(this.#db, null, null));
@@ -280,12 +293,14 @@ export class VisitorAuthorizer {
     }
     // Called once per action while a statement is prepared (every column read is one), never
     // per row: about 1–2 µs a call, the cost of crossing from C into JS.
+    this.#owner = owner;
     this.#callback ??= new Deno.UnsafeCallback(AUTHORIZER, (_data, action, a1, a2) => {
       if (ALWAYS_ALLOWED.has(action)) return SQLITE_OK;
       return visitorDecision(
         action,
         readCString(a1),
         action === SQLITE_READ ? null : readCString(a2),
+        this.#owner,
       );
     });
     check(this.#db, lib.sqlite3_set_authorizer(this.#db, this.#callback.pointer, null));

@@ -187,7 +187,11 @@ async function runCannedRead(
   let status = 200;
   try {
     bound = cannedBindValues(params, values, request, svc.registered.magicParameters);
-    outcome = await runReadQuery(db, query.sql, bound, request, svc.registered.renderers);
+    // The owner's SQL (configuration or a plugin) may read any pragma; a stored query is a
+    // visitor's, held to the rules of custom SQL.
+    outcome = await runReadQuery(db, query.sql, bound, request, svc.registered.renderers, {
+      owner_sql: !query.stored,
+    });
   } catch (error) {
     if (error instanceof MagicParameterError) {
       outcome = { columns: [], rows: [], truncated: false, error: error.message };

@@ -50,6 +50,7 @@ export async function runReadQuery(
   params: Record<string, unknown>,
   request: Request,
   renderers?: ReadonlyMap<string, OutputRenderer>,
+  { owner_sql = false }: { owner_sql?: boolean } = {},
 ): Promise<QueryOutcome> {
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
@@ -59,12 +60,13 @@ export async function runReadQuery(
       const streamed = await streamQuery(db, sql, params, custom_time_limit);
       if (streamed) return { ...streamed, error: null };
     }
-    const page = await readPage(db, sql, params, offset, custom_time_limit);
+    const page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql);
     if (page) return { ...page, error: null };
     if (offset > 0) throw new BadRequest("_next cannot page this query: it is not a SELECT");
     const results = await db.execute(sql, params as never, {
       custom_time_limit,
       log_sql_errors: false,
+      owner_sql,
     });
     return {
       columns: results.columns,
@@ -103,9 +105,10 @@ async function readPage(
   params: Record<string, unknown>,
   offset: number,
   custom_time_limit: number | null,
+  owner_sql: boolean,
 ): Promise<Omit<QueryOutcome, "error"> | null> {
   try {
-    return await readQueryPage(db, sql, params, offset, custom_time_limit);
+    return await readQueryPage(db, sql, params, offset, custom_time_limit, true, owner_sql);
   } catch (error) {
     if (offset === 0 && error instanceof QueryError && !error.storage_failure) return null;
     throw error;

@@ -75,6 +75,7 @@ export async function readQueryPage(
   offset: number,
   custom_time_limit: number | null,
   fixColumns = true,
+  owner_sql = false,
 ): Promise<QueryPageRead | null> {
   const paged = pagedQuerySql(sql, offset);
   if (paged === null) return null;
@@ -82,11 +83,12 @@ export async function readQueryPage(
   const results = await db.execute(paged, params as BindParams, {
     custom_time_limit,
     log_sql_errors: false,
+    owner_sql,
   });
   const rows = results.values;
   const next = results.truncated && rows.length ? String(offset + rows.length) : null;
   const columns = fixColumns
-    ? await queryColumnNames(db, sql, params, results.columns)
+    ? await queryColumnNames(db, sql, params, results.columns, owner_sql)
     : results.columns;
   return {
     columns,
@@ -106,9 +108,10 @@ async function queryColumnNames(
   sql: string,
   params: Record<string, unknown>,
   wrapped: string[],
+  owner_sql = false,
 ): Promise<string[]> {
   if (!wrapped.some((name) => /:\d+$/.test(name))) return wrapped;
-  return (await db.execute(sql, params as BindParams, { page_size: 1 })).columns;
+  return (await db.execute(sql, params as BindParams, { page_size: 1, owner_sql })).columns;
 }
 
 /**
