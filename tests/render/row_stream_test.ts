@@ -150,3 +150,44 @@ Deno.test("a labelled export after a write is whole, with and without compressio
     }
   }
 });
+
+Deno.test("rows written while a stream is read are not in it: one snapshot, every row once", async () => {
+  await using svc = shopService();
+  const db = svc.get_database("shop");
+  await db.execute_write_script(`
+    create table places (id integer primary key, name text);
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < 30000)
+    insert into places select i, 'place ' || i from n;
+  `);
+  await using server = await served(svc);
+  for (
+    const path of [
+      "/shop/places.csv?_stream=on",
+      `/shop/-/query.csv?sql=${encodeURIComponent("select * from places order by id")}&_stream=on`,
+    ]
+  ) {
+    await db.execute_write("delete from places where id > 30000");
+    const response = await fetch(`${server.url}${path}`);
+    const reader = response.body!.getReader();
+    const parts: Uint8Array[] = [(await reader.read()).value!];
+    // Rows written (and deleted) after the export started, before most of it is read.
+    await db.execute_write_script(`
+      delete from places where id % 2 = 0;
+      with recursive n(i) as (select 30001 union all select i + 1 from n where i < 31000)
+      insert into places select i, 'late ' || i from n;
+    `);
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      parts.push(part.value);
+    }
+    const text = new TextDecoder().decode(
+      new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer()),
+    );
+    const ids = text.trimEnd().split("\r\n").slice(1).map((line) => Number(line.split(",")[0]));
+    assert.equal(ids.length, 30000, path);
+    assert.deepEqual(ids, Array.from({ length: 30000 }, (_, i) => i + 1), path);
+    await db.execute_write_script(`
+      with recursive n(i) as (select 2 union all select i + 2 from n where i < 30000)
+      insert into places select i, 'place ' || i from n;
+    `);
+  }
+});
