@@ -263,7 +263,7 @@ export class Service {
   async close(): Promise<void> {
     this.metrics.stopSharing();
     await this.#catalogRefresh;
-    for (const db of this.databases.values()) db.close();
+    for (const db of [...this.databases.values(), ...this.#removed]) db.close();
     this.#internal?.close();
     await this.#pool?.close();
     this.#pool = null;
@@ -443,14 +443,24 @@ export class Service {
     return this.add_database(new Database(this, { memory_name: name }), { name });
   }
 
-  /** Detaches a previously added database. */
+  /**
+   * Detaches a previously added database. New requests no longer find it; the requests already
+   * in flight finish with it, and then its connections (and its workers') close.
+   */
   remove_database(name: string): void {
     const db = this.databases.get(name);
     if (!db) throw keyError(`Database not found: ${name}`);
     this.databases.delete(name);
-    db.close();
+    this.#removed.add(db);
+    void this.lifecycle.whenEarlierRequestsEnd().then(() => {
+      this.#removed.delete(db);
+      db.close();
+    });
     if (this.#booting) this.refresh_catalog();
   }
+
+  /** Databases removed whose in-flight requests have not all finished (closed by close()). */
+  #removed = new Set<Database>();
 
   /** The database for a route (its URL name). */
   databaseForRoute(route: string): Database | null {

@@ -93,15 +93,14 @@ export function createHandler(svc: Service): FetchHandler {
   return async (raw, info) => {
     const started = performance.now();
     const lifecycle = svc.lifecycle;
-    lifecycle.inFlight++;
-    lifecycle.received++;
+    const id = lifecycle.begin();
     let status = 500;
     try {
       const response = await answer(raw, info);
       status = response.status;
       return response;
     } finally {
-      lifecycle.inFlight--;
+      lifecycle.end(id);
       svc.metrics.observeRequest(raw, status, (performance.now() - started) / 1000);
     }
   };

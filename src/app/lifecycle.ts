@@ -19,6 +19,43 @@ export class Lifecycle {
   received = 0;
   /** The TCP port of the server, once listening (null in-process). */
   port: number | null = null;
+  /** Numbers of the requests in flight, in arrival order (so the first is the oldest). */
+  #open = new Set<number>();
+  #arrivals = 0;
+  #waiters: { upTo: number; resolve: () => void }[] = [];
+
+  /** A request arrived: counts it and returns its number for {@link end}. */
+  begin(): number {
+    this.inFlight++;
+    this.received++;
+    const id = ++this.#arrivals;
+    this.#open.add(id);
+    return id;
+  }
+
+  /** The request numbered `id` has its answer. */
+  end(id: number): void {
+    this.inFlight--;
+    this.#open.delete(id);
+    if (!this.#waiters.length) return;
+    const oldest = this.#open.values().next().value ?? Infinity;
+    this.#waiters = this.#waiters.filter((waiter) => {
+      if (waiter.upTo >= oldest) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  /**
+   * Resolves once every request that arrived before this call has its answer (later requests
+   * are not waited for): a database taken away finishes the reads that had already found it.
+   */
+  whenEarlierRequestsEnd(): Promise<void> {
+    const upTo = this.#arrivals;
+    const oldest = this.#open.values().next().value ?? Infinity;
+    if (oldest > upTo) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ upTo, resolve }));
+  }
 
   /** The current phase. */
   get phase(): Phase {

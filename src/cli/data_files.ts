@@ -8,7 +8,7 @@
  * @module
  */
 
-import { basename, extname, join } from "node:path";
+import { basename, extname } from "node:path";
 import type { Service } from "../service.ts";
 import { Database } from "../db/database.ts";
 import { Connection } from "../sqlite/connection.ts";
@@ -27,22 +27,6 @@ export function dataFileStem(path: string): string {
   return basename(path, extname(path));
 }
 
-/** A configuration directory's own files, which are not data (config/config_dir.ts). */
-const CONFIG_FILES = new Set(["metadata.json", "settings.json", "inspect-data.json"]);
-
-/**
- * The data files directly inside `dir` (a configuration directory picks them up), sorted; its
- * configuration files are left out.
- */
-export function dataFilesIn(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    if (CONFIG_FILES.has(entry.name)) continue;
-    if (entry.isFile && isDataFile(entry.name)) found.push(join(dir, entry.name));
-  }
-  return found.sort();
-}
-
 /** Data files imported and waiting to be attached to the service. */
 export interface ImportedData {
   /** SQLite files written with `--into FILE.db`: serve them as immutable. */
@@ -53,6 +37,15 @@ export interface ImportedData {
    * files are what it serves.
    */
   attach(svc: Service, keepMemory: boolean): void;
+}
+
+/**
+ * Takes away the empty `_memory` database a service starts with when given no database files,
+ * when what it serves comes from data files or a data library instead.
+ */
+export function dropDefaultMemory(svc: Service): void {
+  const memory = svc.databases.get("_memory");
+  if (memory?.is_memory && memory.memory_name === null) svc.remove_database("_memory");
 }
 
 const FILE_SUFFIX = /\.(db|sqlite3?)$/i;
@@ -84,10 +77,7 @@ export async function importDataFiles(files: string[], into?: string): Promise<I
   return {
     immutables: [],
     attach(svc, keepMemory) {
-      const memory = svc.databases.get("_memory");
-      if (!keepMemory && memory?.is_memory && memory.memory_name === null) {
-        svc.remove_database("_memory");
-      }
+      if (!keepMemory) dropDefaultMemory(svc);
       for (const { name, memoryName, keepAlive } of memories) {
         svc.add_database(new Database(svc, { memory_name: memoryName, is_mutable: false }), {
           name,

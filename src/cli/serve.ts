@@ -11,7 +11,8 @@ import { CliExit } from "./exit.ts";
 import { QUERY_FORMATS, runQueryCommand } from "./query.ts";
 import { Connection } from "../sqlite/connection.ts";
 import { looksLikeSqlite } from "./sqlite_file.ts";
-import { dataFilesIn, importDataFiles, isDataFile } from "./data_files.ts";
+import { dropDefaultMemory, importDataFiles, isDataFile } from "./data_files.ts";
+import { Library } from "./library.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
 import {
   METRICS_DIR_ENV,
@@ -61,6 +62,8 @@ export interface ServeFlags {
   reusePort?: boolean;
   /** `--into NAME|FILE.db`: where served CSV/JSON files are imported (data_files.ts). */
   into?: string;
+  /** `--library DIR`: a folder watched for databases and data files (library.ts). */
+  library?: string;
 }
 
 /**
@@ -122,11 +125,16 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     )
     .option("--reuse-port", "share the port with other processes listening so (Linux)")
     .option("--into <name>", "import CSV/JSON files into one database NAME, or a file NAME.db")
+    .option("--library <dir>", "serve a folder's databases and data files, following its changes")
     .action(async (files: string[], flags: ServeFlags) => {
       checkPort(flags.port);
-      const dataFiles = files.length === 1 && await isConfigDir(files[0])
-        ? dataFilesIn(files[0])
-        : files.filter(isDataFile);
+      // A configuration directory is a data library: its data files are the library's to serve.
+      const configDir = files.length === 1 && await isConfigDir(files[0]) ? files[0] : null;
+      const libraryDir = flags.library ?? configDir;
+      if (libraryDir !== null && !isDirectory(libraryDir)) {
+        throw new CliExit(1, `Error: --library directory not found: ${libraryDir}`);
+      }
+      const dataFiles = configDir ? [] : files.filter(isDataFile);
       const options = await serviceOptionsFrom(files.filter((f) => !isDataFile(f)), flags);
       const processes = processCount(flags.processes);
       if (flags.query !== undefined) return await queryAndExit(options, flags);
@@ -145,7 +153,21 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // Before the read workers start, so that their threads follow the same rules.
       if (!flags.get) returnFreedMemorySooner();
       const svc = new Service(options);
-      imported.attach(svc, Boolean(flags.memory || flags.crossdb));
+      const keepMemory = Boolean(flags.memory || flags.crossdb);
+      imported.attach(svc, keepMemory);
+      const library = libraryDir === null ? null : new Library(svc, libraryDir, {
+        // A configuration directory with inspect-data.json serves its files as immutable.
+        immutable: configDir !== null && Boolean(options.inspect_data),
+      });
+      if (library) {
+        if (!keepMemory) dropDefaultMemory(svc);
+        try {
+          await library.scan();
+        } catch (error) {
+          await svc.close();
+          throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+        }
+      }
       if (flags.get) {
         try {
           await svc.invoke_startup();
@@ -161,6 +183,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // `--inspect-file` gives hashes without reading the files.
       for (const db of svc.databases.values()) void db.hash;
       const server = await listen(svc, flags);
+      library?.watch();
       // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.
       const stop = stopOnSignals(svc, server);
       // What starting took and freed goes back to the system. V8's heap first: loading and

@@ -64,6 +64,8 @@ const INLINE_LIMIT_MS = 25;
 const READER_BUSY_TIMEOUT_MS = 1000;
 /** SQLite's "database is locked". */
 const SQLITE_BUSY = 5;
+/** Database objects made so far (each gets the next number as its instance). */
+let instances = 0;
 
 /** A database served by Vitrine. */
 export class Database extends DatabaseIntrospection {
@@ -79,6 +81,11 @@ export class Database extends DatabaseIntrospection {
   readonly is_memory: boolean;
   /** Name of the shared in-memory database, or null. */
   readonly memory_name: string | null;
+  /**
+   * When the database was attached while the server was running (a data library's new file),
+   * shown on the index page; null for databases served from the start.
+   */
+  added_at: Date | null = null;
   #host: DatabaseHost;
   #ownHost: StandaloneHost | null = null;
   #options: DatabaseOptions;
@@ -86,6 +93,8 @@ export class Database extends DatabaseIntrospection {
   #connections: DatabaseConnections;
   #hash: string | null | undefined;
   #closed = false;
+  /** Tells this Database from a later one of the same name and file (ReadSource.instance). */
+  #instance = ++instances;
 
   /** `host` is the owning service; `undefined` gives the database its own standalone host. */
   constructor(host: DatabaseHost | undefined, options: DatabaseOptions = {}) {
@@ -122,12 +131,25 @@ export class Database extends DatabaseIntrospection {
 
   /** File size in bytes; 0 for memory databases. */
   get size(): number {
-    return this.is_memory || this.path === null ? 0 : fileSize(this.path);
+    if (this.is_memory || this.path === null) return 0;
+    try {
+      return fileSize(this.path);
+    } catch (error) {
+      // Deleted while served (a data library takes it away a moment later): no bytes.
+      if (error instanceof Deno.errors.NotFound) return 0;
+      throw error;
+    }
   }
 
   /** File modification time in nanoseconds (exact, a bigint); null for memory databases. */
   get mtime_ns(): bigint | null {
-    return this.is_memory || this.path === null ? null : fileMtimeNs(this.path);
+    if (this.is_memory || this.path === null) return null;
+    try {
+      return fileMtimeNs(this.path);
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return null;
+      throw error;
+    }
   }
 
   /** @internal How worker connections open this database (without ATTACHes). */
@@ -138,6 +160,7 @@ export class Database extends DatabaseIntrospection {
       immutable: !this.is_mutable,
       memoryName: this.memory_name,
       nolock: this.#options.nolock,
+      instance: this.#instance,
     };
   }
 
@@ -610,7 +633,7 @@ export class Database extends DatabaseIntrospection {
     else {
       // Workers close their connections to it; a pool that is already gone has none.
       try {
-        this.#host.readPool().forget(this.name).catch(() => {});
+        this.#host.readPool().forget(this.name, this.#instance).catch(() => {});
       } catch { /* no pool */ }
     }
   }

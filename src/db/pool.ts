@@ -306,11 +306,14 @@ export class ReadPool {
     });
   }
 
-  /** Closes every worker connection that opens or attaches the database `name`. */
-  async forget(name: string): Promise<void> {
+  /**
+   * Closes every worker connection that opens or attaches the database `name` (only that
+   * `instance` of it when given: a file replaced under the same name is another database).
+   */
+  async forget(name: string, instance?: number): Promise<void> {
     await Promise.all(this.#workers.map((worker) =>
       new Promise<FromWorker>((resolve, reject) => {
-        const message: ToWorker = { type: "forget", id: this.#nextId++, name };
+        const message: ToWorker = { type: "forget", id: this.#nextId++, name, instance };
         const id = message.id;
         worker.control.push(controlJob(id, message, resolve, reject));
         this.#next(worker);

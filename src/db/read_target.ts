@@ -20,6 +20,11 @@ export interface ReadSource {
   memoryName: string | null;
   /** Add `nolock=1` to read-only file opens. */
   nolock?: boolean;
+  /**
+   * Which Database object this is: a file replaced and served again under the same name and
+   * path is another database, whose connections must not be the old file's.
+   */
+  instance?: number;
 }
 
 /** A database to open plus the databases ATTACHed to it (`--crossdb`). */

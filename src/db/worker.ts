@@ -9,7 +9,7 @@
 
 import type { Connection } from "../sqlite/connection.ts";
 import { encodePage, runRead, serializeError, wallClock } from "./read_query.ts";
-import { openReadConnection, type ReadTarget, targetKey } from "./read_target.ts";
+import { openReadConnection, type ReadSource, type ReadTarget, targetKey } from "./read_target.ts";
 import { encodeRows } from "./wire.ts";
 import {
   closeCursor,
@@ -81,12 +81,11 @@ function connectionFor(target: ReadTarget): Connection {
 }
 
 /** Closes the connections that open or attach the database `name` (every one without a name). */
-function forget(name?: string): void {
+function forget(name?: string, instance?: number): void {
+  const matches = (source: ReadSource) =>
+    source.name === name && (instance === undefined || source.instance === instance);
   for (const [key, { conn, target }] of connections) {
-    if (
-      name === undefined || target.name === name ||
-      target.attach.some((source) => source.name === name)
-    ) {
+    if (name === undefined || matches(target) || target.attach.some(matches)) {
       closeCursorsOf(conn);
       conn.close();
       connections.delete(key);
@@ -122,7 +121,7 @@ async function handle(message: ToWorker): Promise<void> {
   try {
     await ready;
     if (message.type === "forget") {
-      forget(message.name);
+      forget(message.name, message.instance);
       post({ type: "done", id: message.id });
       return;
     }

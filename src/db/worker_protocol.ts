@@ -35,7 +35,7 @@ export type ToWorker =
   }
   /** `sentAt` (wall clock): a query sent before the worker finished booting is not charged for the boot. */
   | { type: "query"; id: number; target: ReadTarget; request: ReadRequest; sentAt?: number }
-  | { type: "forget"; id: number; name: string }
+  | { type: "forget"; id: number; name: string; instance?: number }
   /**
    * The next `rows` rows of an export's cursor: opened by the first message (`open`), then read
    * chunk by chunk on this worker until done or closed. A later message for a cursor that is

@@ -52,10 +52,9 @@ Deno.test("vitrine FILE.csv FILE.tsv FILE.json FILE.ndjson serves each as a tabl
     assert.deepEqual(await getJson(files, path), rows, path);
   }
   // Immutable: no writes, even for a root actor.
-  const databases = await getJson(files, "/-/databases.json") as {
-    name: string;
-    is_mutable: boolean;
-  }[];
+  const { databases } = await getJson(files, "/-/databases.json") as {
+    databases: { name: string; is_mutable: boolean }[];
+  };
   assert.deepEqual(databases.map((db) => [db.name, db.is_mutable]).sort(), [
     ["books", false],
     ["cities", false],
@@ -100,9 +99,8 @@ Deno.test("a configuration directory picks up its data files, not its settings",
   const dir = dataDir();
   Deno.writeTextFileSync(`${dir}/settings.json`, JSON.stringify({ default_page_size: 7 }));
   Deno.writeTextFileSync(`${dir}/metadata.json`, JSON.stringify({ title: "Data" }));
-  const names = (await getJson([dir], "/-/databases.json") as { name: string }[]).map((d) =>
-    d.name
-  );
+  const names = (await getJson([dir], "/-/databases.json") as { databases: { name: string }[] })
+    .databases.map((d) => d.name);
   assert.deepEqual(names.sort(), ["books", "cities", "events", "people"]);
 });
 

@@ -4,6 +4,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
 import { md5Hex } from "../../util/hash.ts";
+import { isFile } from "../../util/files.ts";
 import { tableCounts } from "../table_counts.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
@@ -26,6 +27,9 @@ export async function indexView(svc: ViewHost, request: Request): Promise<Respon
   await svc.ensure_permissions(request.actor, ["view-instance"]);
   const databases: Record<string, unknown>[] = [];
   for (const { db, isPrivate } of await visibleDatabases(svc, request.actor)) {
+    // A file deleted a moment ago, before the data library (cli/library.ts) took it away,
+    // cannot be opened: leave it out rather than fail the page.
+    if (db.path !== null && !db.is_memory && !isFile(db.path)) continue;
     databases.push(await databaseSummary(svc, request, db, isPrivate));
   }
   const metadata = instanceMetadata(svc);
@@ -123,6 +127,8 @@ async function databaseSummary(
     hidden_tables_count: hiddenTables.length,
     views_count: views.length,
     private: isPrivate,
+    // Attached while the server ran (a data library's new file): when, to the minute.
+    ...(db.added_at ? { added_at: db.added_at.toISOString().slice(0, 16).replace("T", " ") } : {}),
   };
 }
 
