@@ -3,9 +3,10 @@
  *
  * Any table, view or query with `latitude` and `longitude` columns (or `lat` / `lng` / `lon`)
  * gains a `.geojson` representation: a FeatureCollection whose features carry the other columns
- * as properties. With `_stream=on` (`/db/places.geojson?_stream=on`) the renderer declares
- * `stream: true`, so it receives every row of the table as an async iterator and writes the
- * features as they come: a table of millions of rows goes out in constant memory.
+ * as properties. The renderer declares `stream: true`, so with `_stream=on`
+ * (`/db/places.geojson?_stream=on`) it receives `row_stream`, every row of the table as an async
+ * iterable, and writes the features as they come: a table of millions of rows goes out in
+ * constant memory. Without `_stream` it writes the page's `rows`.
  *
  * Run: `vitrine serve data.db --plugin examples/plugins/geojson_output.ts`
  */
@@ -20,7 +21,8 @@ const LONGITUDE = ["longitude", "lng", "lon", "long"];
 /** The named values `render` receives (a subset; see docs/plugins.md). */
 interface GeoArgs {
   columns: string[];
-  rows: Iterable<SqlRow> | AsyncIterable<SqlRow>;
+  rows: SqlRow[];
+  row_stream?: AsyncIterable<SqlRow> | null;
   error?: string | null;
 }
 
@@ -30,7 +32,7 @@ export function register_output_renderer(_: HookArgs<"register_output_renderer">
     extension: "geojson",
     stream: true,
     can_render: ({ columns }) => coordinateColumns(columns) !== null,
-    render: (args) => renderGeoJson(args as unknown as GeoArgs),
+    render: (args) => renderGeoJson(args as GeoArgs),
   };
 }
 
@@ -40,7 +42,7 @@ function coordinateColumns(columns: string[]): [number, number] | null {
   return lat < 0 || lng < 0 ? null : [lat, lng];
 }
 
-function renderGeoJson({ columns, rows, error }: GeoArgs): Response {
+function renderGeoJson({ columns, rows, row_stream, error }: GeoArgs): Response {
   if (error) return Response.json({ ok: false, error }, { status: 400 });
   const where = coordinateColumns(columns);
   if (!where) {
@@ -49,9 +51,7 @@ function renderGeoJson({ columns, rows, error }: GeoArgs): Response {
   const [lat, lng] = where;
   const encoder = new TextEncoder();
   // Features are written in batches: one chunk per few hundred rows, not per row.
-  const iterator = (Symbol.asyncIterator in rows)
-    ? (rows as AsyncIterable<SqlRow>)[Symbol.asyncIterator]()
-    : (rows as Iterable<SqlRow>)[Symbol.iterator]();
+  const iterator = row_stream ? row_stream[Symbol.asyncIterator]() : rows[Symbol.iterator]();
   let first = true;
   let started = false;
   const body = new ReadableStream<Uint8Array>({

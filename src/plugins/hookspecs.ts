@@ -93,8 +93,13 @@ export interface RenderArgs {
   svc: Service;
   /** Column names. */
   columns: string[];
-  /** The rows; for a streaming renderer with `_stream=on`, an async iterable of every row. */
-  rows: SqlRow[] | AsyncIterable<SqlRow>;
+  /** The rows (of this page). */
+  rows: SqlRow[];
+  /**
+   * For a renderer that declares `stream: true`, with `_stream=on`: every row of the table or
+   * query (this page's first), read a page at a time as it is iterated; null otherwise.
+   */
+  row_stream?: AsyncIterable<SqlRow> | null;
   /** The SQL that produced them, if any. */
   sql: string | null;
   /** The canned query's name, null otherwise. */
@@ -127,10 +132,9 @@ export interface OutputRenderer {
   /** Whether this page can be rendered (and linked to); omitted means always. */
   can_render?(args: RenderArgs): Lazy<boolean>;
   /**
-   * True: the renderer streams. With `_stream=on` its `render` gets `rows` as an async iterable
-   * of every row (each page read as the renderer pulls; `stream: true` in its arguments) and
-   * returns a Response whose body is a `ReadableStream`, so a whole table goes out in constant
-   * memory.
+   * True: the renderer streams. With `_stream=on` its `render` gets `row_stream`, an async
+   * iterable of every row (each page read as the renderer pulls), and returns a Response whose
+   * body is a `ReadableStream`, so a whole table goes out in constant memory.
    */
   stream?: boolean;
 }

@@ -17,9 +17,9 @@ import { checkStreamAllowed, streamedRows, wantsStream } from "./row_stream.ts";
 export interface RenderArgs {
   svc: unknown;
   columns: string[];
-  rows: unknown[] | AsyncIterable<unknown>;
-  /** True when `rows` is every row of a `_stream=on` request, as an async iterable. */
-  stream?: boolean;
+  rows: unknown[];
+  /** Every row of a `_stream=on` request, for renderers that declare `stream`; else null. */
+  row_stream?: AsyncIterable<unknown> | null;
   sql: string | null;
   query_name: string | null;
   database: string;
@@ -107,12 +107,11 @@ export async function pluginResponse(
     // Every row, page after page as the renderer pulls them (row_stream.ts reads ahead one).
     checkStreamAllowed(svc, request);
     const columns = page.columns;
-    args.rows = (async function* () {
+    args.row_stream = (async function* () {
       for await (const rows of streamedRows(request, page)) {
         yield* makeRows(columns, rows.map((row) => [...row]));
       }
     })();
-    args.stream = true;
   }
   const result = await runRenderer(renderer, args);
   if (!result) throw new NotFound("No data");
@@ -146,6 +145,7 @@ export async function renderArgs(
     truncated: page.truncated,
     view_name: page.view_name,
     data,
+    row_stream: null,
   };
 }
 
