@@ -66,8 +66,8 @@
     }
     const text = input.value;
     if (mode === "insert" && text === "") return null; // the column's default
-    const numeric = ["INTEGER", "REAL", "NUMERIC"].includes(field.dataset.affinity);
-    if (numeric && !NUMBER.test(text.trim())) {
+    // DATETIME, BOOLEAN or JSON columns (NUMERIC affinity) hold text too: only number columns.
+    if (field.dataset.numbers === "1" && !NUMBER.test(text.trim())) {
       return `${name} is ${field.dataset.type || field.dataset.affinity}: ` +
         `${JSON.stringify(text)} is not a number`;
     }

@@ -1,6 +1,6 @@
 /**
  * Checks a row write must pass beyond what SQLite refuses on its own: a value that SQLite would
- * keep as text in a column declared INTEGER, REAL or NUMERIC (`"abc"` for `Milliseconds`) is a
+ * keep as text in a column declared for numbers (`"abc"` for `INTEGER Milliseconds`) is a
  * client mistake, not data; and a foreign key SQLite reports only as "FOREIGN KEY constraint
  * failed" is explained with the column, the value and the table it should point into, or with
  * the rows that still point at a row being deleted. NOT NULL and CHECK are SQLite's own (their
@@ -39,6 +39,19 @@ export function typeAffinity(declared: string): "INTEGER" | "TEXT" | "BLOB" | "R
   return "NUMERIC";
 }
 
+/**
+ * True when a column declared `declared` is meant for numbers only: INTEGER and REAL affinity,
+ * and NUMERIC affinity when the type says NUMERIC or DECIMAL. Other NUMERIC-affinity types are
+ * how SQLite files commonly hold text (`DATETIME`, `DATE`, `BOOLEAN`, `JSON`), and `POINT` (INT
+ * in its name) is a SpatiaLite geometry: text there is data, not a mistake.
+ */
+export function holdsNumbersOnly(declared: string): boolean {
+  const affinity = typeAffinity(declared);
+  if (affinity === "INTEGER") return !/POINT/i.test(declared);
+  if (affinity === "REAL") return true;
+  return affinity === "NUMERIC" && /NUM|DEC/i.test(declared);
+}
+
 /** One outgoing foreign key: `columns` of this table point at `others` of `table`. */
 interface OutgoingKey {
   table: string;
@@ -57,7 +70,7 @@ interface IncomingKey {
 export class RowChecks {
   readonly #conn: Connection;
   readonly #table: string;
-  /** Lower-cased name → declared type, for the columns with a numeric affinity. */
+  /** Lower-cased name → declared type, for the columns meant for numbers only. */
   readonly #numeric = new Map<string, { name: string; type: string }>();
   #outgoing: OutgoingKey[] | null = null;
 
@@ -67,8 +80,7 @@ export class RowChecks {
     const rows = conn.query("select name, type from pragma_table_info(?)", [table]).rows;
     for (const [name, type] of rows) {
       const declared = String(type ?? "");
-      const affinity = typeAffinity(declared);
-      if (affinity === "INTEGER" || affinity === "REAL" || affinity === "NUMERIC") {
+      if (holdsNumbersOnly(declared)) {
         this.#numeric.set(String(name).toLowerCase(), { name: String(name), type: declared });
       }
     }

@@ -13,7 +13,7 @@ import type { Actor } from "../../auth/allow.ts";
 import { pathFromRowPks } from "../../util/tilde.ts";
 import { realText } from "../../util/exact_json.ts";
 import { allowed } from "./target.ts";
-import { typeAffinity } from "../../db/write_checks.ts";
+import { holdsNumbersOnly, typeAffinity } from "../../db/write_checks.ts";
 import { type EditorForeignKey, foreignKeyFields } from "./fk_fields.ts";
 
 /** A menu entry of `table_actions` / `database_actions` / `row_actions`. */
@@ -30,6 +30,8 @@ export interface EditorColumn {
   type: string;
   /** SQLite's type affinity: INTEGER, REAL, NUMERIC, TEXT or BLOB (no declared type). */
   affinity: string;
+  /** Only numbers are saved (see `holdsNumbersOnly`): the form says so before sending. */
+  numbers_only: boolean;
   notnull: boolean;
   has_default: boolean;
   is_pk: boolean;
@@ -161,6 +163,7 @@ async function editorColumns(
         name: String(column.name),
         type,
         affinity: typeAffinity(type),
+        numbers_only: holdsNumbersOnly(type),
         notnull: Boolean(column.notnull),
         has_default: column.default_value !== null && column.default_value !== undefined,
         is_pk,

@@ -128,3 +128,24 @@ Deno.test("CHECK constraints are enforced, naming the constraint", async () => {
     );
   });
 });
+
+Deno.test("text stays welcome where SQLite files keep text in NUMERIC-affinity columns", async () => {
+  await withWriter(async (svc) => {
+    await svc.get_database("shop").execute_write(
+      "create table events (id integer primary key, at DATETIME, done BOOLEAN, meta JSON, " +
+        "amount DECIMAL(10, 2), spot POINT)",
+    );
+    const ok = await post(svc, "/shop/events/-/insert", {
+      row: { at: "2024-05-01 10:00", done: "yes", meta: { a: 1 }, amount: "12.50", spot: "x" },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    assert.deepEqual(
+      fileRows(svc, "select at, done, meta, amount, typeof(amount) as t from events"),
+      [{ at: "2024-05-01 10:00", done: "yes", meta: '{"a":1}', amount: 12.5, t: "real" }],
+    );
+    refused(
+      await post(svc, "/shop/events/-/insert", { row: { amount: "a lot" } }),
+      /^Column amount is DECIMAL\(10, 2\): "a lot" is not a number$/,
+    );
+  });
+});
