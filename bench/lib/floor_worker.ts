@@ -1,0 +1,35 @@
+/**
+ * A worker of `bench/mix_floor.ts`: runs the SQL of its share of the mix's requests through the
+ * binding, as fast as it can, and answers how long each statement took.
+ *
+ * @module
+ */
+
+import { Connection } from "../../src/sqlite/mod.ts";
+import type { BindParams } from "../../src/sqlite/values.ts";
+
+interface Job {
+  path: string;
+  requests: [string, BindParams | null][][];
+}
+
+const scope = globalThis as unknown as {
+  onmessage: ((event: MessageEvent<Job>) => void) | null;
+  postMessage(message: unknown): void;
+};
+
+scope.onmessage = ({ data }) => {
+  const conn = Connection.open(data.path, { mode: "ro" });
+  const times = new Map<string, number>();
+  const t0 = performance.now();
+  for (const statements of data.requests) {
+    for (const [sql, params] of statements) {
+      const s0 = performance.now();
+      conn.query(sql, params ?? undefined);
+      times.set(sql, (times.get(sql) ?? 0) + performance.now() - s0);
+    }
+  }
+  const ms = performance.now() - t0;
+  conn.close();
+  scope.postMessage({ ms, times: [...times] });
+};
