@@ -118,7 +118,7 @@ Deno.test("_json_infinity=on keeps Infinity in objects, bare shapes, _nl=on line
   const text = async (path: string) => (await svc.client.get(path)).text;
   assert.equal(
     await text("/inf/inf.json?_json_infinity=on"),
-    '{"ok":true,"next":null,"rows":[{"id":1,"x":Infinity},{"id":2,"x":-Infinity},' +
+    '{"ok":true,"next":null,"next_url":null,"rows":[{"id":1,"x":Infinity},{"id":2,"x":-Infinity},' +
       '{"id":3,"x":1.5}],"truncated":false}',
   );
   assert.match(await text("/inf/inf.json"), /"x":null\},\{"id":2,"x":null\}/);

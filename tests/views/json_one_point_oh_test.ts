@@ -429,3 +429,13 @@ Deno.test("update with return answers 1.0's rows: [row] beside the older row", a
   const row = { id: "1", content: "changed" };
   assert.deepEqual(response.json(), { ok: true, row, rows: [row] });
 });
+
+Deno.test("_extra=column_types is 1.0's assignments: none in Vitrine, on tables and rows", async () => {
+  await using svc = referenceService();
+  const table = (await svc.client.get("/fixtures/facetable.json?_extra=column_types&_size=1"))
+    .json() as Body;
+  assert.deepEqual(table.column_types, {});
+  const row = (await svc.client.get("/fixtures/facetable/1.json?_extra=column_types"))
+    .json() as Body;
+  assert.deepEqual(row.column_types, {});
+});

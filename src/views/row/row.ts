@@ -93,6 +93,8 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
           [...resolved.row],
         ]),
       foreign_key_tables,
+      // No column-type assignments in Vitrine (see the table page's extra).
+      column_types: () => ({}),
     },
     extrasAfterRows: true,
     cache: true,

@@ -25,7 +25,7 @@ const DESCRIPTIONS: Record<string, string> = {
   all_columns: "Every column of the table, whatever `_col=` or `_nocol=` chose",
   primary_keys: "The primary key columns (empty for a rowid table)",
   column_details: "Each column's position, name, declared type, default, not-null and key flags",
-  column_types: "Declared type of each column",
+  column_types: "Type assigned to each column (none: Vitrine has no column types)",
   query: "The SQL and parameters that produced the rows",
   request: "The request: url, path, full_path, host and args",
   debug: "Internal details for debugging; not a stable shape",

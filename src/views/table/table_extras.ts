@@ -255,7 +255,9 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   all_columns: ({ ctx }) => ctx.facts.columns,
   primary_keys: ({ ctx }) => ctx.facts.pks,
   column_details: ({ ctx }) => ctx.facts.column_details,
-  column_types: ({ ctx }) => ctx.facts.column_types ?? {},
+  // 1.0's column-type assignments (a column's `email`, `url`, … type): Vitrine has none, so no
+  // column has one (the declared SQLite types are in `column_details`).
+  column_types: () => ({}),
   query: ({ ctx }) => ({ sql: ctx.query.sql, params: ctx.query.params }),
   request: ({ ctx: { request, params: { args } } }) => ({
     url: request.url,
