@@ -133,3 +133,8 @@ Deno.test("--metadata errors name the file with the parser's line and column", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("--default-deny reaches the service options", async () => {
+  assert.equal((await serviceOptionsFrom([], flags({ defaultDeny: true }))).default_deny, true);
+  assert.equal((await serviceOptionsFrom([], flags())).default_deny, undefined);
+});
