@@ -182,7 +182,10 @@ Deno.test("copyable: the current page's rows as TSV, Markdown or LaTeX, on a pag
   const tsv = await svc.client.get("/shop/categories.copyable?_raw=1&id__gt=1");
   assert.equal(tsv.text, "id\tname\n2\tGarden\n3\tTools\n");
   const page = await svc.client.get("/shop/categories.copyable?_table_format=latex");
-  assert.match(page.text, /<textarea id="copyable-text"[^>]*>&#92;begin\{tabular\}\{ll\}\nid &amp; name/);
+  assert.match(
+    page.text,
+    /<textarea id="copyable-text"[^>]*>&#92;begin\{tabular\}\{ll\}\nid &amp; name/,
+  );
   assert.match(page.text, /<button type="button" id="copyable-button">Copy to clipboard<\/button>/);
   assert.match(page.text, /href="\/shop\/categories\.copyable\?_table_format=tsv"/);
   const table = await svc.client.get("/shop/categories");
