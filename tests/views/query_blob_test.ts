@@ -66,3 +66,19 @@ Deno.test("query.blob needs execute-sql like the query page", async () => {
   );
   assert.equal(response.status, 403);
 });
+
+Deno.test("a canned query page links BLOB cells to <query>.blob, which downloads them", async () => {
+  await using svc = referenceService({
+    metadata: { databases: { fixtures: { queries: { blobs: SQL } } } },
+  });
+  const page = await svc.client.get("/fixtures/blobs");
+  assert.equal(page.status, 200);
+  const href = /<a class="blob-download" href="([^"]+)">/.exec(page.text)?.[1]
+    .replaceAll("&amp;", "&");
+  const hash = sha256(new Uint8Array([0x15]));
+  assert.equal(href, `/fixtures/blobs.blob?_blob_column=data&_blob_hash=${hash}`);
+  const blob = await svc.client.get(href!);
+  assert.equal(blob.status, 200);
+  assert.equal(blob.headers.get("content-type"), "application/binary");
+  assert.deepEqual(blob.content, new Uint8Array([0x15]));
+});

@@ -40,6 +40,7 @@ import {
 import { cannedWrite } from "./canned_write.ts";
 import { parameterFields } from "./param_fields.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
+import { queryBlobResponse } from "./query_blob.ts";
 import { queryMetadataJson } from "./query_json.ts";
 import { mayChangeStoredQuery } from "./stored_access.ts";
 
@@ -68,7 +69,7 @@ export async function cannedQueryView(
     resource: [db.name, query.name],
   });
   const isPrivate = hiddenFromAnonymous || Boolean(query.stored && query.is_private);
-  ensureKnownFormat(svc, request);
+  ensureKnownFormat(svc, request, isWrite ? [] : ["blob"]);
   const params = queryParameters(query.sql, query.params);
   // A parameter left out of an explicit `params` list gets no field but still takes its value
   // from the query string, as it would with no list at all.
@@ -88,6 +89,8 @@ export async function cannedQueryView(
   const { outcome, bound, status } = run
     ? await runCannedRead(svc, request, db, query, params, values, html)
     : { outcome: null, bound: {}, status: 200 };
+  // A BLOB cell's download (`query_blob.ts`); a read query always runs for it (not HTML).
+  if (request.url_vars?.format === "blob" && outcome) return queryBlobResponse(request, outcome);
   const rowsPage = queryRowsPage(
     outcome ?? { columns: [], rows: [], truncated: false, error: null },
     {

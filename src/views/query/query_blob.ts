@@ -1,6 +1,6 @@
 /**
- * `/<db>/-/query.blob?sql=…&_blob_column=c&_blob_hash=h`: one BLOB cell of a custom query's result
- * as a download, as the reference's blob renderer answers it. The row is the one whose cell's
+ * `/<db>/-/query.blob?sql=…&_blob_column=c&_blob_hash=h` (and `/<db>/<canned query>.blob?…`): one
+ * BLOB cell of a query's result as a download, as the reference's blob renderer answers it. The row is the one whose cell's
  * SHA-256 is `_blob_hash` (the first row without it): a link stays right while the row moves, and
  * says so when the bytes changed. Query pages link their BLOB cells here.
  *
@@ -19,7 +19,7 @@ import type { QueryOutcome } from "./query_page.ts";
 const BLOB_COLUMN = "_blob_column";
 const BLOB_HASH = "_blob_hash";
 
-/** The download link of `value`, a BLOB cell of `column` on this query page. */
+/** The download link of `value`, a BLOB cell of `column` on this query page (same URL, `.blob`). */
 export function queryBlobPath(request: Request, column: string, value: Uint8Array): string {
   const args = new URLSearchParams(request.query_string);
   args.delete(BLOB_COLUMN);

@@ -244,8 +244,8 @@ export async function renderQueryPage(
         table: null,
         truncate: Number(svc.setting("truncate_cells_html") ?? 0),
         column_types: outcome.column_types,
-        // Custom SQL links each BLOB cell to its `.blob` download (`query_blob.ts`).
-        blobUrl: context.canned_query === null
+        // Each BLOB cell links to its `.blob` download (`query_blob.ts`).
+        blobUrl: !context.canned_write
           ? (row, column) => {
             const value = row[column];
             return value instanceof Uint8Array ? queryBlobPath(request, column, value) : null;
