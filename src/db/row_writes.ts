@@ -83,7 +83,7 @@ export function insertWith(
   const withoutRowid = options.returning && target.pks.length > 0 &&
     isWithoutRowid(conn, target.table);
   const table = quoteName(target.table);
-  const checks = new RowChecks(conn, target.table);
+  const checks = new RowChecks(conn, target.table, statements);
   const keyedByPk = isWithoutRowid(conn, target.table);
   const pkWhere = target.pks.map((key) => `${quoteName(key)} = ?`).join(" AND ");
   const inserted: BindValue[][] = [];
@@ -138,7 +138,7 @@ export function upsertRows(
   const table = quoteName(target.table);
   return write(conn, (statements) => {
     if (options.alter) addMissingColumns(conn, target.table, rows);
-    const checks = new RowChecks(conn, target.table);
+    const checks = new RowChecks(conn, target.table, statements);
     const touched: BindValue[][] = [];
     for (const [i, row] of rows.entries()) {
       const label = rowLabel(rows, i);
@@ -193,7 +193,7 @@ export function updateRow(
     const columns = Object.keys(update);
     const newKey = keys.map((key, i) => bindable(key in update ? update[key] : keyValues[i]));
     if (columns.length) {
-      const checks = new RowChecks(conn, target.table);
+      const checks = new RowChecks(conn, target.table, statements);
       const set = columns.map((column) => `${quoteName(column)} = ${placeholder(update[column])}`);
       const oldKey = keyValues.map(bindable);
       checks.foreignKeys(

@@ -13,7 +13,13 @@
 import type { Connection } from "../sqlite/connection.ts";
 import { SqliteError } from "../sqlite/errors.ts";
 import type { BindValue } from "../sqlite/values.ts";
-import { bindable, quoteName, RowWriteError, type WriteRow } from "./write_values.ts";
+import {
+  bindable,
+  quoteName,
+  RowWriteError,
+  type Statements,
+  type WriteRow,
+} from "./write_values.ts";
 
 /** "row 3: column x…" in a batch, "Column x…" for a single row (`label` is "" then). */
 function withLabel(label: string, message: string): string {
@@ -74,9 +80,13 @@ export class RowChecks {
   readonly #numeric = new Map<string, { name: string; type: string }>();
   #outgoing: OutgoingKey[] | null = null;
 
-  constructor(conn: Connection, table: string) {
+  readonly #statements: Statements;
+
+  /** The checks of `table`'s writes; `statements` (the write's own) runs the per-row reads. */
+  constructor(conn: Connection, table: string, statements: Statements) {
     this.#conn = conn;
     this.#table = table;
+    this.#statements = statements;
     const rows = conn.query("select name, type from pragma_table_info(?)", [table]).rows;
     for (const [name, type] of rows) {
       const declared = String(type ?? "");
@@ -96,10 +106,11 @@ export class RowChecks {
     );
     if (!given.length) return;
     const types = given.map((column) => `typeof(${quoteName(column)})`).join(", ");
-    const stored = this.#conn.query(
+    // The write's prepared statements: a batch of rows of one shape prepares this once.
+    const stored = this.#statements.all(
       `SELECT ${types} FROM ${quoteName(this.#table)} WHERE ${where}`,
       key,
-    ).rows[0];
+    )[0];
     if (!stored) return;
     given.forEach((column, i) => {
       if (stored[i] === "text" || stored[i] === "blob") {
