@@ -295,3 +295,68 @@ Deno.test("jinja2_environment_from_request: a page renders with the environment 
   assert.ok(args.request instanceof Request);
   assert.equal(args.env, svc.templates.env);
 });
+
+Deno.test("every newer hook is called at its trigger with exactly its documented arguments", async () => {
+  await using svc = newerService();
+  // Triggers: start-up, a permission check, pages, a write, a bearer token, a plugin event.
+  await svc.invoke_startup();
+  await svc.permission_allowed({ id: "alice" }, "newer-hooks-edit", ["shop", "log"]);
+  for (
+    const path of [
+      "/",
+      "/shop",
+      "/shop/products",
+      "/shop/cheap_products",
+      "/shop/products/1",
+      "/shop/-/query?sql=select+1",
+      "/shop/products_by_category?category=Garden",
+    ]
+  ) {
+    assert.equal((await svc.client.get(path)).status, 200, path);
+  }
+  await svc.client.post("/shop/log/-/insert", {
+    json: { row: { message: "m" } },
+    headers: bearer(svc, "alice"),
+  });
+  await svc.client.get("/-/actor.json", { headers: { authorization: "Bearer newer_good" } });
+  const documented: Record<string, string[]> = {
+    register_actions: ["svc"],
+    permission_resources_sql: ["action", "actor", "svc"],
+    track_event: ["event", "name", "svc"], // `name` is the fixture's own note of event.name
+    register_events: ["svc"],
+    row_actions: ["actor", "database", "request", "row", "svc", "table"],
+    homepage_actions: ["actor", "request", "svc"],
+    view_actions: ["actor", "database", "request", "svc", "view"],
+    query_actions: ["actor", "database", "params", "query_name", "request", "sql", "svc"],
+    top_homepage: ["request", "svc"],
+    top_database: ["database", "request", "svc"],
+    top_table: ["database", "request", "svc", "table"],
+    top_row: ["database", "request", "row", "svc", "table"],
+    top_query: ["database", "request", "sql", "svc"],
+    top_canned_query: ["database", "query_name", "request", "svc"],
+    top_stored_query: ["database", "query_name", "request", "svc"],
+    register_column_types: ["svc"],
+    write_wrapper: ["database", "request", "svc", "transaction"],
+    register_token_handler: ["svc"],
+    jinja2_environment_from_request: ["env", "request", "svc"],
+  };
+  assert.deepEqual(Object.keys(documented).sort(), [...NEWER].sort());
+  for (const [hook, keys] of Object.entries(documented)) {
+    const made = callsOf(hook);
+    assert.ok(made.length > 0, `${hook} was never called`);
+    for (const args of made) assert.deepEqual(Object.keys(args).sort(), keys, hook);
+    assert.equal(made[0].svc, svc, `${hook} gets the service`);
+  }
+  assert.deepEqual(callsOf("top_canned_query")[0].query_name, "products_by_category");
+  assert.deepEqual(callsOf("top_row")[0].row, {
+    id: 1,
+    name: "Chef knife",
+    category_id: 1,
+    price: 34.5,
+    tags: '["steel","sharp"]',
+    added: "2024-01-15",
+    notes: "Hand wash only",
+  });
+  // The wrapper's event is sent as the write commits, then the write API's own.
+  assert.deepEqual(callsOf("track_event").map((args) => args.name), ["ban-user", "insert-rows"]);
+});
