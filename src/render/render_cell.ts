@@ -49,6 +49,8 @@ export interface CellContext {
   blobUrl?: (row: Record<string, unknown>, column: string) => string | null;
   /** The column types configuration gives the table's columns (`column_types`). */
   typed_columns?: ReadonlyMap<string, ColumnType>;
+  /** Query results: per result column, the page a value links to (a row it keys or points at). */
+  column_links?: Map<string, (value: unknown) => string | null>;
 }
 
 const URL_PATTERN = /^https?:\/\/[^\s<>"']+$/;
@@ -108,6 +110,8 @@ export function defaultCell(
 ): Markup {
   if (value === null || value === undefined) return new Markup("&nbsp;");
   if (value instanceof Uint8Array) return blobCell(ctx, row, column, value);
+  const columnLink = ctx.column_links?.get(column)?.(value);
+  if (columnLink) return link(columnLink, plainText(ctx, column, value));
   if (ctx.link_columns?.includes(column) && ctx.rowUrl) {
     const href = ctx.rowUrl(row);
     if (href) return link(href, plainText(ctx, column, value));

@@ -130,6 +130,16 @@ const symbols = {
   sqlite3_column_name: { parameters: ["pointer", "i32"], result: "pointer" },
   // const char *sqlite3_column_decltype(sqlite3_stmt*, int);
   sqlite3_column_decltype: { parameters: ["pointer", "i32"], result: "pointer" },
+  // const char *sqlite3_column_table_name(sqlite3_stmt*, int);  (and _origin_name, _database_name:
+  // only in libraries built with SQLITE_ENABLE_COLUMN_METADATA, as Debian's is; without them,
+  // query results simply have no links)
+  sqlite3_column_table_name: { parameters: ["pointer", "i32"], result: "pointer", optional: true },
+  sqlite3_column_origin_name: { parameters: ["pointer", "i32"], result: "pointer", optional: true },
+  sqlite3_column_database_name: {
+    parameters: ["pointer", "i32"],
+    result: "pointer",
+    optional: true,
+  },
   // int sqlite3_column_type(sqlite3_stmt*, int iCol);
   sqlite3_column_type: { parameters: ["pointer", "i32"], result: "i32" },
   // double sqlite3_column_double(sqlite3_stmt*, int iCol);

@@ -90,6 +90,31 @@ export class Statement {
     return names;
   }
 
+  /**
+   * Where each result column comes from: `{schema, table, column}` for a plain copy of a table
+   * column, null for an expression, and null for every column when the library lacks column
+   * metadata (SQLITE_ENABLE_COLUMN_METADATA).
+   */
+  columnOrigins(): ({ schema: string; table: string; column: string } | null)[] {
+    const lib = sqlite();
+    const count = this.#pointer === null ? 0 : lib.sqlite3_column_count(this.#pointer);
+    const { sqlite3_column_table_name, sqlite3_column_origin_name, sqlite3_column_database_name } =
+      lib;
+    if (
+      !sqlite3_column_table_name || !sqlite3_column_origin_name || !sqlite3_column_database_name
+    ) {
+      return Array(count).fill(null);
+    }
+    const origins = [];
+    for (let i = 0; i < count; i++) {
+      const table = readCString(sqlite3_column_table_name(this.#pointer, i));
+      const column = readCString(sqlite3_column_origin_name(this.#pointer, i));
+      const schema = readCString(sqlite3_column_database_name(this.#pointer, i));
+      origins.push(table && column && schema ? { schema, table, column } : null);
+    }
+    return origins;
+  }
+
   /** Declared types of the result columns (null for expressions). */
   declaredTypes(): (string | null)[] {
     const lib = sqlite();

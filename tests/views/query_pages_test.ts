@@ -111,7 +111,11 @@ Deno.test("the HTML page links to the next page and says which rows it shows", a
   );
   assert.equal(second.status, 200);
   assert.match(second.text, /Rows 1,001–2,000 of 2,500/);
-  assert.match(second.text, /<td class="col-id type-int">1001<\/td>/);
+  // id is the table's primary key: it links to its row (query_links.ts).
+  assert.match(
+    second.text,
+    /<td class="col-id type-int"><a href="\/data\/t\/1001">1001<\/a><\/td>/,
+  );
   const last = (await svc.client.get(`/data/-/query?sql=${sql}&_next=2000`)).text;
   assert.match(last, /Rows 2,001–2,500 of 2,500/);
   assert.doesNotMatch(last, /rel="next"/);

@@ -19,6 +19,7 @@ import { actionLinks, topHtml } from "../page_hooks.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { pagedQuerySql, readQueryPage, streamQuery } from "./query_stream.ts";
 import { BadRequest } from "../../http/errors.ts";
+import { queryLinks } from "./query_links.ts";
 import type { ParameterField } from "./param_fields.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { wantsFullExport } from "../../render/output_format.ts";
@@ -234,6 +235,10 @@ export async function renderQueryPage(
     ? templateCandidates("canned_query", names)
     : templateCandidates("query", names);
   const columns = outcome && outcome.error === null ? outcome.columns : null;
+  // Cells that come straight from a table column link as on the table page (query_links.ts).
+  const links = columns && columns.length
+    ? await queryLinks(svc, request.actor, db, context.sql, columns)
+    : null;
   // The same cells as table pages, with `table` null as the spec says for query results.
   const display_rows = outcome
     ? await displayRows(
@@ -244,6 +249,7 @@ export async function renderQueryPage(
         table: null,
         truncate: Number(svc.setting("truncate_cells_html") ?? 0),
         column_types: outcome.column_types,
+        column_links: links?.links,
         // Each BLOB cell links to its `.blob` download (`query_blob.ts`).
         blobUrl: !context.canned_write
           ? (row, column) => {
@@ -266,6 +272,7 @@ export async function renderQueryPage(
     error: outcome?.error ?? null,
   };
   if (columns) page.columns = columns;
+  if (links) page.column_details = links.columns;
   if (!context.metadata) delete page.metadata;
   if (columns && !context.canned_write) {
     Object.assign(page, await exportContext(svc, request, db, context, outcome!));
