@@ -55,7 +55,12 @@ export function streamedResponse(
   page: RowsPage,
   format: string,
 ): Response {
-  checkStreamAllowed(svc, request);
+  try {
+    checkStreamAllowed(svc, request);
+  } catch (error) {
+    page.closeStream?.();
+    throw error;
+  }
   const download = valueAsBoolean(request.args.get("_dl")) === true;
   const headers: Record<string, string> = {};
   if (download) {
@@ -64,6 +69,7 @@ export function streamedResponse(
   }
   const contentType = download ? DOWNLOAD_TYPES[format] : "text/plain; charset=utf-8";
   if (page.error !== null) {
+    page.closeStream?.();
     return new Response(page.error, { status: page.status ?? 400, content_type: contentType });
   }
   const lines = format === "ndjson"
@@ -80,7 +86,9 @@ export function streamedResponse(
     errorLine: format === "ndjson" ? lastLine : null,
     what: `Export ${request.path}`,
   };
-  return new Response(textStream(lines, budget, ending), {
+  // Whatever ends the body (sent whole, failed, cancelled or dropped before its rows were asked
+  // for: a HEAD, a client gone), the export's cursor is released.
+  return new Response(textStream(lines, budget, ending, () => page.closeStream?.()), {
     status: page.status ?? 200,
     headers,
     content_type: contentType,
@@ -269,6 +277,7 @@ function textStream(
   chunks: AsyncGenerator<string[] | Uint8Array>,
   budget: ByteBudget,
   ending: StreamEnding,
+  release: () => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let sinceCollection = 0;
@@ -278,7 +287,10 @@ function textStream(
   return new ReadableStream<Uint8Array>({
     pull: (controller) => withFreshArrival(() => pull(controller)),
     async cancel() {
+      // Returning a generator that has not reached its rows yet (suspended at the header line)
+      // runs no `finally` of theirs: the cursor the view opened is released here.
       await chunks.return(undefined);
+      release();
     },
   }, { highWaterMark: 1 });
 
@@ -297,6 +309,7 @@ function textStream(
         if (next.done) {
           // The last chunks are garbage too once sent: do not keep them until the next export.
           if (sinceCollection > 0) collectYoungGarbage();
+          release();
           return controller.close();
         }
         value = next.value;
@@ -320,6 +333,7 @@ function textStream(
         if (!budget.spend(encoder.encode(line).length)) {
           controller.enqueue(encoder.encode(text + ending.lastLine(budget.message)));
           await chunks.return(undefined);
+          release();
           return controller.close();
         }
         text += line;
@@ -330,6 +344,7 @@ function textStream(
       // without its last chunk, HTTP/2 with a reset), so no client takes it for a whole one.
       const message = error instanceof Error ? error.message : String(error);
       console.error(`${ending.what} stopped after ${sent} bytes: ${message}`);
+      release();
       if (!ending.errorLine) return controller.error(error);
       // The line is sent on its own: erroring the stream now would drop it unsent.
       failed = { error };

@@ -191,3 +191,30 @@ Deno.test("rows written while a stream is read are not in it: one snapshot, ever
     `);
   }
 });
+
+Deno.test("an export whose body is never read (HEAD, refused, cancelled) leaves no cursor open", async () => {
+  await using svc = shopService({ settings: { allow_csv_stream: true } });
+  await svc.get_database("shop").execute_write_script(`
+    create table places (id integer primary key, name text);
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
+    insert into places select i, 'place ' || i from n;
+  `);
+  await using server = await served(svc);
+  const query = `/shop/-/query.csv?sql=${encodeURIComponent("select * from places")}&_stream=on`;
+  for (const path of ["/shop/places.csv?_stream=on", query]) {
+    const head = await fetch(`${server.url}${path}`, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    await head.body?.cancel();
+    assert.equal((await rawGet(server.port, `${path}&_next=5`)).status, 400);
+    // A client that reads a little and goes away.
+    const response = await fetch(`${server.url}${path}`);
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+  }
+  const deadline = Date.now() + 5000;
+  while (svc.readPool().cursors > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(svc.readPool().cursors, 0);
+});
