@@ -17,11 +17,6 @@ export interface CsvDialect {
   quote: string;
 }
 
-interface ParsedRecord {
-  record: string[];
-  info: { lines: number };
-}
-
 interface CsvErrorLike {
   code?: string;
   lines?: number;
@@ -43,13 +38,14 @@ export function csvSource(
     quote: dialect.quote || false,
     relax_column_count: true,
     skip_empty_lines: true,
-    info: true,
   });
   let header: string[] | null = null;
   let lastLine = 0;
-  const toRecord = ({ record, info }: ParsedRecord): SourceRecord | null => {
+  // The line a record ends on is the parser's line count when it hands the record over (read
+  // live rather than with csv-parse's `info` option, which copies an object for every record).
+  const toRecord = (record: string[]): SourceRecord | null => {
     const line = lastLine + 1;
-    lastLine = info.lines;
+    lastLine = (parser as unknown as { info: { lines: number } }).info.lines;
     if (header === null) {
       header = distinctColumnNames(record);
       columns.push(...header);
@@ -65,9 +61,10 @@ export function csvSource(
       }
       record.length = width;
     }
-    const values: unknown[] = emptyAsNull
-      ? record.map((value) => value === "" ? null : value)
-      : record;
+    const values: unknown[] = record;
+    if (emptyAsNull) {
+      for (let i = 0; i < values.length; i++) if (values[i] === "") values[i] = null;
+    }
     while (values.length < width) values.push(null);
     return { line, values };
   };
@@ -75,7 +72,7 @@ export function csvSource(
   // with read() instead would hold back the chunk's callback once 16 records wait).
   let parsed: SourceRecord[] = [];
   let failure: unknown = null;
-  parser.on("data", (record: ParsedRecord) => {
+  parser.on("data", (record: string[]) => {
     if (failure) return;
     try {
       const row = toRecord(record);

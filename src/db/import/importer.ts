@@ -109,6 +109,7 @@ class ImportRun {
   #pks: string[] = [];
   #statement: Statement | null = null;
   #rows = 0;
+  #row: BindValue[] = [];
 
   constructor(conn: Connection, source: RecordSource, options: ImportOptions) {
     this.#conn = conn;
@@ -282,7 +283,9 @@ class ImportRun {
   /** The row's values as they are stored, widening a column this import created if need be. */
   #bindable(record: SourceRecord): BindValue[] {
     const values = record.values;
-    const out = new Array<BindValue>(this.#columns.length);
+    // One array for every row: bind() has copied its values into SQLite before the next row.
+    const out = this.#row;
+    out.length = this.#columns.length;
     const typed = this.#source.typed;
     for (let i = 0; i < out.length; i++) {
       const value = values[i] ?? null;

@@ -1,0 +1,109 @@
+/**
+ * `vitrine insert` against `sqlite3 -csv .import` of the same CSV file in the same run: rows per
+ * second of each (types inferred by Vitrine; sqlite3 stores text), their ratio, and the peak
+ * memory the Vitrine process holds for itself (`RssAnon`) while importing. Both run as their own
+ * process on /dev/shm (when there is one), so disk flushes do not decide the result; each runs
+ * twice and the better run counts.
+ *
+ * Run: `deno run -A bench/import.ts [MB]` (default 50: a CSV of about that size is generated;
+ * `1024` measures the 1 GB case).
+ */
+
+import { fileURLToPath } from "node:url";
+import { rssSampler } from "./lib/proc.ts";
+
+const MB = Number(Deno.args[0] ?? 50);
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+const shm = (() => {
+  try {
+    return Deno.statSync("/dev/shm").isDirectory ? "/dev/shm" : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+const dir = Deno.makeTempDirSync({ prefix: "vitrine-bench-import-", dir: shm });
+
+/** Writes the CSV: id, a quoted name, a real, a city, an ISO date; returns its row count. */
+async function writeCsv(path: string, bytes: number): Promise<number> {
+  const file = await Deno.open(path, { write: true, create: true, truncate: true });
+  const encoder = new TextEncoder();
+  await file.write(encoder.encode("id,name,value,city,day\n"));
+  let written = 0;
+  let rows = 0;
+  while (written < bytes) {
+    const lines: string[] = [];
+    for (let i = 0; i < 10_000; i++, rows++) {
+      lines.push(
+        `${rows},"Name ${rows}, Jr.",${(rows * 0.37).toFixed(2)},City ${rows % 97},` +
+          `2024-${String(rows % 12 + 1).padStart(2, "0")}-${
+            String(rows % 28 + 1).padStart(2, "0")
+          }`,
+      );
+    }
+    const chunk = encoder.encode(lines.join("\n") + "\n");
+    await file.write(chunk);
+    written += chunk.length;
+  }
+  file.close();
+  return rows;
+}
+
+/** Runs a command; returns its wall time in seconds and the peak RssAnon in MiB. */
+async function timed(cmd: string, args: string[]): Promise<{ seconds: number; anonMiB: number }> {
+  const started = performance.now();
+  const child = new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).spawn();
+  const sampler = rssSampler(child.pid, 20);
+  const { code, stderr } = await child.output();
+  sampler.stop();
+  if (code !== 0) throw new Error(`${cmd} failed: ${new TextDecoder().decode(stderr)}`);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    anonMiB: Math.round(sampler.privatePeak() / 1024 / 1024),
+  };
+}
+
+const csv = `${dir}/data.csv`;
+const rows = await writeCsv(csv, MB * 1024 * 1024);
+const size = Deno.statSync(csv).size;
+console.log(`CSV: ${rows.toLocaleString("en")} rows, ${(size / 1024 / 1024).toFixed(0)} MB`);
+
+let best = { sqlite: Infinity, vitrine: Infinity, typesOff: Infinity };
+let anon = 0;
+for (let round = 0; round < 2; round++) {
+  const a = `${dir}/sqlite${round}.db`;
+  best.sqlite = Math.min(
+    best.sqlite,
+    (await timed("sqlite3", [a, `.import --csv ${csv} t`])).seconds,
+  );
+  const b = `${dir}/vitrine${round}.db`;
+  const run = await timed(Deno.execPath(), ["run", "-A", CLI, "insert", b, "t", csv, "--silent"]);
+  best.vitrine = Math.min(best.vitrine, run.seconds);
+  anon = Math.max(anon, run.anonMiB);
+  const c = `${dir}/text${round}.db`;
+  const text = await timed(Deno.execPath(), [
+    "run",
+    "-A",
+    CLI,
+    "insert",
+    c,
+    "t",
+    csv,
+    "--silent",
+    "--no-detect-types",
+  ]);
+  best.typesOff = Math.min(best.typesOff, text.seconds);
+  for (const path of [a, b, c]) Deno.removeSync(path);
+}
+Deno.removeSync(dir, { recursive: true });
+
+const line = (name: string, seconds: number) =>
+  `${name.padEnd(40)} ${seconds.toFixed(2).padStart(7)} s ${
+    Math.round(rows / seconds).toLocaleString("en").padStart(11)
+  } rows/s ${(best.sqlite / seconds).toFixed(2).padStart(6)}x`;
+console.log(
+  `${"".padEnd(40)} ${"time".padStart(9)} ${"rows/s".padStart(18)} ${"ratio".padStart(7)}`,
+);
+console.log(line("sqlite3 -csv .import (floor, text)", best.sqlite));
+console.log(line("vitrine insert (types inferred)", best.vitrine));
+console.log(line("vitrine insert --no-detect-types", best.typesOff));
+console.log(`vitrine insert peak RssAnon: ${anon} MiB (target < 150 MiB for any file size)`);
