@@ -13,7 +13,7 @@
 import type { AppHost } from "./host.ts";
 import type { Actor } from "../auth/allow.ts";
 import type { Resource } from "../auth/tokens.ts";
-import { answerRule } from "../auth/permission_checker.ts";
+import { answerRule } from "../auth/plugin_rules.ts";
 import type { PluginRule } from "../auth/plugin_rules.ts";
 import type { PermissionSQL } from "../plugins/hookspecs.ts";
 import type { PluginInfo } from "../plugins/plugin_info.ts";

@@ -37,33 +37,16 @@ import { allowBlockDecision, permissionsBlockDecision } from "./metadata_rules.t
 import type { PermissionRegistry } from "./permission_registry.ts";
 import { type Resource, restrictionsAllow } from "./tokens.ts";
 import { requestMemo } from "../util/request_scope.ts";
-import { decideRules, type PluginRule, resourceScope, type RulesDecision } from "./plugin_rules.ts";
+import { answerRule, decideRules, type PluginRule, type RulesDecision } from "./plugin_rules.ts";
+import {
+  blockReason,
+  type CheckExplanation,
+  type CheckStep,
+  levelAbove,
+  type Trace,
+} from "./check_steps.ts";
 
-/** One step of a check as `/-/check` shows it. */
-export interface CheckStep {
-  /** Which rule: `token restrictions`, `allow block`, `permissions block`, `root`, ... */
-  step: string;
-  /** What it answered. */
-  answer: "allow" | "deny" | "no opinion";
-  /** Why, for people. */
-  reason: string;
-}
-
-/** A check explained: every step in order, and the one that decided. */
-export interface CheckExplanation {
-  action: string;
-  allowed: boolean;
-  /** The steps taken, in order; the last one with an answer decided. */
-  steps: CheckStep[];
-  /** The step that decided (`default` when none had an opinion). */
-  decided_by: string;
-  /** The plugin rules' most specific scope that had a rule, if any. */
-  winning_scope: RulesDecision["winning_scope"];
-  /** The plugin rules that applied (the reference's `matched_rules`). */
-  matched_rules: RulesDecision["matched_rules"];
-}
-
-type Trace = CheckStep[] | null;
+export type { CheckExplanation, CheckStep };
 
 /** One entry of `ensure_permissions`: an action, or an (action, resource) pair. */
 export type PermissionSpec = string | readonly [string, Resource];
@@ -562,37 +545,6 @@ export class PermissionChecker {
     this.#logTimes[this.#next] = at;
     this.#next = (this.#next + 1) % CHECK_LOG_SIZE;
   }
-}
-
-/** A `permission_allowed` answer as a rule for the checked resource itself. */
-export function answerRule(allow: boolean, resource: Resource, source: string): PluginRule {
-  const scope = resourceScope(resource);
-  return {
-    parent: scope === "global" ? null : Array.isArray(resource) ? resource[0] : resource as string,
-    child: scope === "resource" ? (resource as [string, string])[1] : null,
-    allow,
-    reason: `permission_allowed answered ${allow}`,
-    source,
-  };
-}
-
-/** With --default-deny, the check a viewing action with no opinion inherits, or null. */
-function levelAbove(action: string, resource: Resource): [string, Resource] | null {
-  const database = Array.isArray(resource) ? resource[0] : resource;
-  if (action === "view-instance") return null;
-  if (action === "view-database" || action === "view-database-download") {
-    return ["view-instance", null];
-  }
-  if ((action === "view-table" || action === "view-query") && database) {
-    return ["view-database", database];
-  }
-  return null;
-}
-
-function blockReason(kind: "allow" | "permissions", answer: boolean | null): string {
-  const what = kind === "allow" ? "An allow block" : "A permissions block";
-  if (answer === null) return `No ${kind} block of the configuration names this action here`;
-  return `${what} of the configuration ${answer ? "matches" : "does not match"} this actor`;
 }
 
 /** An action and its resource as a memo key. */

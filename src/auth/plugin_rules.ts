@@ -111,3 +111,15 @@ export function decideRules(rules: readonly PluginRule[], resource: Resource): R
   });
   return { allowed, winning_scope, matched_rules };
 }
+
+/** A `permission_allowed` answer as a rule for the checked resource itself. */
+export function answerRule(allow: boolean, resource: Resource, source: string): PluginRule {
+  const scope = resourceScope(resource);
+  return {
+    parent: scope === "global" ? null : Array.isArray(resource) ? resource[0] : resource as string,
+    child: scope === "resource" ? (resource as [string, string])[1] : null,
+    allow,
+    reason: `permission_allowed answered ${allow}`,
+    source,
+  };
+}
