@@ -273,6 +273,52 @@ export class ExecuteWriteEvent extends Event {
   }
 }
 
+/** `store-query` (Vitrine's own): someone saved a query (stored queries). */
+export class StoreQueryEvent extends Event {
+  /** The event's name. */
+  static override readonly event_name = "store-query";
+  /** The database. */
+  declare readonly database: string;
+  /** The stored query's name. */
+  declare readonly query_name: string;
+  /** Whether only its owner (and those it is shared with) may see it. */
+  declare readonly is_private: boolean;
+  /** The query saved. */
+  constructor(fields: Fields<{ database: string; query_name: string; is_private: boolean }>) {
+    super(fields);
+  }
+}
+
+/** `update-query` (Vitrine's own): a stored query was changed. */
+export class UpdateQueryEvent extends Event {
+  /** The event's name. */
+  static override readonly event_name = "update-query";
+  /** The database. */
+  declare readonly database: string;
+  /** The stored query's name. */
+  declare readonly query_name: string;
+  /** The fields the change set. */
+  declare readonly fields: string[];
+  /** The query changed. */
+  constructor(fields: Fields<{ database: string; query_name: string; fields: string[] }>) {
+    super(fields);
+  }
+}
+
+/** `delete-query` (Vitrine's own): a stored query was deleted. */
+export class DeleteQueryEvent extends Event {
+  /** The event's name. */
+  static override readonly event_name = "delete-query";
+  /** The database. */
+  declare readonly database: string;
+  /** The stored query's name. */
+  declare readonly query_name: string;
+  /** The query deleted. */
+  constructor(fields: Fields<{ database: string; query_name: string }>) {
+    super(fields);
+  }
+}
+
 /** The events Vitrine sends itself, registered by its default plugin through `register_events`. */
 export const CORE_EVENTS: readonly EventClass[] = Object.freeze([
   LoginEvent,
@@ -287,4 +333,7 @@ export const CORE_EVENTS: readonly EventClass[] = Object.freeze([
   UpdateRowEvent,
   DeleteRowEvent,
   ExecuteWriteEvent,
+  StoreQueryEvent,
+  UpdateQueryEvent,
+  DeleteQueryEvent,
 ]);

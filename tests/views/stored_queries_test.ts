@@ -242,3 +242,35 @@ Deno.test("stored queries last across restarts with --internal", async () => {
   };
   assert.deepEqual(all.queries.map((query) => query.database), ["shop"]);
 });
+
+Deno.test("storing, updating and deleting a query send events to track_event", async () => {
+  await using svc = service();
+  const events: { name: string; actor: unknown; properties: Record<string, unknown> }[] = [];
+  svc.pm.register({
+    track_event: (
+      { event }: { event: { name: string; actor: unknown; properties(): Record<string, unknown> } },
+    ) => {
+      events.push({ name: event.name, actor: event.actor, properties: event.properties() });
+    },
+  }, { name: "event-recorder" });
+  const alice = signedIn(svc, ALICE);
+  assert.equal((await storeJson(svc, ALICE, { name: "ev", sql: "select 1" })).status, 201);
+  await svc.client.post("/shop/ev/-/update", {
+    json: { update: { title: "Events", is_private: false } },
+    cookies: alice,
+  });
+  await svc.client.post("/shop/ev/-/delete", { json: {}, cookies: alice });
+  assert.deepEqual(events.map((event) => event.name), [
+    "store-query",
+    "update-query",
+    "delete-query",
+  ]);
+  assert.deepEqual(events.map((event) => event.actor), [ALICE, ALICE, ALICE]);
+  assert.deepEqual(events[0].properties, { database: "shop", query_name: "ev", is_private: true });
+  assert.deepEqual(events[1].properties, {
+    database: "shop",
+    query_name: "ev",
+    fields: ["is_private", "title"],
+  });
+  assert.deepEqual(events[2].properties, { database: "shop", query_name: "ev" });
+});

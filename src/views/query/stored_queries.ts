@@ -22,6 +22,7 @@ import { BadRequest, MethodNotAllowed } from "../../http/errors.ts";
 import type { StoredQuery, StoredQueryFields } from "../../db/stored_queries.ts";
 import type { Database } from "../../db/database.ts";
 import { renderPage } from "../../render/render_page.ts";
+import { DeleteQueryEvent, StoreQueryEvent, UpdateQueryEvent } from "../../plugins/events.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 import { isObject, jsonBody } from "../write/body.ts";
 import {
@@ -162,6 +163,14 @@ async function storeQuery(
   if (!(await svc.stored_queries.add(db.name, name, actorId(request.actor), fields))) {
     throw new BadRequest("Query already exists");
   }
+  await svc.track_event(
+    new StoreQueryEvent({
+      actor: request.actor,
+      database: db.name,
+      query_name: name,
+      is_private: fields.is_private,
+    }),
+  );
   return (await svc.stored_queries.get(db.name, name))!;
 }
 
@@ -198,6 +207,14 @@ async function updateQuery(
   const fields = await storedFields(svc, request, db, changes, query);
   const updated = await svc.stored_queries.update(db.name, query.name, fields);
   if (!updated) throw new BadRequest(`Query not found: ${query.name}`);
+  await svc.track_event(
+    new UpdateQueryEvent({
+      actor: request.actor,
+      database: db.name,
+      query_name: query.name,
+      fields: Object.keys(changes).sort(),
+    }),
+  );
   return updated;
 }
 
@@ -230,6 +247,9 @@ export async function deleteQueryView(svc: ViewHost, request: Request): Promise<
     }, { view_name: "query_delete", database: db.name });
   }
   await svc.stored_queries.remove(db.name, query.name);
+  await svc.track_event(
+    new DeleteQueryEvent({ actor: request.actor, database: db.name, query_name: query.name }),
+  );
   if (json) return Response.json({ ok: true });
   svc.add_message(request, `Query “${query.title || query.name}” deleted`, svc.INFO);
   return Response.redirect(String(svc.urls.database(db.name)));
