@@ -52,7 +52,7 @@ export interface ServeFlags {
   /** `--query SQL`: print its result and exit (cli/query.ts), with `--format` and `--param`s. */
   query?: string;
   format?: string;
-  param: string[];
+  param?: string[];
   versionNote?: string;
   /** False with `--no-access-log` (commander's default is true). */
   accessLog?: boolean;
@@ -546,7 +546,11 @@ async function queryAndExit(options: ServiceOptions, flags: ServeFlags): Promise
   const svc = new Service(options);
   try {
     await svc.invoke_startup();
-    await runQueryCommand(svc, { sql: flags.query!, format: flags.format, params: flags.param });
+    await runQueryCommand(svc, {
+      sql: flags.query!,
+      format: flags.format,
+      params: flags.param ?? [],
+    });
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
