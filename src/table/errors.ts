@@ -11,8 +11,12 @@ import { StatusError } from "../util/errors.ts";
 export class TableArgsError extends StatusError {
   override name = "TableArgsError";
 
-  /** Creates the error; `message` is shown to the user as is; `status` is 400 unless stated. */
-  constructor(message: string, status = 400) {
-    super(status, message);
+  /**
+   * Creates the error; `message` is shown to the user as is; `status` is 400 unless stated;
+   * `hint` says on the HTML page how to put the request right (the JSON body keeps the message
+   * alone, as the reference words it).
+   */
+  constructor(message: string, status = 400, hint: string | null = null) {
+    super(status, message, hint ? { hint: { text: hint } } : {});
   }
 }

@@ -29,6 +29,10 @@ import { tilde_decode as tildeDecode, tilde_encode as tildeEncode } from "../uti
 /** Token text standing for a NULL sort value. */
 const NULL_TOKEN = "$null";
 
+/** How to put a bad `_next` right, on the error page. */
+const NEXT_HINT = "_next takes the token of a page's next_url (or its Next page link), " +
+  "not one written by hand.";
+
 /**
  * Rows per page from `_size` (an integer ≥ 0 or `max`), else config `size`, else
  * `default_page_size`.
@@ -109,7 +113,9 @@ export function nextClause(
   existing: Record<string, unknown> = {},
 ): NextClause {
   if (usesOffset(shape)) {
-    if (!/^[0-9]+$/.test(token)) throw new TableArgsError("_next must be an integer offset");
+    if (!/^[0-9]+$/.test(token)) {
+      throw new TableArgsError("_next must be an integer offset", 400, NEXT_HINT);
+    }
     return { clause: null, params: {}, offset: Number(token) };
   }
   const raw = token.split(",");
@@ -117,7 +123,9 @@ export function nextClause(
   const sortValues = raw.slice(0, sortCount).map(tokenValue);
   const keyValues = raw.slice(sortCount).map(tokenValue);
   const keyColumns = shape.useRowid ? ["rowid"] : shape.pks;
-  if (keyValues.length !== keyColumns.length) throw new TableArgsError("Invalid _next token");
+  if (keyValues.length !== keyColumns.length) {
+    throw new TableArgsError("Invalid _next token", 400, NEXT_HINT);
+  }
   const nextName = paramNamer(existing);
   const params: Record<string, SqlValue> = {};
   const keyParams = keyValues.map((value) => {
@@ -157,7 +165,7 @@ function tokenValue(part: string): SqlValue {
   if (part === "$-inf") return -Infinity;
   const number = part.startsWith("$n") ? numberFromText(part.slice(2)) : null;
   const value = number ?? blobFromKeyText(part);
-  if (value === null) throw new TableArgsError("Invalid _next token");
+  if (value === null) throw new TableArgsError("Invalid _next token", 400, NEXT_HINT);
   return value;
 }
 

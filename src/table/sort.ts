@@ -87,7 +87,7 @@ export function parseSort(
       return { column, desc, expression: options.rankExpression };
     }
     if (!options.sortable.includes(column)) {
-      throw new TableArgsError(`Cannot sort table by ${column}`);
+      throw new TableArgsError(`Cannot sort table by ${column}`, 400, sortChoices(options));
     }
     return { column, desc, expression: escapeSqlIdentifier(column) };
   });
@@ -144,4 +144,11 @@ export function sortDescription(order: SortOrder): string {
   }
   const names = items.map((item) => item.column).join(", ");
   return `sorted by ${names}${items[0].desc ? " descending" : ""}`;
+}
+
+/** The columns `_sort` / `_sort_desc` take, for the error page (the first 30 of a wide table). */
+function sortChoices(options: { sortable: string[]; rankExpression?: string | null }): string {
+  const names = [...options.sortable, ...(options.rankExpression ? [RANK_COLUMN] : [])];
+  const shown = names.slice(0, 30).join(", ");
+  return `_sort and _sort_desc take one of: ${shown}${names.length > 30 ? ", …" : ""}`;
 }

@@ -42,7 +42,21 @@ Deno.test("a malformed _next and _sort on a missing column are 400s naming them"
   const offset = await svc.client.get("/fixtures/simple_view.json?_next=nope");
   assert.equal(offset.status, 400);
   assert.equal(offset.json().error, "_next must be an integer offset");
+  // The JSON body words it as the reference does; the page also lists the choices.
   const sort = await svc.client.get("/fixtures/facetable.json?_sort=nope");
   assert.equal(sort.status, 400);
   assert.equal(sort.json().error, "Cannot sort table by nope");
+  const page = await svc.client.get("/fixtures/facetable?_sort_desc=nope");
+  assert.equal(page.status, 400);
+  assert.match(page.text, /Cannot sort table by nope/);
+  assert.match(
+    page.text,
+    /_sort and _sort_desc take one of: pk, created, planet_int, on_earth, state, _city_id/,
+  );
+  const nextPage = await svc.client.get("/fixtures/compound_primary_key?_next=a");
+  assert.equal(nextPage.status, 400);
+  assert.match(
+    nextPage.text,
+    /_next takes the token of a page&#39;s next_url|_next takes the token of a page's next_url/,
+  );
 });
