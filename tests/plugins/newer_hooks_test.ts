@@ -72,6 +72,10 @@ Deno.test("register_actions: the action is registered, denied unless granted, of
   assert.equal(form.status, 200);
   assert.match(form.text, /name="all:newer-hooks-edit"/);
   assert.match(form.text, /name="resource:shop:log:newer-hooks-edit"/);
+  // Tables offer the actions on tables; canned queries those on queries.
+  assert.match(form.text, /name="resource:shop:products_by_category:view-query"/);
+  assert.doesNotMatch(form.text, /name="resource:shop:products_by_category:newer-hooks-edit"/);
+  assert.doesNotMatch(form.text, /name="resource:shop:products:view-query"/);
 });
 
 Deno.test("permission_resources_sql: a resource deny beats a database allow; rows run with :actor_id", async () => {

@@ -14,6 +14,8 @@ import { UNIMPLEMENTED_ACTIONS } from "../../auth/permission_registry.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
+import { resourceClassOf } from "../../auth/permission_registry.ts";
+import { cannedQueries } from "../../config/canned_query_catalog.ts";
 import { CreateTokenEvent, LoginEvent, LogoutEvent } from "../../plugins/events.ts";
 
 /**
@@ -82,10 +84,18 @@ export async function createTokenView(svc: ViewHost, request: Request): Promise<
   if ("token" in actor) {
     throw new Forbidden("Token authentication cannot be used to create additional tokens");
   }
+  // Only actions something performs: a token allowed to `set-column-type` could do nothing.
+  const permissions = [...svc.permissionRegistry].filter((p) => !UNIMPLEMENTED_ACTIONS.has(p.name));
   const context: Record<string, unknown> = {
     actor,
-    // Only actions something performs: a token allowed to `set-column-type` could do nothing.
-    permissions: [...svc.permissionRegistry].filter((p) => !UNIMPLEMENTED_ACTIONS.has(p.name)),
+    permissions,
+    // Each table or view offers the actions on tables, each canned query those on queries.
+    table_permissions: permissions.filter((p) =>
+      p.takes_resource && resourceClassOf(p) === "table"
+    ),
+    query_permissions: permissions.filter((p) =>
+      p.takes_resource && resourceClassOf(p) === "query"
+    ),
     database_with_tables: await databasesWithTables(svc, request),
     errors: [],
     token: null,
@@ -139,7 +149,7 @@ function lists(map: Record<string, Iterable<string>>): Record<string, string[]> 
   return Object.fromEntries(Object.entries(map).map(([key, values]) => [key, [...values]]));
 }
 
-/** The databases and tables the actor may see, for the restriction checkboxes. */
+/** The databases, tables and canned queries the actor may see, for the restriction checkboxes. */
 async function databasesWithTables(svc: ViewHost, request: Request) {
   const list = [];
   for (const { db } of await visibleDatabases(svc, request.actor)) {
@@ -154,7 +164,15 @@ async function databasesWithTables(svc: ViewHost, request: Request) {
       });
       if (tableVisible) tables.push({ name, encoded: tilde_encode(name) });
     }
-    list.push({ name: db.name, encoded: tilde_encode(db.name), tables });
+    const queries = [];
+    for (const [name] of await cannedQueries(svc, db.name, request.actor)) {
+      const [queryVisible] = await svc.check_visibility(request.actor, {
+        action: "view-query",
+        resource: [db.name, name],
+      });
+      if (queryVisible) queries.push({ name, encoded: tilde_encode(name) });
+    }
+    list.push({ name: db.name, encoded: tilde_encode(db.name), tables, queries });
   }
   return list;
 }
