@@ -74,13 +74,11 @@ export function resolveTable(databases: Databases, request: Request): Promise<Re
 async function lookUpTable(databases: Databases, request: Request): Promise<ResolvedTable> {
   const db = resolveDatabase(databases, request);
   const table = tilde_decode(request.url_vars.table ?? "");
-  if (await db.table_exists(table)) {
-    const unavailable = await db.table_unavailable(table);
-    if (unavailable) throw new TableUnavailable(db.name, table, unavailable);
-    return { db, table, is_view: false };
-  }
-  if (await db.view_exists(table)) return { db, table, is_view: true };
-  throw new TableNotFound(db.name, table);
+  const is_view = !(await db.table_exists(table));
+  if (is_view && !(await db.view_exists(table))) throw new TableNotFound(db.name, table);
+  const unavailable = await db.table_unavailable(table);
+  if (unavailable) throw new TableUnavailable(db.name, table, unavailable);
+  return { db, table, is_view };
 }
 
 /**

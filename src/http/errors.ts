@@ -45,20 +45,22 @@ export class TableNotFound extends NotFound {
 }
 
 /**
- * 500 for a table SQLite lists but cannot read: its virtual-table module or tokenizer is not
- * loaded (`no such module: vec0`). The message names the table, the reason and the remedy.
+ * 500 for a table or view SQLite lists but cannot read: its virtual-table module or tokenizer is
+ * not loaded (`no such module: vec0`), or a view calls a function it may not use. The message
+ * names the table, the reason and, for a missing module, the remedy.
  */
 export class TableUnavailable extends HttpError {
   /** Always `TableUnavailable`. */
   override name = "TableUnavailable";
   /** A 500 naming the table and why it cannot be read. */
   constructor(readonly database_name: string, readonly table: string, readonly reason: string) {
-    super(
-      500,
-      `Table ${table} is unavailable: ${reason}. ` +
-        "Serve the database with the extension that provides it (--load-extension).",
-      { title: "Table unavailable" },
-    );
+    // A missing module, tokenizer or function is what an extension would provide.
+    const remedy = /^no such (module|tokenizer|function)/.test(reason)
+      ? " Serve the database with the extension that provides it (--load-extension)."
+      : "";
+    super(500, `Table ${table} is unavailable: ${reason}.${remedy}`, {
+      title: "Table unavailable",
+    });
   }
 }
 

@@ -29,6 +29,8 @@ function oddModulesDatabase(): string {
       ('table', 'vec', 'vec', 0, 'CREATE VIRTUAL TABLE vec USING vec0(embedding float[4])');
     update sqlite_master set sql = 'CREATE VIRTUAL TABLE docs USING fts5(body, tokenize=''mytok'')'
       where name = 'docs';
+    pragma writable_schema = off;
+    create view vec_view as select * from vec;
   `;
   const made = new Deno.Command("sqlite3", { args: [path, sql] }).outputSync();
   assert.ok(made.success, new TextDecoder().decode(made.stderr));
@@ -72,6 +74,11 @@ Deno.test({
     vec.json().error,
     /Table vec is unavailable: no such module: vec0.*--load-extension/,
   );
+  // So does a view that reads it; the database page still lists it.
+  const view = await svc.client.get("/odd/vec_view.json");
+  assert.equal(view.status, 500);
+  assert.match(view.json().error, /Table vec_view is unavailable: no such module: vec0/);
+  assert.match(html, /vec_view/);
   const query = await svc.client.get("/odd/-/query.json?sql=select+count(*)+as+n+from+good");
   assert.deepEqual(query.json().rows, [{ n: 2 }]);
 });
