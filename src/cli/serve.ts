@@ -31,7 +31,7 @@ export interface ServeFlags {
   host: string;
   port: string;
   /** `-m` files, merged in order (a later file wins). */
-  metadata: string[];
+  metadata?: string[];
   templateDir?: string;
   pluginsDir?: string;
   plugin: string[];

@@ -88,12 +88,12 @@ Deno.test("--metadata: a canned query without SQL is found at start-up, naming i
   try {
     Deno.writeTextFileSync(`${dir}/m.yaml`, "databases:\n  data:\n    queries:\n      q: 5\n");
     await assert.rejects(
-      () => serviceOptionsFrom([], flags({ metadata: `${dir}/m.yaml` })),
+      () => serviceOptionsFrom([], flags({ metadata: [`${dir}/m.yaml`] })),
       /m\.yaml": Canned query "q" of database "data" must be SQL text, or a mapping with its SQL/,
     );
     Deno.writeTextFileSync(`${dir}/m.yaml`, "databases:\n  data:\n    queries: [select 1]\n");
     await assert.rejects(
-      () => serviceOptionsFrom([], flags({ metadata: `${dir}/m.yaml` })),
+      () => serviceOptionsFrom([], flags({ metadata: [`${dir}/m.yaml`] })),
       /"queries" of database "data" must be a mapping by name/,
     );
   } finally {
@@ -106,16 +106,16 @@ Deno.test("a settings: block in the metadata sets settings, checked like -s; -s 
   try {
     const path = `${dir}/m.yaml`;
     Deno.writeTextFileSync(path, "settings:\n  default_page_size: 7\n  allow_download: off\n");
-    const options = await serviceOptionsFrom([], flags({ metadata: path }));
+    const options = await serviceOptionsFrom([], flags({ metadata: [path] }));
     assert.equal(options.settings?.default_page_size, 7);
     assert.equal(options.settings?.allow_download, false);
     const overridden = await serviceOptionsFrom(
       [],
-      flags({ metadata: path, setting: ["default_page_size\u00009"] }),
+      flags({ metadata: [path], setting: ["default_page_size\u00009"] }),
     );
     assert.equal(overridden.settings?.default_page_size, 9);
     Deno.writeTextFileSync(path, "settings:\n  page_size: 7\n");
-    await cliError({ metadata: path }, /metadata settings: Unknown setting "page_size"/);
+    await cliError({ metadata: [path] }, /metadata settings: Unknown setting "page_size"/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -126,7 +126,7 @@ Deno.test("--metadata errors name the file with the parser's line and column", a
   try {
     Deno.writeTextFileSync(`${dir}/metadata.json`, '{\n  "title": "x"\n  "license": "y"\n}');
     await assert.rejects(
-      () => serviceOptionsFrom([], flags({ metadata: `${dir}/metadata.json` })),
+      () => serviceOptionsFrom([], flags({ metadata: [`${dir}/metadata.json`] })),
       /metadata\.json": Metadata is not valid JSON: Expected ',' or '}' after property value at line 3, column 3/,
     );
   } finally {
