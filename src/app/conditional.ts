@@ -8,7 +8,8 @@
  * on every replica started alike. The tag is computed from those before the view runs,
  * and a request whose `If-None-Match` holds it is answered `304` without running any query.
  *
- * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned queries,
+ * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned and
+ * stored queries (which also change without the file),
  * `_where=` clauses, views that call such functions (`db/repeatable.ts`), and every table page
  * while a `filters_from_request` plugin is installed. Memory databases never get a tag, nor does
  * a mutable file while its version cannot be read without waiting (it is being written).
@@ -56,6 +57,8 @@ export async function pageTag(
   if (is_view && !await db.is_repeatable(name)) return null;
   // A canned query of the same name is what `/<db>/<name>` shows (views/table/table_or_query.ts).
   if (await cannedQueryFor(svc, db.name, name, request.actor ?? null)) return null;
+  // So is a stored query (a table made later with its name): it changes without the file.
+  if (await svc.stored_queries.get(db.name, name)) return null;
   // Read last, just before the view reads the data: what a mutable file holds may change.
   const contents = db.contentsKey();
   if (contents === null) return null;

@@ -274,3 +274,24 @@ Deno.test("storing, updating and deleting a query send events to track_event", a
   });
   assert.deepEqual(events[2].properties, { database: "shop", query_name: "ev" });
 });
+
+Deno.test("a stored query shadowing a table made later is never answered from an ETag", async () => {
+  const file = buildShopDb();
+  await using svc = service({ files: [file] });
+  const stored = await storeJson(svc, ALICE, {
+    name: "later",
+    sql: "select 7 as x",
+    is_private: false,
+  });
+  assert.equal(stored.status, 201, stored.text);
+  await svc.get_database("shop").execute_write_script(
+    "create table later (x integer); insert into later values (1);",
+  );
+  // The table's page exists (its schema is read), yet /shop/later stays the stored query.
+  assert.equal((await svc.client.get("/shop/later/1.json")).status, 200);
+  for (let i = 0; i < 2; i++) {
+    const page = await svc.client.get("/shop/later.json");
+    assert.deepEqual((page.json() as { rows: unknown[] }).rows, [{ x: 7 }]);
+    assert.equal(page.headers.get("etag"), null);
+  }
+});
