@@ -158,8 +158,27 @@ function checkShape(metadata: MetadataDict): void {
             `its SQL under "sql"`,
         );
       }
+      checkParams(name, query, isPlainObject(definition) ? definition.params : undefined);
     }
   }
+}
+
+/**
+ * A canned query's `params`: a list of names, or of `{name, label, default, options…}` objects
+ * (the query page reads the rest); an entry that is neither would be a form field named
+ * `[object Object]`.
+ */
+function checkParams(database: string, query: string, params: unknown): void {
+  if (params === undefined || params === null) return;
+  const where = `"params" of canned query "${query}" of database "${database}"`;
+  if (!Array.isArray(params)) throw new BadMetadataError(`${where} must be a list`);
+  params.forEach((entry, i) => {
+    if (typeof entry === "string") return;
+    if (isPlainObject(entry) && typeof entry.name === "string" && entry.name) return;
+    throw new BadMetadataError(
+      `${where}: entry ${i + 1} must be a parameter name, or a mapping with its "name"`,
+    );
+  });
 }
 
 function parseYaml(text: string): unknown {

@@ -91,6 +91,16 @@ Deno.test("--metadata: a canned query without SQL is found at start-up, naming i
       () => serviceOptionsFrom([], flags({ metadata: [`${dir}/m.yaml`] })),
       /m\.yaml": Canned query "q" of database "data" must be SQL text, or a mapping with its SQL/,
     );
+    // A params entry must name its parameter (issue 37 item 16: it became `name="[object Object]"`).
+    Deno.writeTextFileSync(
+      `${dir}/m.yaml`,
+      "databases:\n  data:\n    queries:\n      q:\n        sql: select :x\n" +
+        "        params:\n          - options: [a, b]\n",
+    );
+    await assert.rejects(
+      () => serviceOptionsFrom([], flags({ metadata: [`${dir}/m.yaml`] })),
+      /m\.yaml": "params" of canned query "q" of database "data": entry 1 must be a parameter name, or a mapping with its "name"/,
+    );
     Deno.writeTextFileSync(`${dir}/m.yaml`, "databases:\n  data:\n    queries: [select 1]\n");
     await assert.rejects(
       () => serviceOptionsFrom([], flags({ metadata: [`${dir}/m.yaml`] })),
