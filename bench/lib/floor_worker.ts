@@ -21,15 +21,19 @@ const scope = globalThis as unknown as {
 scope.onmessage = ({ data }) => {
   const conn = Connection.open(data.path, { mode: "ro" });
   const times = new Map<string, number>();
+  /** Milliseconds each request's statements took, in the order of `data.requests`. */
+  const perRequest: number[] = [];
   const t0 = performance.now();
   for (const statements of data.requests) {
+    const r0 = performance.now();
     for (const [sql, params] of statements) {
       const s0 = performance.now();
       conn.query(sql, params ?? undefined);
       times.set(sql, (times.get(sql) ?? 0) + performance.now() - s0);
     }
+    perRequest.push(performance.now() - r0);
   }
   const ms = performance.now() - t0;
   conn.close();
-  scope.postMessage({ ms, times: [...times] });
+  scope.postMessage({ ms, times: [...times], perRequest });
 };
