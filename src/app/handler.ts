@@ -44,6 +44,7 @@ import { healthResponse } from "./lifecycle.ts";
 import { noteKind, noteRoute } from "./metrics.ts";
 import { markReplayedWrite, sendToPrimary, writeGoesToPrimary } from "./litefs.ts";
 import { alternateJsonUrl } from "../render/output_format.ts";
+import { findCustomPage } from "../render/custom_page_templates.ts";
 
 export type { FetchHandler };
 
@@ -307,6 +308,12 @@ async function allowedAt(
 async function ensureNamedExists(svc: Service, request: Request, path: string): Promise<void> {
   const claimant = svc.state.router.claimant(path);
   if (!claimant || !["database", "table", "row"].includes(claimant.name ?? "")) return;
+  // `/about` looks like a database URL: a custom page there exists, for GET.
+  const dirs = [
+    ...(svc.options.template_dir ? [svc.options.template_dir] : []),
+    ...svc.registered.pluginTemplateDirs(),
+  ];
+  if (dirs.length && findCustomPage(path, dirs)) return;
   const groups = claimant.pattern.exec(path)?.groups ?? {};
   const probe = { url_vars: groups } as unknown as Request;
   const db = resolveDatabase(svc.databases, probe);

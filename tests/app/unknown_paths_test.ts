@@ -34,6 +34,16 @@ Deno.test("POST to a page that exists for GET only stays a 405", async () => {
   }
 });
 
+Deno.test("POST to a custom page's path stays a 405: the page exists, for GET", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-pages-" });
+  Deno.mkdirSync(`${dir}/pages`);
+  Deno.writeTextFileSync(`${dir}/pages/about.html`, "<p>About</p>");
+  await using svc = referenceService({ template_dir: dir });
+  assert.equal((await svc.client.get("/about")).status, 200);
+  assert.equal((await svc.client.post("/about", {})).status, 405);
+  assert.equal((await svc.client.post("/nope", {})).status, 404);
+});
+
 Deno.test("an unknown /-/ page says page not found, in HTML and JSON", async () => {
   await using svc = referenceService();
   const json = await svc.client.get("/-/nope.json");
