@@ -14,10 +14,10 @@ import {
   deleteQueryView,
   editQueryView,
   queryDefinitionView,
-  storedQueryListView,
   storeQueryView,
   updateQueryView,
 } from "../views/query/stored_queries.ts";
+import { storedQueryListView } from "../views/query/stored_query_list.ts";
 import { tableOrCannedQueryView } from "../views/table/table_or_query.ts";
 import { rowView } from "../views/row/row.ts";
 import {

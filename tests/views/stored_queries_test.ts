@@ -295,3 +295,46 @@ Deno.test("a stored query shadowing a table made later is never answered from an
     assert.equal(page.headers.get("etag"), null);
   }
 });
+
+Deno.test("the list pages with _size and _next and filters like the reference's", async () => {
+  await using svc = service();
+  for (
+    const [actor, name, title, is_private] of [
+      [ALICE, "q_b", "Bravo", false],
+      [ALICE, "q_a", "Alpha", true],
+      [BOB, "q_c", "Charlie", false],
+    ] as const
+  ) {
+    const stored = await storeJson(svc, actor, { name, sql: "select 1", title, is_private });
+    assert.equal(stored.status, 201, stored.text);
+  }
+  const alice = signedIn(svc, ALICE);
+  type Page = {
+    queries: { name: string }[];
+    next: string | null;
+    next_url: string | null;
+    limit: number;
+  };
+  const first = (await svc.client.get("/shop/-/queries.json?_size=2", { cookies: alice }))
+    .json() as Page;
+  assert.deepEqual(first.queries.map((q) => q.name), ["q_a", "q_b"], "by title");
+  assert.equal(first.limit, 2);
+  assert.ok(first.next && first.next_url);
+  const url = new URL(first.next_url!);
+  const second = (await svc.client.get(url.pathname + url.search, { cookies: alice }))
+    .json() as Page;
+  assert.deepEqual(second.queries.map((q) => q.name), ["q_c"]);
+  assert.equal(second.next, null);
+  const names = async (query: string) =>
+    ((await svc.client.get(`/shop/-/queries.json?${query}`, { cookies: alice })).json() as Page)
+      .queries.map((q) => q.name);
+  assert.deepEqual(await names("owner_id=bob"), ["q_c"]);
+  assert.deepEqual(await names("is_private=1"), ["q_a"]);
+  assert.deepEqual(await names("q=char"), ["q_c"]);
+  assert.equal((await svc.client.get("/shop/-/queries.json?is_private=maybe")).status, 400);
+  // The global list names each query's database.
+  const global = (await svc.client.get("/-/queries.json?_size=1", { cookies: alice }))
+    .json() as Page;
+  assert.equal(global.queries.length, 1);
+  assert.ok(global.next);
+});

@@ -23,16 +23,8 @@ import type { StoredQuery, StoredQueryFields } from "../../db/stored_queries.ts"
 import type { Database } from "../../db/database.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { DeleteQueryEvent, StoreQueryEvent, UpdateQueryEvent } from "../../plugins/events.ts";
-import { visibleDatabases } from "../visible_databases.ts";
 import { isObject, jsonBody } from "../write/body.ts";
-import {
-  actorId,
-  ensureMayStore,
-  mayChangeStoredQuery,
-  mayStoreQuery,
-  storedQueryFromUrl,
-  storedQueryVisibility,
-} from "./stored_access.ts";
+import { actorId, ensureMayStore, storedQueryFromUrl } from "./stored_access.ts";
 import {
   checkNewName,
   CREATE_KEYS,
@@ -46,71 +38,6 @@ import {
 export function storedQueryJson(query: StoredQuery, isPrivate?: boolean): Record<string, unknown> {
   const { created_at: _c, updated_at: _u, ...fields } = query;
   return isPrivate === undefined ? fields : { ...fields, private: isPrivate };
-}
-
-/** The stored queries of `database` (or all databases) that the actor may see. */
-async function visibleQueries(
-  svc: ViewHost,
-  request: Request,
-  database: string | null,
-): Promise<{ query: StoredQuery; private: boolean }[]> {
-  const names = database === null
-    ? new Set((await visibleDatabases(svc, request.actor)).map(({ db }) => db.name))
-    : null;
-  const q = (request.args.get("q") ?? "").toLowerCase();
-  const found = [];
-  for (const query of await svc.stored_queries.list(database)) {
-    if (names && !names.has(query.database)) continue;
-    if (
-      q &&
-      ![query.name, query.title, query.description, query.sql].some((text) =>
-        (text ?? "").toLowerCase().includes(q)
-      )
-    ) continue;
-    const [visible, isPrivate] = await storedQueryVisibility(svc, request.actor, query);
-    if (visible) found.push({ query, private: isPrivate });
-  }
-  return found;
-}
-
-/** `/<db>/-/queries(.json)` and `/-/queries(.json)`. */
-export async function storedQueryListView(svc: ViewHost, request: Request): Promise<Response> {
-  const db = request.url_vars.database ? svc.resolve_database(request) : null;
-  if (db) {
-    await svc.ensure_permissions(request.actor, [["view-database", db.name], "view-instance"]);
-  } else await svc.ensure_permissions(request.actor, ["view-instance"]);
-  const found = await visibleQueries(svc, request, db?.name ?? null);
-  if (request.url_vars.format === "json") {
-    return Response.json({
-      ok: true,
-      database: db?.name ?? null,
-      queries: found.map(({ query, private: p }) => storedQueryJson(query, p)),
-      next: null,
-      next_url: null,
-    });
-  }
-  if (request.url_vars.format) throw new BadRequest("Only .json is available for this page");
-  const queries = [];
-  for (const { query, private: p } of found) {
-    queries.push({
-      ...storedQueryJson(query, p),
-      url: String(svc.urls.query(query.database, query.name)),
-      edit_url: await mayChangeStoredQuery(svc, request.actor, query, "update-query")
-        ? `${svc.urls.query(query.database, query.name)}/-/edit`
-        : null,
-      delete_url: await mayChangeStoredQuery(svc, request.actor, query, "delete-query")
-        ? `${svc.urls.query(query.database, query.name)}/-/delete`
-        : null,
-    });
-  }
-  return await renderPage(svc, request, "query_list.html", {
-    database: db?.name ?? null,
-    queries,
-    q: request.args.get("q") ?? "",
-    store_url: db && await mayStoreQuery(svc, request.actor, db)
-      ? `${svc.urls.database(db.name)}/-/queries/store`
-      : null,
-  }, { view_name: "query_list", database: db?.name ?? null });
 }
 
 /** True when the body is JSON (the API), false for a form. */
