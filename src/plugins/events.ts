@@ -257,18 +257,25 @@ export class DeleteRowEvent extends Event {
   }
 }
 
-/** `execute-write` (Vitrine's own): a writable canned query ran. */
+/**
+ * `execute-write` (Vitrine's own): a writable canned query ran, or write SQL was sent to
+ * `/<db>/-/execute-write` (then `query_name` is null and `sql` holds the batch).
+ */
 export class ExecuteWriteEvent extends Event {
   /** The event\'s name. */
   static override readonly event_name = "execute-write";
   /** The database. */
   declare readonly database: string;
-  /** The canned query's name. */
-  declare readonly query_name: string;
+  /** The canned query's name, or null for SQL sent to `/-/execute-write`. */
+  declare readonly query_name: string | null;
   /** Rows changed, as SQLite counts them. */
   declare readonly rowcount: number;
+  /** The SQL run through `/-/execute-write`; absent for canned queries. */
+  declare readonly sql?: string;
   /** The query run. */
-  constructor(fields: Fields<{ database: string; query_name: string; rowcount: number }>) {
+  constructor(
+    fields: Fields<{ database: string; query_name: string | null; rowcount: number; sql?: string }>,
+  ) {
     super(fields);
   }
 }

@@ -14,6 +14,7 @@ import { insertView, upsertView } from "./insert.ts";
 import { deleteView, updateView } from "./row_edit.ts";
 import { createTableView } from "./create.ts";
 import { dropTableView } from "./drop.ts";
+import { executeWriteView } from "./execute_write.ts";
 import { createTablePage } from "./create_table_page.ts";
 
 type View = (svc: ViewHost, request: Request) => Promise<Response>;
@@ -44,6 +45,7 @@ function endpoint(view: View): RouteView {
 /** Every route of the write API and the create-table page. */
 export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [new RegExp(`^${DB}/-/create$`), endpoint(createTableView)],
+  [new RegExp(`^${DB}/-/execute-write$`), endpoint(executeWriteView)],
   [new RegExp(`^${TABLE}/-/insert$`), endpoint(insertView)],
   [new RegExp(`^${TABLE}/-/upsert$`), endpoint(upsertView)],
   [new RegExp(`^${TABLE}/-/drop$`), endpoint(dropTableView)],
