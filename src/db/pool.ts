@@ -81,11 +81,14 @@ export interface ReadAnswer {
 /** How often a cancelled query is interrupted again until its worker answers. */
 const CANCEL_RETRY_MS = 25;
 /**
- * A running query still unanswered this long after its time is over is interrupted from this
- * thread. The worker's progress handler stops a query at its deadline between two steps of
- * SQLite's VM, but one step may take seconds: `count(*)` walks a whole b-tree in one, and on a cold
- * 600 MB file that was 3.7 s under a 1 s limit (bench/big_files.ts). `sqlite3_interrupt` is seen
- * inside such a step too.
+ * A running query still unanswered once it has had twice its time (and at least this much more)
+ * is interrupted from this thread. The worker's progress handler stops a query at its deadline
+ * between two steps of SQLite's VM, but one step may take seconds: `count(*)` walks a whole b-tree
+ * in one, and on a cold 600 MB file that was 3.7 s under a 1 s limit (bench/big_files.ts).
+ * `sqlite3_interrupt` is seen inside such a step too. Not at the limit itself: a quick query whose
+ * thread waited for a core on a busy machine would then fail where the progress handler, which it
+ * never reaches, lets it finish (a worker's first query, after opening its connection, took over
+ * its 500 ms there).
  */
 const LIMIT_GRACE_MS = 20;
 /** How often waiting short queries look again for a worker that has turned long. */
@@ -571,10 +574,10 @@ export class ReadPool {
   }
 
   /**
-   * Interrupts `job` if it is still running on `worker` {@link LIMIT_GRACE_MS} after its time is
-   * over: its request's deadline (moved by `boot`, the time the worker spent booting after it was
-   * sent) or its own time limit from now. Only for queries: an export's chunks are read ahead of
-   * their requests.
+   * Interrupts `job` if it is still running on `worker` well after its time is over (see
+   * {@link LIMIT_GRACE_MS}): its request's deadline (moved by `boot`, the time the worker spent
+   * booting after it was sent) or its own time limit from now. Only for queries: an export's
+   * chunks are read ahead of their requests.
    */
   #armLimit(worker: PoolWorker, job: Job, boot: number): void {
     if (job.message.type !== "query") return;
@@ -585,7 +588,7 @@ export class ReadPool {
     job.limitTimer = setTimeout(() => {
       job.limitTimer = undefined;
       this.#interruptUntilAnswered(worker, job);
-    }, Math.max(0, limit) + LIMIT_GRACE_MS);
+    }, Math.max(0, limit) + Math.max(LIMIT_GRACE_MS, limit));
   }
 
   /** Clears a running job's limit timer (it was answered, or its worker dropped). */
