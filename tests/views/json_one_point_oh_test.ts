@@ -257,3 +257,56 @@ Deno.test("_extra=column_types is 1.0's assignments: none in Vitrine, on tables 
     .json() as Body;
   assert.deepEqual(row.column_types, {});
 });
+
+Deno.test("query and row JSON answer 1.0's request, database_color, render_cell and column_details extras", async () => {
+  await using svc = referenceService();
+  const query = (await svc.client.get(
+    "/fixtures/-/query.json?sql=select+1+as+one&_extra=request,database_color,render_cell",
+  )).json() as Body;
+  assert.deepEqual(Object.keys(query), [
+    "ok",
+    "rows",
+    "request",
+    "database_color",
+    "render_cell",
+    "truncated",
+  ]);
+  const request = query.request as Body;
+  assert.equal(request.path, "/fixtures/-/query.json");
+  assert.deepEqual((request.args as Body).sql, ["select 1 as one"]);
+  assert.match(query.database_color as string, /^[0-9a-f]{6}$/);
+  assert.deepEqual(query.render_cell, [{}]);
+  const table = (await svc.client.get("/fixtures/facetable.json?_extra=database_color&_size=1"))
+    .json() as Body;
+  assert.equal(table.database_color, query.database_color);
+  const row = (await svc.client.get(
+    "/fixtures/facetable/1.json?_extra=request,database_color,column_details",
+  )).json() as Body;
+  assert.equal(row.database_color, query.database_color);
+  assert.equal((row.request as Body).path, "/fixtures/facetable/1.json");
+  const details = row.column_details as Body;
+  assert.deepEqual(details.pk, {
+    type: "INTEGER",
+    sqlite_type: "INTEGER",
+    notnull: false,
+    default: null,
+    is_pk: true,
+    pk_position: 1,
+    hidden: 0,
+  });
+  assert.deepEqual(Object.keys(details).slice(0, 2), ["pk", "created"]);
+  // A compound key's positions, and affinities of declared types, on a table page.
+  const compound = (await svc.client.get(
+    "/fixtures/compound_primary_key.json?_extra=column_details&_size=1",
+  )).json() as Body;
+  const columns = compound.column_details as Record<string, Body>;
+  assert.deepEqual(
+    Object.values(columns).map((c) => [c.type, c.sqlite_type, c.is_pk, c.pk_position]),
+    [["varchar(30)", "TEXT", true, 1], ["varchar(30)", "TEXT", true, 2], [
+      "TEXT",
+      "TEXT",
+      false,
+      0,
+    ]],
+  );
+});

@@ -3,7 +3,7 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import type { Database } from "../../db/database.ts";
-import { md5Hex } from "../../util/hash.ts";
+import { databaseColor } from "../../render/page_extras.ts";
 import { isFile } from "../../util/files.ts";
 import { tableCounts } from "../table_counts.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
@@ -116,7 +116,7 @@ async function databaseSummary(
   return {
     name: db.name,
     hash: db.hash,
-    color: (db.hash ?? md5Hex(db.name)).slice(0, 6),
+    color: databaseColor(db),
     path: String(svc.urls.database(db.name)),
     tables_and_views_truncated: tablesAndViews.slice(0, TRUNCATE_AT),
     tables_and_views_more: tablesAndViews.length > TRUNCATE_AT,

@@ -27,6 +27,7 @@ import {
   interruptedOutcome,
   nextPageUrl,
   type QueryOutcome,
+  queryPageExtras,
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
@@ -103,6 +104,7 @@ export async function cannedQueryView(
       cache: !query.stored,
       next_url: nextPageUrl(svc, request, outcome),
       metadata: () => queryMetadataJson(db.name, query),
+      pageExtras: queryPageExtras(svc, request, db, outcome ?? { columns: [], rows: [] }),
     },
   );
   if (outcome) rowsPage.blobUrls = queryBlobUrls(svc, db, query.sql, outcome.columns);

@@ -23,6 +23,7 @@ import {
   interruptedOutcome,
   nextPageUrl,
   type QueryOutcome,
+  queryPageExtras,
   queryRowsPage,
   renderQueryPage,
   runReadQuery,
@@ -113,6 +114,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
     cache: false,
     next_url: nextPageUrl(svc, request, outcome),
     metadata: () => describingMetadata(svc.metadata().database(db.name)),
+    pageExtras: queryPageExtras(svc, request, db, outcome),
   });
   rowsPage.blobUrls = queryBlobUrls(svc, db, sql, outcome.columns);
   return await respondWithRows(svc, request, rowsPage, async () => {

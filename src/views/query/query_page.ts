@@ -11,7 +11,8 @@ import type { Database } from "../../db/database.ts";
 import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
-import { displayRows } from "../../render/render_cell.ts";
+import { displayRows, pluginRenderedCells } from "../../render/render_cell.ts";
+import { databaseColor, requestExtra } from "../../render/page_extras.ts";
 import { queryBlobPath } from "./query_blob.ts";
 import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
@@ -129,6 +130,8 @@ export interface QueryRowsOptions {
   next_url?: string | null;
   /** `_extra=metadata`: the canned query's definition, or the database's metadata. */
   metadata: () => unknown;
+  /** The extras that need the service and the request (`queryPageExtras`). */
+  pageExtras?: Record<string, () => unknown>;
 }
 
 /**
@@ -180,12 +183,32 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
       query_name: () => options.query_name,
       private: () => options.private,
       metadata: options.metadata,
+      ...options.pageExtras,
     },
     // 1.0 writes a query page's extras after its rows.
     extrasAfterRows: true,
     status: failed ? 400 : 200,
     cache: options.cache,
     filename: options.query_name ?? options.database,
+  };
+}
+
+/** A query page's `_extra=request`, `database_color` and `render_cell`, as 1.0 answers them. */
+export function queryPageExtras(
+  svc: ViewHost,
+  request: Request,
+  db: Database,
+  outcome: Pick<QueryOutcome, "columns" | "rows">,
+): Record<string, () => unknown> {
+  return {
+    request: () => requestExtra(request, new URLSearchParams(request.query_string)),
+    database_color: () => databaseColor(db),
+    render_cell: () =>
+      pluginRenderedCells(
+        { svc, request, database: db.name, table: null },
+        outcome.columns,
+        outcome.rows,
+      ),
   };
 }
 

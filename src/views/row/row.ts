@@ -19,6 +19,7 @@ import { rowPathOf, tilde_encode } from "../../util/tilde.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { bodyClass } from "../../render/css_class.ts";
 import { displayRows, pluginRenderedCells } from "../../render/render_cell.ts";
+import { columnDetailsExtra, databaseColor, requestExtra } from "../../render/page_extras.ts";
 import { type ColumnTypes, realColumnTypes } from "../../render/json.ts";
 import { ensureKnownFormat, formatLinks, respondWithRows } from "../../render/output_format.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
@@ -95,6 +96,13 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
       foreign_key_tables,
       // No column-type assignments in Vitrine (see the table page's extra).
       column_types: () => ({}),
+      column_details: async () =>
+        columnDetailsExtra(
+          (await db.table_column_details(table)).map((row) => row.toObject()),
+          resolved.pks,
+        ),
+      request: () => requestExtra(request, new URLSearchParams(request.query_string)),
+      database_color: () => databaseColor(db),
     },
     extrasAfterRows: true,
     cache: true,

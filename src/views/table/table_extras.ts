@@ -9,7 +9,7 @@
 
 import { type CountResult, countWithFallback } from "../../table/count.ts";
 import { requestTimeLeft } from "../../db/request_clock.ts";
-import { md5Hex } from "../../util/hash.ts";
+import { columnDetailsExtra, databaseColor, requestExtra } from "../../render/page_extras.ts";
 import {
   checkFacetArgsAllowed,
   checkFacetColumns,
@@ -254,18 +254,12 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   columns: ({ ctx }) => ctx.query.columns,
   all_columns: ({ ctx }) => ctx.facts.columns,
   primary_keys: ({ ctx }) => ctx.facts.pks,
-  column_details: ({ ctx }) => ctx.facts.column_details,
+  column_details: ({ ctx }) => columnDetailsExtra(ctx.facts.column_details, ctx.facts.pks),
   // 1.0's column-type assignments (a column's `email`, `url`, … type): Vitrine has none, so no
   // column has one (the declared SQLite types are in `column_details`).
   column_types: () => ({}),
   query: ({ ctx }) => ({ sql: ctx.query.sql, params: ctx.query.params }),
-  request: ({ ctx: { request, params: { args } } }) => ({
-    url: request.url,
-    path: request.path,
-    full_path: request.full_path,
-    host: request.host,
-    args: Object.fromEntries([...args.keys()].map((k) => [k, args.getAll(k)])),
-  }),
+  request: ({ ctx: { request, params: { args } } }) => requestExtra(request, args),
   debug: ({ ctx: { request, params } }) => ({
     url_vars: request.url_vars,
     nofacet: params.nofacet,
@@ -275,7 +269,7 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   metadata: ({ ctx }) => ({ ...ctx.config, columns: ctx.config.columns ?? {} }),
   database: ({ ctx }) => ctx.db.name,
   table: ({ ctx }) => ctx.table,
-  database_color: ({ ctx: { db } }) => (db.hash ?? md5Hex(db.name)).slice(0, 6),
+  database_color: ({ ctx: { db } }) => databaseColor(db),
   is_view: ({ ctx }) => ctx.is_view,
   private: ({ ctx }) => ctx.private,
   table_definition: ({ ctx }) => ctx.is_view ? null : ctx.db.get_table_definition(ctx.table),
