@@ -3,7 +3,7 @@
  * the output is committed, so serving and testing never need this step or the network).
  *
  * Each small entry file in `scripts/vendor/` becomes one minified ES module (or stylesheet) of the
- * same name: `editor.js` (CodeMirror 6 + a SQLite formatter), `chart.js` (Observable Plot),
+ * same name: `editor.js` (CodeMirror 6 + a SQLite formatter), `chart.js` (Observable Plot), `csv.js` (Papa Parse),
  * `map.js` + `map.css` (Leaflet + Leaflet.markercluster). Versions are pinned in deno.json's
  * `imports` and locked in deno.lock. Most minified bundles lose their licence banners, so this
  * script also writes `static/vendor/THIRD_PARTY_LICENSES.txt`: every npm package whose code ends
@@ -32,6 +32,7 @@ const BUNDLES: Bundle[] = [
   { entry: "editor.js", purpose: "SQL editor (static/sql-editor.js)" },
   { entry: "chart.js", purpose: "charts of rows (static/chart-view.js)" },
   { entry: "map.js", purpose: "maps of rows (static/map-view.js)" },
+  { entry: "csv.js", purpose: "CSV parsing of uploads (static/upload.js)" },
   // Leaflet's stylesheet names its icons as url(images/…): kept as written, the files copied.
   { entry: "map.css", purpose: "map styles", flags: ["--external", "*.png"] },
 ];

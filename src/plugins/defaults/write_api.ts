@@ -9,6 +9,7 @@ import type { HookArgs } from "../hookspecs.ts";
 import { WRITE_PERMISSIONS } from "../../auth/permission_registry.ts";
 import { WRITE_ROUTES } from "../../views/write/routes.ts";
 import { databaseActions, editorVars, tableActions } from "../../views/write/editor.ts";
+import { uploadVars } from "../../views/write/upload_ui.ts";
 
 /** The write endpoints and the create-table page. */
 export function register_routes(): typeof WRITE_ROUTES {
@@ -30,9 +31,15 @@ export function database_actions({ svc, actor, database }: HookArgs<"database_ac
   return databaseActions(svc, actor, database);
 }
 
-/** `write_ui` (and `row_actions`) for table and row pages where the actor may write. */
+/**
+ * `write_ui` (and `row_actions`) for table and row pages where the actor may write, and
+ * `upload_ui` where the actor may upload a CSV file (a new table, or rows for this one).
+ */
 export function extra_template_vars(
   { svc, request, view_name, database, table }: HookArgs<"extra_template_vars">,
 ) {
-  return editorVars(svc, request, view_name, database, table);
+  return Promise.all([
+    editorVars(svc, request, view_name, database, table),
+    uploadVars(svc, request, view_name, database, table),
+  ]).then(([editor, upload]) => editor || upload ? { ...editor, ...upload } : null);
 }

@@ -1,0 +1,3 @@
+// Entry for static/vendor/csv.js: Papa Parse, the CSV parser of the upload panel (static/upload.js).
+import Papa from "papaparse";
+export { Papa };
