@@ -289,6 +289,8 @@ export async function renderQueryPage(
     ...rest,
     // Where this page starts in the whole result (`_next`), for "Rows 1,001–2,000 of 5,000".
     row_offset: outcome && outcome.error === null ? nextOffset(request) : 0,
+    // Pages of a query without ORDER BY say whose order they follow (the template's note).
+    unordered: !/\border\s+by\b/i.test(context.sql),
     database: db.name,
     display_rows,
     truncated: outcome?.truncated ?? false,
