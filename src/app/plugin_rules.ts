@@ -17,6 +17,7 @@ import { answerRule } from "../auth/plugin_rules.ts";
 import type { PluginRule } from "../auth/plugin_rules.ts";
 import type { PermissionSQL } from "../plugins/hookspecs.ts";
 import type { PluginInfo } from "../plugins/plugin_info.ts";
+import { requestMemo } from "../util/request_scope.ts";
 
 interface Check {
   actor: Actor | null;
@@ -26,7 +27,17 @@ interface Check {
 
 /** Every plugin rule for `check`, permission_resources_sql's first. */
 export async function pluginRules(svc: AppHost, check: Check): Promise<PluginRule[]> {
-  const rules = svc.pm.hasImpl("permission_resources_sql") ? await sqlRules(svc, check) : [];
+  // The SQL lists every resource at once: asked once per request for an actor and action, so a
+  // page checking each of its tables runs it once, not once per table.
+  const rules = svc.pm.hasImpl("permission_resources_sql")
+    ? [
+      ...await requestMemo(
+        check.actor,
+        `permission_resources_sql\u0000${check.action}`,
+        () => sqlRules(svc, check),
+      ),
+    ]
+    : [];
   for (const plugin of svc.pm.implementers("permission_allowed")) {
     const answers = await svc.hooks.call("permission_allowed", {
       actor: check.actor,

@@ -101,6 +101,23 @@ Deno.test("permission_resources_sql: a resource deny beats a database allow; row
   assert.deepEqual(asked?.actor, alice);
 });
 
+Deno.test("permission_resources_sql: a page checking every table runs the plugin's SQL once", async () => {
+  await using svc = newerService();
+  await svc.invoke_startup();
+  calls.length = 0;
+  const response = await svc.client.get("/-/allowed.json?action=newer-hooks-edit&parent=shop", {
+    cookies: signedIn(svc, { id: "alice" }),
+  });
+  assert.equal(response.status, 200, response.text);
+  const resources = response.json().items.map((item: { resource: string }) => item.resource);
+  assert.ok(resources.includes("/shop/log") && resources.includes("/shop/orders"));
+  assert.ok(!resources.includes("/shop/products"), "the resource deny wins");
+  const asked = callsOf("permission_resources_sql").filter((args) =>
+    args.action === "newer-hooks-edit"
+  );
+  assert.equal(asked.length, 1);
+});
+
 Deno.test("track_event + register_events + write_wrapper: the write API's events, with actor and resource", async () => {
   await using svc = newerService();
   const headers = bearer(svc, "alice");
