@@ -208,9 +208,12 @@ function setUp(panel) {
     };
     await new Promise((resolve) => {
       let parser = null;
+      let sending = false;
       running = {
+        // A batch on its way is let finish (and counted); the parser stops after it.
         cancel() {
           cancelled = true;
+          if (sending) return;
           if (parser) parser.abort();
           resolve();
         },
@@ -231,6 +234,7 @@ function setUp(panel) {
             pending.push(object);
           }
           try {
+            sending = true;
             while (pending.length >= batchSize && !cancelled) {
               await send(pending.slice(0, batchSize));
               pending = pending.slice(batchSize);
@@ -239,9 +243,14 @@ function setUp(panel) {
             failure = problem;
             chunkParser.abort();
             return resolve();
+          } finally {
+            sending = false;
           }
           progress.value = Math.round(100 * (results.meta.cursor / total));
-          if (cancelled) return;
+          if (cancelled) {
+            chunkParser.abort();
+            return resolve();
+          }
           chunkParser.resume();
         },
         complete: resolve,

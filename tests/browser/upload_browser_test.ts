@@ -147,3 +147,31 @@ browserTest("no upload panel for a visitor who may not write", async (page, base
   await page.goto(`${base}/shop/categories`);
   assert.equal(await page.locator(".upload-panel").count(), 0);
 }, editorService);
+
+browserTest(
+  "Cancel stops an upload between batches: whole batches are in the table, no more",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop`);
+    await page.getByText("Upload a CSV file as a new table").click();
+    await page.locator(".upload-file").setInputFiles({
+      name: "many.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(csvText(60_000)),
+    });
+    await page.locator(".upload-preview-table").waitFor();
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.locator(".upload-count", { hasText: "rows" }).waitFor();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    const done = page.locator(".upload-done");
+    await done.waitFor({ state: "visible" });
+    const match = /^Cancelled after ([\d,]+) rows\. Open the table$/.exec(
+      await done.textContent() ?? "",
+    );
+    assert.ok(match, await done.textContent() ?? "");
+    const sent = Number(match[1].replaceAll(",", ""));
+    assert.ok(sent > 0 && sent < 60_000 && sent % 1000 === 0, `sent ${sent}`);
+    assert.equal(await sqlite3("select count(*) from many"), String(sent));
+  },
+  editorService,
+);

@@ -106,3 +106,22 @@ Deno.test("the progress line shows rows, rate, share, bytes and time left", () =
   );
   assert.equal(progressLine(10, 2048, null, 1), "10 rows  10 rows/s  0.0 MB");
 });
+
+Deno.test("vitrine insert draws its progress bar on a terminal, and clears it", async () => {
+  const dir = Deno.makeTempDirSync();
+  const csv = `${dir}/rows.csv`;
+  Deno.writeTextFileSync(csv, "n\n" + Array.from({ length: 30_000 }, (_, i) => i).join("\n"));
+  // script(1) gives the command a pseudo-terminal, as a person at a terminal would have.
+  const command = [Deno.execPath(), "run", "-A", CLI, "insert", `${dir}/d.db`, "t", csv]
+    .map((part) => `'${part}'`).join(" ");
+  const { code, stdout } = await new Deno.Command("script", {
+    args: ["-qfec", command, "/dev/null"],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.equal(code, 0);
+  const seen = new TextDecoder().decode(stdout);
+  assert.match(seen, /\r\[[#-]{24}\] \d+%  [\d,]+ rows  [\d,]+ rows\/s  \d+\.\d MB of \d+\.\d MB/);
+  assert.match(seen, /\r\x1b\[K30,000 rows into t \(new table\)/);
+});
