@@ -20,6 +20,10 @@ export interface ServeOptions {
   reusePort?: boolean;
   /** Where access log lines go (one per request, see access_log.ts); none when absent. */
   access_log?: ((line: string) => void) | null;
+  /** Listen on this Unix socket instead of host and port (`--uds`). */
+  unix_socket?: string;
+  /** PEM certificate and private key: serve HTTPS (`--ssl-certfile`, `--ssl-keyfile`). */
+  tls?: { cert: string; key: string };
 }
 
 /**
@@ -31,21 +35,33 @@ export async function serve(svc: AppHost, options: ServeOptions = {}): Promise<D
   const base = svc.handler();
   // Requests that arrive together start together (`batched_dispatch.ts`).
   const handler = inBatches(options.access_log ? withAccessLog(base, options.access_log) : base);
-  const server = Deno.serve({
-    hostname: options.host ?? "127.0.0.1",
-    port: options.port ?? 8001,
-    ...(options.reusePort ? { reusePort: true } : {}),
+  const common = {
     signal: options.signal,
-    onListen: ({ hostname, port }) => {
-      svc.lifecycle.port = port;
-      const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-      options.onListen?.(`http://${shown}:${port}`);
-    },
-    onError: (error) => {
+    onError: (error: unknown) => {
       console.error(error);
       return new Response("Internal Server Error", { status: 500 });
     },
-  }, (request, info) => handler(request, info));
+  };
+  const serveHandler = (request: Request, info: Deno.ServeHandlerInfo<Deno.Addr>) =>
+    handler(request, info as Deno.ServeHandlerInfo);
+  const server = options.unix_socket !== undefined
+    ? Deno.serve({
+      ...common,
+      path: options.unix_socket,
+      onListen: ({ path }) => options.onListen?.(`unix:${path}`),
+    }, serveHandler)
+    : Deno.serve({
+      ...common,
+      hostname: options.host ?? "127.0.0.1",
+      port: options.port ?? 8001,
+      ...(options.reusePort ? { reusePort: true } : {}),
+      ...(options.tls ?? {}),
+      onListen: ({ hostname, port }) => {
+        svc.lifecycle.port = port;
+        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+        options.onListen?.(`${options.tls ? "https" : "http"}://${shown}:${port}`);
+      },
+    }, serveHandler);
   try {
     await svc.invoke_startup();
   } catch (error) {

@@ -173,7 +173,7 @@ export async function supervise(options: SuperviseOptions): Promise<number> {
 }
 
 /** How this program is started again: the binary alone, or `deno run` with its module. */
-function launcher(): string[] {
+export function launcher(): string[] {
   if (Deno.build.standalone) return [];
   return ["run", "-A", "--unstable-net", V8_FLAGS_OPTION, Deno.mainModule];
 }
@@ -195,7 +195,7 @@ export function copyArgs(args: readonly string[], port: number): string[] {
 }
 
 /** A port free on `host` right now (for `-p 0`: every copy needs the same one). */
-function freePort(host: string): number {
+export function freePort(host: string): number {
   const listener = Deno.listen({ hostname: host, port: 0 });
   const { port } = listener.addr as Deno.NetAddr;
   listener.close();

@@ -1,5 +1,6 @@
 /** `vitrine serve FILES…` (the default command): options → Service → Deno.serve. */
 import type { Command } from "commander";
+import { fileURLToPath } from "node:url";
 import { Service, type ServiceOptions } from "../service.ts";
 import { drain, serve } from "../app/server.ts";
 import { batchedLines, printText } from "../app/access_log.ts";
@@ -13,6 +14,9 @@ import { Connection } from "../sqlite/connection.ts";
 import { looksLikeSqlite } from "./sqlite_file.ts";
 import { dropDefaultMemory, importDataFiles, isDataFile } from "./data_files.ts";
 import { Library } from "./library.ts";
+import { checkGetOnlyOptions, printPath } from "./get_request.ts";
+import { createMissingDatabases, prepareUnixSocket, readTls } from "./listen_options.ts";
+import { runWithReload } from "./reload.ts";
 import { installedSpecifiers } from "./plugins_file.ts";
 import {
   METRICS_DIR_ENV,
@@ -64,6 +68,19 @@ export interface ServeFlags {
   into?: string;
   /** `--library DIR`: a folder watched for databases and data files (library.ts). */
   library?: string;
+  /** `--uds PATH`: listen on a Unix socket instead of host and port (listen_options.ts). */
+  uds?: string;
+  /** `--ssl-keyfile`/`--ssl-certfile`: serve HTTPS with this PEM key and certificate. */
+  sslKeyfile?: string;
+  sslCertfile?: string;
+  /** `--reload`: restart when metadata, templates, plugins or immutable files change. */
+  reload?: boolean;
+  /** `--create`: create database files that do not exist. */
+  create?: boolean;
+  /** `--headers`, `--token`, `--actor`: what `--get` prints and sends (get_request.ts). */
+  headers?: boolean;
+  token?: string;
+  actor?: string;
 }
 
 /**
@@ -114,6 +131,9 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     .option("--load-extension <path>", "SQLite extension to load (path[:entrypoint])", collect, [])
     .option("--inspect-file <file>", "counts from `vitrine inspect`, for immutable files")
     .option("--get <path>", "print the response to this path and exit, without serving")
+    .option("--headers", "--get prints the status line and the response headers too")
+    .option("--token <token>", "API token sent with the --get request (Bearer)")
+    .option("--actor <json>", "actor the --get request is made as, a JSON object")
     .option("--query <sql>", "print the result of this query and exit, without serving")
     .option("--format <format>", `--query output: ${QUERY_FORMATS.join(", ")}`)
     .option("--param <name=value>", "a --query parameter (also -p name=value)", collect, [])
@@ -126,8 +146,21 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     .option("--reuse-port", "share the port with other processes listening so (Linux)")
     .option("--into <name>", "import CSV/JSON files into one database NAME, or a file NAME.db")
     .option("--library <dir>", "serve a folder's databases and data files, following its changes")
+    .option("--uds <path>", "listen on this Unix domain socket instead of host and port")
+    .option("--ssl-keyfile <file>", "PEM private key: serve HTTPS (with --ssl-certfile)")
+    .option("--ssl-certfile <file>", "PEM certificate: serve HTTPS (with --ssl-keyfile)")
+    .option("--create", "create database files that do not exist yet")
+    .option(
+      "--reload",
+      "development: restart on changes to metadata, templates, plugins and immutable files",
+    )
     .action(async (files: string[], flags: ServeFlags) => {
       checkPort(flags.port);
+      checkGetOnlyOptions(flags.get, {
+        headers: flags.headers,
+        token: flags.token,
+        actor: flags.actor,
+      });
       // A configuration directory is a data library: its data files are the library's to serve.
       const configDir = files.length === 1 && await isConfigDir(files[0]) ? files[0] : null;
       const libraryDir = flags.library ?? configDir;
@@ -138,6 +171,27 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       const options = await serviceOptionsFrom(files.filter((f) => !isDataFile(f)), flags);
       const processes = processCount(flags.processes);
       if (flags.query !== undefined) return await queryAndExit(options, flags);
+      if (processes > 1 && flags.uds !== undefined) {
+        throw new CliExit(1, "Error: --processes shares a TCP port; it cannot serve on --uds");
+      }
+      if (flags.reload && !flags.get) {
+        if (processes > 1) {
+          throw new CliExit(1, "Error: --reload runs one process, not --processes");
+        }
+        const watch = reloadWatchList(options, flags, [
+          ...dataFiles,
+          ...(configDir ? [configDir] : []),
+        ]);
+        const code = await runWithReload({
+          args,
+          watch,
+          host: flags.host,
+          port: Number(flags.port),
+          uds: flags.uds,
+        });
+        if (code !== 0) throw new CliExit(code);
+        return;
+      }
       if (processes > 1 && !flags.get) {
         const code = await supervise({
           args,
@@ -175,7 +229,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
           await svc.close();
           throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
         }
-        return await printPath(svc, flags.get);
+        return await printPath(svc, flags.get, flags);
       }
       // Each immutable file's SHA-256 keys its pages' tags and cached answers: computed before
       // serving, not in the first request that needs one, which it held for as long as reading
@@ -291,7 +345,11 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
   let url = "";
   let server: Deno.HttpServer;
   try {
+    const tls = readTls(flags);
+    if (flags.uds !== undefined) await prepareUnixSocket(flags.uds);
     server = await serve(svc, {
+      unix_socket: flags.uds,
+      tls,
       host: flags.host,
       port: Number(flags.port),
       reusePort: flags.reusePort,
@@ -300,7 +358,8 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     });
   } catch (error) {
     await svc.close();
-    const where = `${flags.host}:${flags.port}`;
+    if (error instanceof CliExit) throw error;
+    const where = flags.uds ?? `${flags.host}:${flags.port}`;
     if (error instanceof Deno.errors.AddrInUse) {
       throw new CliExit(
         1,
@@ -322,14 +381,17 @@ async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer>
     throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
   }
   const copy = Deno.env.get(PROCESS_ENV);
+  const where = flags.uds === undefined ? `${url}/` : `the Unix socket ${flags.uds}`;
   console.log(
     copy
-      ? `Vitrine process ${copy} (pid ${Deno.pid}) is serving on ${url}/`
-      : `Vitrine is serving on ${url}/ (Ctrl+C to stop)`,
+      ? `Vitrine process ${copy} (pid ${Deno.pid}) is serving on ${where}`
+      : `Vitrine is serving on ${where} (Ctrl+C to stop)`,
   );
   // With --processes every copy accepts the link (all sign with one secret); one prints it.
+  // Through a Unix socket, the proxy in front decides the address: the path is what it needs.
   if (svc.rootToken && (!copy || copy.startsWith("1/"))) {
-    console.log(`Sign in as root: ${url}/-/auth-token?token=${svc.rootToken.value}`);
+    const base = flags.uds === undefined ? url : "";
+    console.log(`Sign in as root: ${base}/-/auth-token?token=${svc.rootToken.value}`);
   }
   return server;
 }
@@ -403,6 +465,7 @@ export async function serviceOptionsFrom(
       throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
     }
   }
+  if (flags.create) createMissingDatabases(files);
   for (const file of [...files, ...flags.immutable]) {
     if (!isFile(file)) {
       // `vitrine foo` with no file foo is often a command that is not installed.
@@ -559,18 +622,21 @@ async function queryAndExit(options: ServiceOptions, flags: ServeFlags): Promise
   }
 }
 
-async function printPath(svc: Service, path: string): Promise<void> {
-  try {
-    const response = await svc.client.get(path);
-    console.log(response.text);
-    // A redirect has no body to print: say where it leads (and fail, as for anything but 200,
-    // as the reference's --get does).
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location) {
-      throw new CliExit(1, `${response.status}: ${path} redirects to ${location}`);
-    }
-    if (response.status !== 200) throw new CliExit(1);
-  } finally {
-    await svc.close();
-  }
+/**
+ * What `--reload` watches: metadata files, templates, plugins given as local paths, immutable
+ * files and `extra` (data files, the configuration directory).
+ */
+function reloadWatchList(options: ServiceOptions, flags: ServeFlags, extra: string[]): string[] {
+  const localPlugins = (options.plugins ?? []).flatMap((spec) => {
+    if (spec.startsWith("file:")) return [fileURLToPath(spec)];
+    return /^[a-z][a-z0-9+.-]*:/i.test(spec) ? [] : [spec];
+  });
+  return [
+    ...(flags.metadata ?? []),
+    ...(options.template_dir ? [options.template_dir] : []),
+    ...(options.plugins_dir ? [options.plugins_dir] : []),
+    ...localPlugins,
+    ...(options.immutables ?? []),
+    ...extra,
+  ];
 }

@@ -1,20 +1,8 @@
 import assert from "node:assert/strict";
 import { buildShopDb } from "../fixtures/shop.ts";
+import { vitrine } from "./run_vitrine.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
-
-/** Runs `vitrine ARGS` in a subprocess; returns exit code and output. */
-async function vitrine(args: string[], cwd?: string) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-lock", CLI, ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
 
 Deno.test("--get prints a page without serving and fails on 4xx", async () => {
   const db = buildShopDb();

@@ -21,10 +21,13 @@ export function startServer(
   return startDeno(["run", "-A", "--no-lock", script, ...args, "-p", "0"], options);
 }
 
-/** Runs `deno DENO_ARGS` (a server on 127.0.0.1) and waits for the "serving on" line. */
+/**
+ * Runs `deno DENO_ARGS` (a server on 127.0.0.1) and waits for the "serving on" line; `ready`
+ * matches another line (`url` is then what it matched).
+ */
 export async function startDeno(
   denoArgs: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; ready?: RegExp } = {},
 ): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: denoArgs,
@@ -39,7 +42,7 @@ export async function startDeno(
   ).catch(() => {});
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
-  const pattern = /http:\/\/127\.0\.0\.1:\d+\//;
+  const pattern = options.ready ?? /http:\/\/127\.0\.0\.1:\d+\//;
   while (!pattern.test(text)) {
     const { value, done } = await reader.read();
     if (done) {
