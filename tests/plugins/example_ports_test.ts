@@ -82,7 +82,7 @@ Deno.test("atom_feed: a query with atom_ columns is a feed; pages without them a
   assert.equal(feed.text.match(/<entry>/g)?.length, 3);
   assert.match(
     feed.text,
-    /<title>Chef knife<\/title>\n    <updated>2024-01-15T00:00:00.000Z<\/updated>/,
+    /<title>Chef knife<\/title>\n {4}<updated>2024-01-15T00:00:00.000Z<\/updated>/,
   );
   assert.match(feed.text, /<link href="https:\/\/example.com\/p\/1"\/>/);
   assert.match(feed.text, /<content type="text">Hand wash only<\/content>/);

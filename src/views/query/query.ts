@@ -31,7 +31,7 @@ import {
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { describingMetadata } from "./query_json.ts";
 import { queryBlobUrls } from "./query_blobs.ts";
-import { queryBlobPath, queryBlobResponse } from "./query_blob.ts";
+import { queryBlobResponse } from "./query_blob.ts";
 import { mayStoreQuery } from "./stored_access.ts";
 
 /** GET `/<db>/-/query(.fmt)?sql=`. */
