@@ -14,6 +14,7 @@ import { insertView, upsertView } from "./insert.ts";
 import { deleteView, updateView } from "./row_edit.ts";
 import { createTableView } from "./create.ts";
 import { dropTableView } from "./drop.ts";
+import { alterTableView } from "./alter.ts";
 import { executeWriteView } from "./execute_write.ts";
 import { createTablePage } from "./create_table_page.ts";
 
@@ -49,6 +50,7 @@ export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [new RegExp(`^${TABLE}/-/insert$`), endpoint(insertView)],
   [new RegExp(`^${TABLE}/-/upsert$`), endpoint(upsertView)],
   [new RegExp(`^${TABLE}/-/drop$`), endpoint(dropTableView)],
+  [new RegExp(`^${TABLE}/-/alter$`), endpoint(alterTableView)],
   [new RegExp(`^${ROW}/-/update$`), endpoint(updateView)],
   [new RegExp(`^${ROW}/-/delete$`), endpoint(deleteView)],
   [/^\/-\/create-table$/, ({ svc, request }) => createTablePage(svc, request)],

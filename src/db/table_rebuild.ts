@@ -1,0 +1,244 @@
+/**
+ * Carries out an alter plan (`alter_plan.ts`) on the write connection, outside any transaction
+ * the queue would open, because `PRAGMA foreign_keys` can only change outside one. Everything
+ * runs in one transaction: renames and additions with `ALTER TABLE`, then, when the plan needs
+ * it, SQLite's documented rebuild (https://www.sqlite.org/lang_altertable.html#otheralter):
+ * foreign keys off, create the new table, copy the rows (rowids too), drop the old one, rename
+ * the new one, put back the table's indexes and triggers and the views that name it, then
+ * `PRAGMA foreign_key_check`. Any failure rolls the whole transaction back, so the table is
+ * exactly as it was.
+ *
+ * @module
+ */
+
+import type { Connection } from "../sqlite/connection.ts";
+import { SqliteError } from "../sqlite/errors.ts";
+import {
+  type AlterOperation,
+  type AlterPlan,
+  createSql,
+  hasRowidAlias,
+  planAlter,
+  type TableShape,
+} from "./alter_plan.ts";
+import { quoteName, RowWriteError } from "./write_values.ts";
+
+/** What an alter did. */
+export interface AlterResult {
+  table: string;
+  before_schema: string;
+  schema: string;
+  /** Every statement run, in order (for the preview and the log). */
+  statements: string[];
+}
+
+/** Reads `table`'s shape; 400 for what a rebuild could not keep (CHECK, COLLATE, generated...). */
+export function readShape(conn: Connection, table: string): TableShape {
+  refuseWhatARebuildLoses(schemaOf(conn, table), table);
+  const columns = conn.query(`PRAGMA table_xinfo(${quoteLiteral(table)})`).rows;
+  const pkRows = columns.filter((row) => Number(row[5]) > 0)
+    .sort((a, b) => Number(a[5]) - Number(b[5]));
+  const foreignKeys = conn.query(`PRAGMA foreign_key_list(${quoteLiteral(table)})`).rows;
+  const uniques = conn.query(`PRAGMA index_list(${quoteLiteral(table)})`).rows
+    .filter((row) => row[3] === "u")
+    .map((row) =>
+      conn.query(`PRAGMA index_info(${quoteLiteral(String(row[1]))})`).rows
+        .map((info) => String(info[2]))
+    );
+  return {
+    name: table,
+    columns: columns.map((row) => {
+      if (Number(row[6])) {
+        throw new RowWriteError(
+          `${table} has generated or hidden columns, which alter cannot keep`,
+        );
+      }
+      return {
+        name: String(row[1]),
+        type: String(row[2] ?? ""),
+        notNull: Number(row[3]) === 1,
+        defaultSql: row[4] === null ? null : String(row[4]),
+        existing: true,
+      };
+    }),
+    pks: pkRows.map((row) => String(row[1])),
+    foreignKeys: foreignKeys.map((row) => {
+      if (Number(row[1]) > 0) {
+        throw new RowWriteError(`${table} has a compound foreign key, which alter cannot keep`);
+      }
+      return {
+        column: String(row[3]),
+        table: String(row[2]),
+        to: row[4] === null ? "" : String(row[4]),
+        onUpdate: String(row[5]),
+        onDelete: String(row[6]),
+      };
+    }),
+    uniques,
+  };
+}
+
+// What the shape above does not record: a rebuild would silently lose it, so refuse instead.
+function refuseWhatARebuildLoses(sql: string, table: string): void {
+  const code = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\[[^\]]*\]|`[^`]*`/g, "''");
+  for (
+    const [pattern, what] of [
+      [/\bcheck\s*\(/i, "CHECK constraints"],
+      [/\bcollate\b/i, "collations"],
+      [/\bautoincrement\b/i, "AUTOINCREMENT"],
+      [/\bwithout\s+rowid\b/i, "WITHOUT ROWID"],
+      [/\bstrict\b\s*$/i, "STRICT"],
+      [/\bon\s+conflict\b/i, "ON CONFLICT clauses"],
+    ] as const
+  ) {
+    if (pattern.test(code)) {
+      throw new RowWriteError(
+        `${table} uses ${what}, which rebuilding the table would lose; change it with SQL instead`,
+      );
+    }
+  }
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+function schemaOf(conn: Connection, table: string): string {
+  const row = conn.query("select sql from sqlite_master where type = 'table' and name = ?", [
+    table,
+  ]).rows[0];
+  if (!row) throw new RowWriteError(`Table not found: ${table}`);
+  return String(row[0]);
+}
+
+/** A lookup of a table's primary key columns (null when there is no such table). */
+function primaryKeysOf(conn: Connection): (table: string) => string[] | null {
+  return (table) => {
+    const rows = conn.query(`PRAGMA table_info(${quoteLiteral(table)})`).rows;
+    if (!rows.length) return null;
+    return rows.filter((row) => Number(row[5]) > 0)
+      .sort((a, b) => Number(a[5]) - Number(b[5]))
+      .map((row) => String(row[1]));
+  };
+}
+
+/** Plans `operations` against the table as it is now, without changing anything. */
+export function planFor(
+  conn: Connection,
+  table: string,
+  operations: readonly AlterOperation[],
+): AlterPlan {
+  return planAlter(readShape(conn, table), operations, primaryKeysOf(conn));
+}
+
+/**
+ * Alters `table` as `operations` say, in one transaction (see the module comment); with `apply:
+ * false`, rolls it back at the end and only reports what it would do.
+ */
+export function alterTable(
+  conn: Connection,
+  table: string,
+  operations: readonly AlterOperation[],
+  { apply = true }: { apply?: boolean } = {},
+): AlterResult {
+  const foreignKeysOn = Number(conn.query("PRAGMA foreign_keys").rows[0][0]) === 1;
+  if (foreignKeysOn) conn.exec("PRAGMA foreign_keys = OFF");
+  try {
+    conn.exec("BEGIN IMMEDIATE");
+    try {
+      const result = applyPlan(conn, table, operations);
+      // A preview runs everything, checks included, and then undoes it.
+      conn.exec(apply ? "COMMIT" : "ROLLBACK");
+      return result;
+    } catch (error) {
+      if (conn.inTransaction) conn.exec("ROLLBACK");
+      if (error instanceof SqliteError) throw new RowWriteError(error.message, { cause: error });
+      throw error;
+    }
+  } finally {
+    if (foreignKeysOn) conn.exec("PRAGMA foreign_keys = ON");
+  }
+}
+
+function applyPlan(
+  conn: Connection,
+  table: string,
+  operations: readonly AlterOperation[],
+): AlterResult {
+  const before = schemaOf(conn, table);
+  const plan = planFor(conn, table, operations);
+  const statements: string[] = [];
+  const run = (sql: string, what?: string) => {
+    statements.push(sql);
+    try {
+      conn.exec(sql);
+    } catch (error) {
+      if (!what || !(error instanceof SqliteError)) throw error;
+      throw new RowWriteError(`Cannot keep ${what}: ${error.message}`, { cause: error });
+    }
+  };
+  for (const sql of [...plan.renames, ...plan.additions]) run(sql);
+  if (plan.rebuild) rebuild(conn, table, plan.rebuild, run);
+  let name = table;
+  if (plan.renameTo !== null && plan.renameTo !== table) {
+    run(`ALTER TABLE ${quoteName(table)} RENAME TO ${quoteName(plan.renameTo)}`);
+    name = plan.renameTo;
+  }
+  checkForeignKeys(conn, name);
+  return { table: name, before_schema: before, schema: schemaOf(conn, name), statements };
+}
+
+function rebuild(
+  conn: Connection,
+  table: string,
+  shape: TableShape,
+  run: (sql: string, what?: string) => void,
+): void {
+  // Kept to put back afterwards, in their original order: the table's own indexes and triggers
+  // (dropped with it) and every view that names it (re-checked when the new table is renamed).
+  const lower = table.toLowerCase();
+  const kept = conn.query(
+    `select type, name, sql from sqlite_master
+      where sql is not null and name not like 'sqlite_%'
+        and ((type in ('index', 'trigger') and tbl_name = ?1)
+          or (type = 'view' and instr(lower(sql), ?2) > 0))
+      order by rowid`,
+    [table, lower],
+  ).rows.map(([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) }));
+  for (const view of kept.filter((item) => item.type === "view")) {
+    run(`DROP VIEW ${quoteName(view.name)}`);
+  }
+  const temporary = `_vitrine_alter_${table}`;
+  run(createSql(shape, temporary));
+  const copied = shape.columns.filter((column) => column.existing).map((c) => quoteName(c.name));
+  // Rowids are what full-text indexes and other tables' rowid references point at: keep them.
+  const rowid = hasRowidAlias(shape) || !hasRowid(conn, table) ? [] : ["rowid"];
+  const list = [...rowid, ...copied].join(", ");
+  run(`INSERT INTO ${quoteName(temporary)} (${list}) SELECT ${list} FROM ${quoteName(table)}`);
+  run(`DROP TABLE ${quoteName(table)}`);
+  run(`ALTER TABLE ${quoteName(temporary)} RENAME TO ${quoteName(table)}`);
+  for (const item of kept) run(item.sql, `${item.type} ${item.name}`);
+}
+
+function hasRowid(conn: Connection, table: string): boolean {
+  try {
+    conn.query(`select rowid from ${quoteName(table)} limit 0`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkForeignKeys(conn: Connection, table: string): void {
+  const lower = table.toLowerCase();
+  const broken = conn.query("PRAGMA foreign_key_check").rows.filter((row) =>
+    String(row[0]).toLowerCase() === lower || String(row[2]).toLowerCase() === lower
+  );
+  if (broken.length) {
+    const [child, rowid, parent] = broken[0];
+    throw new RowWriteError(
+      `Foreign key check failed: ${broken.length} row${broken.length === 1 ? "" : "s"} would ` +
+        `break a foreign key (first: rowid ${rowid} of ${child} has no match in ${parent})`,
+    );
+  }
+}
