@@ -284,3 +284,30 @@ Deno.test("alter: rename the table, dry runs, refusals", async () => {
     assert.equal((await svc.client.get("/lib/borrowings.json")).status, 200);
   });
 });
+
+Deno.test("alter: sends alter-table and rename-table events; a dry run sends none", async () => {
+  await withLibrary(async (svc) => {
+    const events: { name: string; properties: Record<string, unknown> }[] = [];
+    svc.pm.register({
+      track_event: (
+        { event }: { event: { name: string; properties(): Record<string, unknown> } },
+      ) => {
+        events.push({ name: event.name, properties: event.properties() });
+      },
+    }, { name: "event-recorder" });
+    const drop = [{ op: "drop_column", args: { name: "who" } }];
+    assert.equal((await alter(svc, "loans", drop, { dry_run: true })).status, 200);
+    assert.equal(events.length, 0);
+    assert.equal((await alter(svc, "loans", drop)).status, 200);
+    assert.deepEqual(events.map((event) => event.name), ["alter-table"]);
+    assert.equal(events[0].properties.table, "loans");
+    assert.match(String(events[0].properties.before_schema), /who text/);
+    assert.doesNotMatch(String(events[0].properties.after_schema), /who/);
+    events.length = 0;
+    const rename = [{ op: "rename_table", args: { to: "borrowings" } }];
+    assert.equal((await alter(svc, "loans", rename)).status, 200);
+    assert.deepEqual(events.map((event) => [event.name, event.properties.new_table]), [
+      ["rename-table", "borrowings"],
+    ]);
+  });
+});

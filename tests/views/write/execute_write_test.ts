@@ -116,3 +116,22 @@ Deno.test("execute-write: denied without execute-write-sql, to anonymous and to 
     assert.equal(get.status, 405);
   });
 });
+
+Deno.test("execute-write: sends an execute-write event with the SQL", async () => {
+  await withBatchWriter(async (svc) => {
+    const events: { name: string; properties: Record<string, unknown> }[] = [];
+    svc.pm.register({
+      track_event: (
+        { event }: { event: { name: string; properties(): Record<string, unknown> } },
+      ) => {
+        events.push({ name: event.name, properties: event.properties() });
+      },
+    }, { name: "event-recorder" });
+    const sql = "insert into notes (body) values ('e')";
+    assert.equal((await post(svc, "/shop/-/execute-write", { sql })).status, 200);
+    assert.deepEqual(events, [{
+      name: "execute-write",
+      properties: { database: "shop", query_name: null, rowcount: 1, sql },
+    }]);
+  });
+});
