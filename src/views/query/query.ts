@@ -57,6 +57,11 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
   const store_query_url = sql && await mayStoreQuery(svc, request.actor, db)
     ? `${svc.urls.database(db.name)}/-/queries/store?${new URLSearchParams({ sql })}`
     : null;
+  // Write mode: actors who may run write SQL here get "Run as write…" (static/execute-write.js).
+  const execute_write_url = db.is_mutable &&
+      await svc.permission_allowed(request.actor, "execute-write-sql", db.name)
+    ? `${svc.urls.database(db.name)}/-/execute-write`
+    : null;
   const page = (outcome: QueryOutcome | null, renderers: Record<string, string>, status = 200) =>
     renderQueryPage(svc, request, db, {
       sql,
@@ -73,6 +78,7 @@ export async function customSqlView(svc: ViewHost, request: Request): Promise<Re
       query_ms: performance.now() - started,
       next_url: nextPageUrl(svc, request, outcome),
       store_query_url,
+      execute_write_url,
     }, { status });
   if (!sql) {
     // An empty editor is a fine HTML page; an API client sent nothing to run.

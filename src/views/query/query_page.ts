@@ -239,6 +239,8 @@ export interface QueryPageContext {
   next_url?: string | null;
   /** "Save this query" (custom SQL, for actors with `store-query`). */
   store_query_url?: string | null;
+  /** `/-/execute-write` for actors with `execute-write-sql` on a mutable database (write mode). */
+  execute_write_url?: string | null;
   /** "Edit query" and "Delete query" on a stored query's page, for who may. */
   edit_query_url?: string | null;
   delete_query_url?: string | null;

@@ -135,3 +135,25 @@ Deno.test("execute-write: sends an execute-write event with the SQL", async () =
     }]);
   });
 });
+
+Deno.test("execute-write: a dry run reports each statement and keeps nothing", async () => {
+  await withBatchWriter(async (svc) => {
+    const sql = "insert into notes (body) values ('a'), ('b'); delete from notes where body = 'a'";
+    const response = await post(svc, "/shop/-/execute-write", { sql, dry_run: true });
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.json(), {
+      ok: true,
+      dry_run: true,
+      message: "2 statements would run, changing 3 rows",
+      rowcount: 3,
+      statements: [
+        { sql: "insert into notes (body) values ('a'), ('b');", rowcount: 2 },
+        { sql: "delete from notes where body = 'a'", rowcount: 1 },
+      ],
+    });
+    assert.deepEqual(fileRows(svc, "select * from notes"), []);
+    // The write connection is fine afterwards.
+    assert.equal((await post(svc, "/shop/-/execute-write", { sql })).status, 200);
+    assert.deepEqual(fileRows(svc, "select body from notes"), [{ body: "b" }]);
+  });
+});
