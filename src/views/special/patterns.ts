@@ -26,6 +26,8 @@ export async function patternsView(svc: ViewHost, request: Request): Promise<Res
     ...section,
     html: new Markup(svc.templates.renderString(section.source, { ...page, ...section.context })),
   }));
-  const { html } = svc.templates.render("patterns.html", { ...page, sections });
+  // HTML only: no JSON twin to point at from the head.
+  const context = { ...page, sections, alternate_url_json: null };
+  const { html } = svc.templates.render("patterns.html", context);
   return Response.html(html);
 }
