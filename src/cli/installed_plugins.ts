@@ -23,11 +23,14 @@ import { type InstalledPlugin, readInstalledPlugins } from "./plugins_file.ts";
 export interface InstalledPluginArgs {
   /** `--plugin` values. */
   specifiers: string[];
-  /** The `-m/--metadata` files, in order. */
+  /** The `-m/--metadata` and `-c/--config` files, in order. */
   metadataFiles: string[];
 }
 
-/** Pre-scans `argv` for `--plugin X`, `--plugin=X`, `-m X`, `--metadata X`, `--metadata=X`. */
+/**
+ * Pre-scans `argv` for `--plugin X`, `--plugin=X`, `-m X`, `--metadata X`, `--metadata=X` and
+ * the same forms of `-c`/`--config` (a plugins list may sit in either file).
+ */
 export function scanInstalledPluginArgs(argv: string[]): InstalledPluginArgs {
   const specifiers: string[] = [];
   const metadataFiles: string[] = [];
@@ -41,7 +44,7 @@ export function scanInstalledPluginArgs(argv: string[]): InstalledPluginArgs {
     if (flag === "--plugin") {
       const specifier = value();
       if (specifier !== undefined) specifiers.push(specifier);
-    } else if (flag === "-m" || flag === "--metadata") {
+    } else if (["-m", "--metadata", "-c", "--config"].includes(flag)) {
       const file = value();
       if (file !== undefined) metadataFiles.push(file);
     }

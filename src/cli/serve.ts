@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Service, type ServiceOptions } from "../service.ts";
 import { drain, serve } from "../app/server.ts";
 import { batchedLines, printText } from "../app/access_log.ts";
-import { loadMetadataFiles } from "../config/metadata.ts";
+import { loadConfiguration } from "../config/config_file.ts";
 import { isConfigDir, loadConfigDir } from "../config/config_dir.ts";
 import { parseSettings, parseSettingValue } from "../config/settings.ts";
 import { collect, splitJoined } from "./argv.ts";
@@ -36,6 +36,8 @@ export interface ServeFlags {
   port: string;
   /** `-m` files, merged in order (a later file wins). */
   metadata?: string[];
+  /** `-c` files, merged in order after the `-m` files (config_file.ts). */
+  config?: string[];
   templateDir?: string;
   pluginsDir?: string;
   plugin: string[];
@@ -99,7 +101,13 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     .option("-p, --port <port>", "port to listen on (0 picks a free one)", "8001")
     .option(
       "-m, --metadata <file>",
-      "metadata and configuration file (JSON or YAML); repeat to merge several, later ones win",
+      "metadata file: titles, descriptions, licences (JSON or YAML); repeatable, later wins",
+      collect,
+      [],
+    )
+    .option(
+      "-c, --config <file>",
+      "configuration file: settings, permissions, queries, plugins (JSON/YAML); repeatable",
       collect,
       [],
     )
@@ -445,8 +453,8 @@ export async function serviceOptionsFrom(
     };
     files = [];
   }
-  const metadata = flags.metadata?.length
-    ? (await loadMetadataFiles(flags.metadata))!
+  const metadata = flags.metadata?.length || flags.config?.length
+    ? (await loadConfiguration(flags.metadata ?? [], flags.config ?? []))!
     : options.metadata;
   // Settings: a configuration directory's settings.json, then a `settings:` block of the
   // metadata (where Datasette 1.0's datasette.yaml keeps them), then `-s`, each over the last.
@@ -633,6 +641,7 @@ function reloadWatchList(options: ServiceOptions, flags: ServeFlags, extra: stri
   });
   return [
     ...(flags.metadata ?? []),
+    ...(flags.config ?? []),
     ...(options.template_dir ? [options.template_dir] : []),
     ...(options.plugins_dir ? [options.plugins_dir] : []),
     ...localPlugins,

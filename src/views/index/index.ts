@@ -10,6 +10,7 @@ import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { actionLinks, topHtml } from "../page_hooks.ts";
 import { visibleDatabases } from "../visible_databases.ts";
+import { CONFIGURATION_KEYS } from "../../config/config_file.ts";
 
 /** How many tables and views each database shows on the index. */
 const TRUNCATE_AT = 5;
@@ -133,21 +134,10 @@ async function databaseSummary(
 }
 
 /**
- * Keys of the metadata file that configure the instance rather than describe it; like the
- * reference (which keeps them in its configuration file), `/.json`'s `metadata` leaves them out.
+ * Instance-level metadata: the describing keys only (title, license, source, about, …). Like the
+ * reference (which keeps the others in its configuration file), `/.json`'s `metadata` leaves out
+ * the keys that configure the instance.
  */
-const CONFIGURATION_KEYS = new Set([
-  "databases",
-  "plugins",
-  "extra_css_urls",
-  "extra_js_urls",
-  "allow",
-  "allow_sql",
-  "permissions",
-  "settings",
-]);
-
-/** Instance-level metadata: the describing keys only (title, license, source, about, …). */
 function instanceMetadata(svc: ViewHost): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(svc.metadata().instance()).filter(([key]) => !CONFIGURATION_KEYS.has(key)),

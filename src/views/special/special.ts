@@ -11,6 +11,7 @@ import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 import { visibleMetadata } from "../../auth/visible_metadata.ts";
+import { configurationOf, redactSecrets } from "../../config/config_file.ts";
 
 type View = (svc: ViewHost, request: Request) => Promise<Response>;
 
@@ -79,18 +80,22 @@ export const pluginsView = jsonPage("plugins", (svc, request) => {
 /** `/-/settings`: every setting and its current value. */
 export const settingsView = jsonPage("settings", (svc) => svc.settings.toJSON());
 
-/** `/-/config`: the metadata/configuration with secrets masked. */
-export const configView = jsonPage(
-  "config",
-  async (svc, request) =>
-    maskSecrets(await visibleMetadata(svc, request.actor, svc.metadata().data)),
-);
+/**
+ * `/-/config`: the configuration in effect, secrets redacted: every setting's value, then what
+ * the `-c`/`-m` files configure (permissions, plugins, canned queries, table options), without
+ * the describing metadata, which `/-/metadata` shows.
+ */
+export const configView = jsonPage("config", async (svc, request) => {
+  const visible = await visibleMetadata(svc, request.actor, svc.metadata().data);
+  // The files' `settings:` block gives way to the values in effect (`-s` included).
+  return redactSecrets({ ...configurationOf(visible), settings: svc.settings.toJSON() });
+});
 
 /** `/-/metadata`: the merged metadata. */
 export const metadataView = jsonPage(
   "metadata",
   async (svc, request) =>
-    maskSecrets(await visibleMetadata(svc, request.actor, svc.metadata().data)),
+    redactSecrets(await visibleMetadata(svc, request.actor, svc.metadata().data)),
 );
 
 /** `/-/threads`: the read workers and how busy they are (needs `permissions-debug`). */
@@ -126,21 +131,3 @@ export const actorView = jsonPage(
   (_svc, request) => ({ actor: request.actor ?? null }),
   null,
 );
-
-const SECRET_KEY = /secret|key|password|token|hash|dsn/i;
-
-/** Replaces the values of keys that look secret with `***`, recursively. */
-function maskSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskSecrets);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        key,
-        SECRET_KEY.test(key) && (typeof inner === "string" || typeof inner === "number")
-          ? "***"
-          : maskSecrets(inner),
-      ]),
-    );
-  }
-  return value;
-}
