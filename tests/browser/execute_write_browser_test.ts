@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest } from "./browser.ts";
-import { textOf, typeSql } from "./pages.ts";
+import { overflowsHorizontally, textOf, typeSql } from "./pages.ts";
 import { shopService } from "../fixtures/shop.ts";
 import { encodeActorCookie } from "../../src/auth/actor_cookie.ts";
 import type { Service } from "../../src/service.ts";
@@ -56,6 +56,7 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
         "insert into log (message, level) values ('three', 'info') (1 row)",
       ]);
       assert.deepEqual(logMessages(), before, "the dry run kept nothing");
+      assert.equal(await overflowsHorizontally(page), false);
       // Cancel keeps nothing either; then confirm for real.
       await dialog.getByRole("button", { name: "Cancel" }).click();
       assert.deepEqual(logMessages(), before);

@@ -63,6 +63,9 @@ export async function tableActions(
   if (await allowed(svc, actor, "insert-row", database, table)) {
     links.push({ href: "#insert-row", label: "Insert row" });
   }
+  if (await allowed(svc, actor, "alter-table", database, table)) {
+    links.push({ href: `${svc.urls.table(database, table)}/-/alter-table`, label: "Alter table" });
+  }
   if (await allowed(svc, actor, "drop-table", database, table)) {
     links.push({ href: "#drop-table", label: "Drop table" });
   }

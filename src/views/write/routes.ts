@@ -17,6 +17,7 @@ import { dropTableView } from "./drop.ts";
 import { alterTableView } from "./alter.ts";
 import { executeWriteView } from "./execute_write.ts";
 import { createTablePage } from "./create_table_page.ts";
+import { alterTablePage } from "./alter_table_page.ts";
 
 type View = (svc: ViewHost, request: Request) => Promise<Response>;
 type RouteView = (args: { svc: ViewHost; request: Request }) => Promise<Response>;
@@ -54,4 +55,5 @@ export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [new RegExp(`^${ROW}/-/update$`), endpoint(updateView)],
   [new RegExp(`^${ROW}/-/delete$`), endpoint(deleteView)],
   [/^\/-\/create-table$/, ({ svc, request }) => createTablePage(svc, request)],
+  [new RegExp(`^${TABLE}/-/alter-table$`), ({ svc, request }) => alterTablePage(svc, request)],
 ];

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { browserTest } from "./browser.ts";
+import { overflowsHorizontally, textOf } from "./pages.ts";
+import { shopService } from "../fixtures/shop.ts";
+import { encodeActorCookie } from "../../src/auth/actor_cookie.ts";
+import type { Service } from "../../src/service.ts";
+
+// The alter-table page, for an actor holding alter-table on shop.
+const ALTERER = { id: "alterer" };
+
+let current: Service;
+function altererService(): Service {
+  current = shopService({
+    metadata: { databases: { shop: { permissions: { "alter-table": ALTERER } } } },
+  });
+  return current;
+}
+
+function sqlite3(sql: string): string {
+  const path = current.get_database("shop").path!;
+  const out = new Deno.Command("sqlite3", { args: [path, sql] }).outputSync();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+async function signIn(page: Page, base: string): Promise<void> {
+  await page.context().addCookies([
+    { name: "ds_actor", value: encodeActorCookie(current.signer, ALTERER), url: base },
+  ]);
+}
+
+for (const [width, height] of [[1280, 900], [390, 844]]) {
+  browserTest(
+    `alter table at ${width}x${height}: rename and retype a column, preview, apply`,
+    async (page, base) => {
+      await page.setViewportSize({ width, height });
+      const before = sqlite3(".dump log");
+      await signIn(page, base);
+      await page.goto(`${base}/shop/log`);
+      await page.locator(".actions-menu summary").click();
+      await page.getByRole("link", { name: "Alter table" }).click();
+      await page.waitForURL(`${base}/shop/log/-/alter-table`);
+      assert.equal(await page.title(), "Alter table log");
+      const level = page.locator(".alter-column", { has: page.locator("[value=level]") });
+      await level.getByLabel("Name").fill("severity");
+      await level.getByLabel("Type").selectOption("INTEGER");
+      await page.getByRole("button", { name: "Preview change" }).click();
+      await page.locator(".alter-preview").waitFor();
+      assert.match((await textOf(page, ".alter-schema"))!, /\[severity\] INTEGER/);
+      const statements = (await textOf(page, ".alter-statements"))!;
+      assert.match(statements, /^ALTER TABLE \[log\] RENAME COLUMN \[level\] TO \[severity\];/);
+      assert.match(statements, /DROP TABLE \[log\]/);
+      assert.equal(sqlite3(".dump log"), before, "the preview changed nothing");
+      assert.equal(await overflowsHorizontally(page), false);
+      await page.getByRole("button", { name: "Apply change" }).click();
+      await page.waitForURL(`${base}/shop/log`);
+      assert.equal(await textOf(page, ".messages .message-info"), "Table log altered");
+      assert.match(
+        sqlite3("select sql from sqlite_master where name = 'log'"),
+        /\[severity\] INTEGER/,
+      );
+      assert.equal(
+        sqlite3("select count(*) from log"),
+        before.match(/INSERT INTO/g)?.length.toString() + "\n",
+      );
+      // A change SQLite refuses is explained on the page and changes nothing.
+      await page.goto(`${base}/shop/products/-/alter-table`);
+      const name = page.locator(".alter-column", { has: page.locator("[value=name]") });
+      await name.getByLabel("Name").fill("price");
+      await page.getByRole("button", { name: "Preview change" }).click();
+      await page.locator(".write-error").waitFor();
+      assert.match((await textOf(page, ".write-error"))!, /column price already exists/);
+    },
+    altererService,
+  );
+}
