@@ -1,10 +1,12 @@
 /**
  * Configuration-directory mode: `vitrine serve mydir/` where the directory holds databases,
- * `metadata.json|yml|yaml`, `settings.json`, `templates/`, `plugins/`, `static/` and
+ * `metadata.json|yml|yaml`, a configuration file (`vitrine.json|yml|yaml`, or Datasette 1.0's
+ * `datasette.json|yml|yaml`), `settings.json`, `templates/`, `plugins/`, `static/` and
  * optionally `inspect-data.json`. Produces plain options for the CLI.
  */
 import { join } from "node:path";
-import { loadMetadataFile, type MetadataDict } from "./metadata.ts";
+import type { MetadataDict } from "./metadata.ts";
+import { loadConfiguration } from "./config_file.ts";
 import { parseSettings } from "./settings.ts";
 
 /** What a configuration directory contributes to `serve`. */
@@ -16,6 +18,8 @@ export interface ConfigDirOptions {
   immutables: string[];
   metadata: MetadataDict | null;
   metadata_path: string | null;
+  /** The configuration file found (merged into `metadata` after the metadata file), or null. */
+  config_path: string | null;
   /** Raw values from `settings.json`, already validated against the settings table. */
   settings: Record<string, unknown>;
   template_dir: string | null;
@@ -28,6 +32,9 @@ export interface ConfigDirOptions {
 
 const DATABASE_EXTENSIONS = [".db", ".sqlite", ".sqlite3"];
 const METADATA_NAMES = ["metadata.json", "metadata.yml", "metadata.yaml"];
+const CONFIG_NAMES = ["vitrine", "datasette"].flatMap((name) =>
+  ["json", "yml", "yaml"].map((extension) => `${name}.${extension}`)
+);
 
 /** True when `path` is a directory (so the CLI should use configuration-directory mode). */
 export async function isConfigDir(path: string): Promise<boolean> {
@@ -56,7 +63,12 @@ export async function loadConfigDir(dir: string): Promise<ConfigDirOptions> {
 
   const metadataName = METADATA_NAMES.find(isFile) ?? null;
   const metadata_path = metadataName ? join(dir, metadataName) : null;
-  const metadata = metadata_path ? await loadMetadataFile(metadata_path) : null;
+  const configName = CONFIG_NAMES.find(isFile) ?? null;
+  const config_path = configName ? join(dir, configName) : null;
+  const metadata = await loadConfiguration(
+    metadata_path ? [metadata_path] : [],
+    config_path ? [config_path] : [],
+  );
 
   const settings = isFile("settings.json")
     ? parseSettings(await readJsonObject(join(dir, "settings.json")), join(dir, "settings.json"))
@@ -68,6 +80,7 @@ export async function loadConfigDir(dir: string): Promise<ConfigDirOptions> {
     immutables: inspect_data ? databases : [],
     metadata,
     metadata_path,
+    config_path,
     settings,
     template_dir: isDir("templates") ? join(dir, "templates") : null,
     plugins_dir: isDir("plugins") ? join(dir, "plugins") : null,

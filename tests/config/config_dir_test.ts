@@ -53,3 +53,26 @@ Deno.test("loadConfigDir() rejects a bad settings.json naming the file and setti
   });
   assert.equal(await isConfigDir("/definitely/not/here"), false);
 });
+
+Deno.test("loadConfigDir() merges datasette.yaml (or vitrine.yaml) over metadata.yml", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/metadata.yml`, "title: From metadata\nsource: Us\n");
+    await Deno.writeTextFile(
+      `${dir}/datasette.yaml`,
+      "title: From config\nsettings:\n  default_page_size: 5\n",
+    );
+    const options = await loadConfigDir(dir);
+    assert.equal(options.config_path, `${dir}/datasette.yaml`);
+    assert.deepEqual(options.metadata, {
+      title: "From config",
+      source: "Us",
+      settings: { default_page_size: 5 },
+    });
+    // Checked like a -c file: an unknown top-level key names the file and line.
+    await Deno.writeTextFile(`${dir}/datasette.yaml`, "title: x\nplugin:\n  a: 1\n");
+    await assert.rejects(
+      loadConfigDir(dir),
+      /Unknown key "plugin" in ".*datasette\.yaml", line 2/,
+    );
+  });
+});
