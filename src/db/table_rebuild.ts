@@ -195,18 +195,28 @@ function rebuild(
   run: (sql: string, what?: string) => void,
 ): void {
   // Kept to put back afterwards, in their original order: the table's own indexes and triggers
-  // (dropped with it) and every view that names it (re-checked when the new table is renamed).
+  // (dropped with it), and the views and other tables' triggers that name it. SQLite re-checks
+  // those when the new table is renamed, and fails while the old name has no table; they are
+  // dropped first and come back unchanged.
   const lower = table.toLowerCase();
   const kept = conn.query(
-    `select type, name, sql from sqlite_master
+    `select type, name, tbl_name, sql from sqlite_master
       where sql is not null and name not like 'sqlite_%'
         and ((type in ('index', 'trigger') and tbl_name = ?1)
-          or (type = 'view' and instr(lower(sql), ?2) > 0))
+          or (type in ('view', 'trigger') and instr(lower(sql), ?2) > 0))
       order by rowid`,
     [table, lower],
-  ).rows.map(([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) }));
-  for (const view of kept.filter((item) => item.type === "view")) {
-    run(`DROP VIEW ${quoteName(view.name)}`);
+  ).rows.map(([type, name, on, sql]) => ({
+    type: String(type),
+    name: String(name),
+    on: String(on),
+    sql: String(sql),
+  }));
+  for (const item of kept) {
+    if (item.type === "view") run(`DROP VIEW ${quoteName(item.name)}`);
+    else if (item.type === "trigger" && item.on !== table) {
+      run(`DROP TRIGGER ${quoteName(item.name)}`);
+    }
   }
   const temporary = `_vitrine_alter_${table}`;
   run(createSql(shape, temporary));

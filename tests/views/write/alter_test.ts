@@ -21,6 +21,9 @@ end;
 create view long_books as select id, title from books where cast(pages as integer) > 300;
 create table loans (id integer primary key, book_id integer references books(id), who text);
 create table tags (name text, book text);
+create trigger loans_touch after insert on loans begin
+  update books set pages = pages where id = new.book_id;
+end;
 insert into authors values (1, 'Le Guin'), (2, 'Borges');
 insert into books (id, title, author_id, pages, isbn) values
   (1, 'The Dispossessed', 1, '387', 'a'), (2, 'Ficciones', 2, '174', 'b'),
@@ -122,6 +125,11 @@ Deno.test("alter: a rebuild keeps rows, rowids, index, unique, trigger, view, FT
       "3\n4\n",
     );
     assert.equal(sqlite3(path, "select title from long_books"), "The Dispossessed\n");
+    // A trigger on another table that names books is back too.
+    assert.match(
+      sqlite3(path, "select sql from sqlite_master where name = 'loans_touch'"),
+      /update books/,
+    );
     // The unique constraint holds, foreign keys still point both ways.
     assert.throws(
       () => sqlite3(path, "insert into books (title, code) values ('x', 'a')"),
