@@ -15,7 +15,6 @@ import type { Connection } from "../sqlite/connection.ts";
 import { SqliteError } from "../sqlite/errors.ts";
 import {
   type AlterOperation,
-  type AlterPlan,
   createSql,
   hasRowidAlias,
   planAlter,
@@ -32,9 +31,15 @@ export interface AlterResult {
   statements: string[];
 }
 
-/** Reads `table`'s shape; 400 for what a rebuild could not keep (CHECK, COLLATE, generated...). */
-export function readShape(conn: Connection, table: string): TableShape {
-  refuseWhatARebuildLoses(schemaOf(conn, table), table);
+/**
+ * Reads `table`'s shape. What the shape cannot describe (CHECK, COLLATE, generated columns...)
+ * is left out of it and named in `unkeepable`: `ALTER TABLE` keeps it, a rebuild would not.
+ */
+export function readShape(
+  conn: Connection,
+  table: string,
+): TableShape & { unkeepable: string | null } {
+  let unkeepable = whatARebuildLoses(schemaOf(conn, table));
   const columns = conn.query(`PRAGMA table_xinfo(${quoteLiteral(table)})`).rows;
   const pkRows = columns.filter((row) => Number(row[5]) > 0)
     .sort((a, b) => Number(a[5]) - Number(b[5]));
@@ -47,12 +52,10 @@ export function readShape(conn: Connection, table: string): TableShape {
     );
   return {
     name: table,
-    columns: columns.map((row) => {
-      if (Number(row[6])) {
-        throw new RowWriteError(
-          `${table} has generated or hidden columns, which alter cannot keep`,
-        );
-      }
+    columns: columns.filter((row) => {
+      if (Number(row[6])) unkeepable ??= "generated or hidden columns";
+      return !Number(row[6]);
+    }).map((row) => {
       return {
         name: String(row[1]),
         type: String(row[2] ?? ""),
@@ -62,10 +65,10 @@ export function readShape(conn: Connection, table: string): TableShape {
       };
     }),
     pks: pkRows.map((row) => String(row[1])),
-    foreignKeys: foreignKeys.map((row) => {
-      if (Number(row[1]) > 0) {
-        throw new RowWriteError(`${table} has a compound foreign key, which alter cannot keep`);
-      }
+    foreignKeys: foreignKeys.filter((row) => {
+      if (Number(row[1]) > 0) unkeepable ??= "a compound foreign key";
+      return Number(row[1]) === 0;
+    }).map((row) => {
       return {
         column: String(row[3]),
         table: String(row[2]),
@@ -75,11 +78,12 @@ export function readShape(conn: Connection, table: string): TableShape {
       };
     }),
     uniques,
+    unkeepable,
   };
 }
 
-// What the shape above does not record: a rebuild would silently lose it, so refuse instead.
-function refuseWhatARebuildLoses(sql: string, table: string): void {
+// What the shape above does not record, so a rebuild would silently lose it.
+function whatARebuildLoses(sql: string): string | null {
   const code = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\[[^\]]*\]|`[^`]*`/g, "''");
   for (
     const [pattern, what] of [
@@ -91,12 +95,9 @@ function refuseWhatARebuildLoses(sql: string, table: string): void {
       [/\bon\s+conflict\b/i, "ON CONFLICT clauses"],
     ] as const
   ) {
-    if (pattern.test(code)) {
-      throw new RowWriteError(
-        `${table} uses ${what}, which rebuilding the table would lose; change it with SQL instead`,
-      );
-    }
+    if (pattern.test(code)) return what;
   }
+  return null;
 }
 
 function quoteLiteral(text: string): string {
@@ -120,15 +121,6 @@ function primaryKeysOf(conn: Connection): (table: string) => string[] | null {
       .sort((a, b) => Number(a[5]) - Number(b[5]))
       .map((row) => String(row[1]));
   };
-}
-
-/** Plans `operations` against the table as it is now, without changing anything. */
-export function planFor(
-  conn: Connection,
-  table: string,
-  operations: readonly AlterOperation[],
-): AlterPlan {
-  return planAlter(readShape(conn, table), operations, primaryKeysOf(conn));
 }
 
 /**
@@ -166,7 +158,14 @@ function applyPlan(
   operations: readonly AlterOperation[],
 ): AlterResult {
   const before = schemaOf(conn, table);
-  const plan = planFor(conn, table, operations);
+  const shape = readShape(conn, table);
+  const plan = planAlter(shape, operations, primaryKeysOf(conn));
+  if (plan.rebuild && shape.unkeepable) {
+    throw new RowWriteError(
+      `${table} uses ${shape.unkeepable}, which rebuilding the table would lose: only renames ` +
+        "and added columns are possible here; change the rest with SQL",
+    );
+  }
   const statements: string[] = [];
   const run = (sql: string, what?: string) => {
     statements.push(sql);

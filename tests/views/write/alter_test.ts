@@ -21,6 +21,8 @@ end;
 create view long_books as select id, title from books where cast(pages as integer) > 300;
 create table loans (id integer primary key, book_id integer references books(id), who text);
 create table tags (name text, book text);
+create table checked (id integer primary key, n integer check (n > 0));
+insert into checked values (1, 5);
 create trigger loans_touch after insert on loans begin
   update books set pages = pages where id = new.book_id;
 end;
@@ -276,6 +278,17 @@ Deno.test("alter: rename the table, dry runs, refusals", async () => {
       assert.equal(response.status, 400, JSON.stringify(operations));
       assert.match(errorsOf(response)[0], message);
     }
+    // A CHECK constraint survives ALTER TABLE but not a rebuild: renames and additions only.
+    const lossy = await alter(svc, "checked", [{
+      op: "alter_column",
+      args: { name: "n", type: "text" },
+    }]);
+    assert.equal(lossy.status, 400);
+    assert.match(
+      errorsOf(lossy)[0],
+      /^checked uses CHECK constraints, which rebuilding the table would lose/,
+    );
+    assert.equal(dump(path), before);
     const denied = await post(svc, "/lib/books/-/alter", {
       operations: [{ op: "drop_column", args: { name: "pages" } }],
     }, {});
@@ -290,6 +303,15 @@ Deno.test("alter: rename the table, dry runs, refusals", async () => {
     assert.equal(renamed.json().table_url, "http://localhost/lib/borrowings");
     assert.equal(sqlite3(path, "select count(*) from borrowings"), "2\n");
     assert.equal((await svc.client.get("/lib/borrowings.json")).status, 200);
+    const renamedColumn = await alter(svc, "checked", [
+      { op: "rename_column", args: { name: "n", to: "amount" } },
+      { op: "add_column", args: { name: "note", type: "text" } },
+    ]);
+    assert.equal(renamedColumn.status, 200, renamedColumn.text);
+    assert.match(
+      renamedColumn.json().schema,
+      /"amount" integer check \("amount" > 0\), \[note\] TEXT/,
+    );
   });
 });
 
