@@ -14,14 +14,34 @@ import { makeDbFile, tempDir } from "./helpers.ts";
 const SQL = "select count(*) from trees where name like '%7%3%1%'";
 const CLIENTS = 16;
 
-/** Threads that keep `count` cores busy until `stop()`: the load of other programs. */
-function busyThreads(count: number): { stop(): void } {
+/**
+ * Threads that keep `count` cores busy until `stop()`: the load of other programs. They watch a
+ * shared flag and end themselves: `terminate()` does not stop a thread busy in a loop at once, and
+ * one left spinning loaded the tests that ran after this one.
+ */
+function busyThreads(count: number): { stop(): Promise<void> } {
   const url = URL.createObjectURL(
-    new Blob(["let x = 0; for (;;) x = (x + 1) % 1e9;"], { type: "text/javascript" }),
+    new Blob([
+      `onmessage = ({ data }) => {
+        const stop = new Int32Array(data);
+        let x = 0;
+        while (Atomics.load(stop, 0) === 0) for (let i = 0; i < 100000; i++) x = (x + i) % 1e9;
+        postMessage(x);
+      };`,
+    ], { type: "text/javascript" }),
   );
+  const flag = new SharedArrayBuffer(4);
   const threads = Array.from({ length: count }, () => new Worker(url, { type: "module" }));
+  const ended = threads.map((thread) =>
+    new Promise<void>((resolve) => {
+      thread.onmessage = () => resolve();
+      thread.postMessage(flag);
+    })
+  );
   return {
-    stop: () => {
+    stop: async () => {
+      Atomics.store(new Int32Array(flag), 0, 1);
+      await Promise.all(ended);
       for (const thread of threads) thread.terminate();
       URL.revokeObjectURL(url);
     },
@@ -78,7 +98,7 @@ Deno.test({
     try {
       loaded = await clients(2000);
     } finally {
-      load.stop();
+      await load.stop();
       cleanup();
     }
     const { failures, times, turnedLong } = loaded;
