@@ -160,6 +160,7 @@ function applyPlan(
   const before = schemaOf(conn, table);
   const shape = readShape(conn, table);
   const plan = planAlter(shape, operations, primaryKeysOf(conn));
+  refuseBreakingFullText(conn, table, operations);
   if (plan.rebuild && shape.unkeepable) {
     throw new RowWriteError(
       `${table} uses ${shape.unkeepable}, which rebuilding the table would lose: only renames ` +
@@ -235,6 +236,41 @@ function hasRowid(conn: Connection, table: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * An external-content full-text index (`content='table'`) reads its columns from the table by
+ * name; SQLite does not rename them there, so renaming or dropping one would break search.
+ */
+function refuseBreakingFullText(
+  conn: Connection,
+  table: string,
+  operations: readonly AlterOperation[],
+): void {
+  const touched = operations
+    .filter((operation) => operation.op === "rename_column" || operation.op === "drop_column")
+    .map((operation) => String(operation.args.name ?? "").toLowerCase());
+  if (!touched.length) return;
+  const indexes = conn.query(
+    `select name, sql from sqlite_master
+      where type = 'table' and sql like 'create virtual table%' and sql like '%content%'`,
+  ).rows;
+  for (const [name, sql] of indexes) {
+    const content = /\bcontent\s*=\s*(?:'((?:[^']|'')*)'|"((?:[^"]|"")*)"|([\w]+))/i.exec(
+      String(sql),
+    );
+    const source = content && (content[1] ?? content[2] ?? content[3]);
+    if (!source || source.toLowerCase() !== table.toLowerCase()) continue;
+    const columns = conn.query(`PRAGMA table_info(${quoteLiteral(String(name))})`).rows
+      .map((row) => String(row[1]).toLowerCase());
+    const hit = touched.find((column) => columns.includes(column));
+    if (hit) {
+      throw new RowWriteError(
+        `Column ${hit} is indexed by the full-text index ${name}, which reads it by name: ` +
+          "renaming or dropping it would break search; drop or rebuild that index first",
+      );
+    }
   }
 }
 
