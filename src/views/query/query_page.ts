@@ -18,7 +18,7 @@ import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { actionLinks, topHtml } from "../page_hooks.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { pagedQuerySql, readQueryPage, streamQuery } from "./query_stream.ts";
+import { pagedQuerySql, queryColumnNames, readQueryPage, streamQuery } from "./query_stream.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { queryLinks } from "./query_links.ts";
 import type { ParameterField } from "./param_fields.ts";
@@ -26,6 +26,9 @@ import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
 import { wantsFullExport } from "../../render/output_format.ts";
 import type { OutputRenderer } from "../../render/renderers.ts";
 import { exportMenu } from "../../render/export_menu.ts";
+import type { BindParams } from "../../db/values.ts";
+import { keysetPageSql, keysetToken, parseKeysetToken } from "../../table/query_keyset.ts";
+import { type KeysetPlan, keysetPlan, queryBody } from "./query_keyset.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
 export interface QueryOutcome {
@@ -56,14 +59,35 @@ export async function runReadQuery(
 ): Promise<QueryOutcome> {
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
-  const offset = nextOffset(request);
+  const next = nextPosition(request);
+  const offset = next.offset;
   try {
     if (wantsFullExport(request, undefined, renderers)) {
       const streamed = await streamQuery(db, sql, params, custom_time_limit);
       if (streamed) return { ...streamed, error: null };
     }
+    if (next.values) {
+      const plan = await keysetPlan(db, sql);
+      if (!plan) throw new BadRequest("_next cannot page this query by key: its order has changed");
+      return {
+        ...await readKeysetPage(db, sql, params, plan, next, custom_time_limit, owner_sql),
+        error: null,
+      };
+    }
     const page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql);
-    if (page) return { ...page, error: null };
+    if (page) {
+      // A result that goes on, in a total order, goes on by key from its first page.
+      if (page.next !== null && offset === 0 && page.rows.length) {
+        const plan = await keysetPlan(db, sql);
+        if (plan) {
+          page.next = keysetToken(
+            page.rows.length,
+            plan.positions.map((p) => page.rows.at(-1)![p]),
+          );
+        }
+      }
+      return { ...page, error: null };
+    }
     if (offset > 0) throw new BadRequest("_next cannot page this query: it is not a SELECT");
     const results = await db.execute(sql, params as never, {
       custom_time_limit,
@@ -88,12 +112,54 @@ export async function runReadQuery(
   }
 }
 
-/** The offset `_next` asks for: 0 without one, a 400 for anything but a whole number. */
-function nextOffset(request: Request): number {
+/**
+ * Where `_next` says the page starts: an offset (0 without one), or a keyset token's offset and
+ * the last row's ORDER BY values (`table/query_keyset.ts`); a 400 for anything else.
+ */
+function nextPosition(request: Request): { offset: number; values?: SqlValue[] } {
   const next = request.args.get("_next");
-  if (next === null || next === "") return 0;
-  if (!/^\d+$/.test(next)) throw new BadRequest("_next must be an integer offset");
-  return Number(next);
+  if (next === null || next === "") return { offset: 0 };
+  if (/^\d+$/.test(next)) return { offset: Number(next) };
+  const keyset = parseKeysetToken(next);
+  if (keyset) return keyset;
+  throw new BadRequest(
+    "_next must be an integer offset or a key token (k…), as a page's next_url gives it",
+  );
+}
+
+/** The page after the row whose ORDER BY values `next` holds, read by key. */
+async function readKeysetPage(
+  db: Database,
+  sql: string,
+  params: Record<string, unknown>,
+  plan: KeysetPlan,
+  next: { offset: number; values?: SqlValue[] },
+  custom_time_limit: number | null,
+  owner_sql: boolean,
+): Promise<Omit<QueryOutcome, "error">> {
+  const values = next.values!;
+  if (values.length !== plan.terms.length) {
+    throw new BadRequest("_next does not fit this query's ORDER BY: take it from next_url");
+  }
+  const paged = keysetPageSql(queryBody(sql), plan.names, plan.terms, values);
+  const results = await db.execute(paged.sql, { ...params, ...paged.params } as BindParams, {
+    custom_time_limit,
+    log_sql_errors: false,
+    owner_sql,
+  });
+  const rows = results.values;
+  const last = rows.at(-1);
+  const columns = await queryColumnNames(db, sql, params, results.columns, owner_sql);
+  const offset = next.offset + rows.length;
+  return {
+    columns,
+    rows,
+    truncated: results.truncated,
+    next: results.truncated && last
+      ? keysetToken(offset, plan.positions.map((p) => last[p]))
+      : null,
+    column_types: realColumnTypes(columns, results.real_columns),
+  };
 }
 
 /**
@@ -290,7 +356,9 @@ export async function renderQueryPage(
   const page: Record<string, unknown> = {
     ...rest,
     // Where this page starts in the whole result (`_next`), for "Rows 1,001–2,000 of 5,000".
-    row_offset: outcome && outcome.error === null ? nextOffset(request) : 0,
+    row_offset: outcome && outcome.error === null ? nextPosition(request).offset : 0,
+    // Pages counted by offset (the order is not provably total) say so (the template's note).
+    offset_pages: Boolean(outcome?.next && /^\d+$/.test(outcome.next)),
     // Pages of a query without ORDER BY say whose order they follow (the template's note).
     unordered: !/\border\s+by\b/i.test(context.sql),
     database: db.name,

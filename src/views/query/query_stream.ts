@@ -103,7 +103,7 @@ export async function readQueryPage(
  * The query's own column names: `select *` over it renames duplicates (`a`, `a:1`), so when a
  * wrapped result shows such a name the query runs once more for one row to read its header.
  */
-async function queryColumnNames(
+export async function queryColumnNames(
   db: Database,
   sql: string,
   params: Record<string, unknown>,
