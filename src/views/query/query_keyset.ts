@@ -107,15 +107,18 @@ function uniqueNotNull(all: All, schema: string, table: string, column: string):
     return !withoutRowid && ["rowid", "oid", "_rowid_"].includes(column.toLowerCase());
   }
   const notNull = Number(own[2]) === 1;
-  if (pks.length === 1 && pks[0] === own) {
-    const rowidAlias = String(own[1]).toUpperCase() === "INTEGER" && !withoutRowid;
-    if (rowidAlias || withoutRowid || notNull) return true;
-  }
-  if (!notNull) return false;
-  const indexes = all(`select name, "unique", partial from pragma_index_list(?, ?)`, [
+  const indexes = all(`select name, "unique", partial, origin from pragma_index_list(?, ?)`, [
     table,
     schema,
   ]);
+  if (pks.length === 1 && pks[0] === own) {
+    // An INTEGER primary key is the rowid, unless SQLite made it an index (`INTEGER PRIMARY KEY
+    // DESC`, a quirk): then it is an ordinary column that takes any number of NULLs.
+    const rowidAlias = String(own[1]).toUpperCase() === "INTEGER" && !withoutRowid &&
+      !indexes.some((index) => index[3] === "pk");
+    if (rowidAlias || withoutRowid || notNull) return true;
+  }
+  if (!notNull) return false;
   return indexes.some(([name, unique, partial]) => {
     if (Number(unique) !== 1 || Number(partial) !== 0) return false;
     const parts = all(`select name from pragma_index_info(?, ?)`, [String(name), schema]);
