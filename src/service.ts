@@ -18,6 +18,7 @@ import { fileSize, fileStem } from "./db/file_facts.ts";
 import { ReadPool } from "./db/pool.ts";
 import { openInternalDatabase, refreshCatalog } from "./db/internal_db.ts";
 import { StoredQueries } from "./db/stored_queries.ts";
+import { ColumnTypeStore } from "./db/column_type_store.ts";
 import { checkDatabaseFile } from "./db/file_check.ts";
 import type { Connection } from "./sqlite/mod.ts";
 import { setHardHeapLimit } from "./sqlite/guard.ts";
@@ -112,6 +113,7 @@ export class Service {
   #pageCache: PageCache | null | undefined;
   #internal: Database | null = null;
   #storedQueries: StoredQueries | null = null;
+  #columnTypeStore: ColumnTypeStore | null = null;
   #booting: Promise<void> | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
   #internalSchema: Promise<void> = Promise.resolve();
@@ -419,6 +421,15 @@ export class Service {
       this.#storedQueries = new StoredQueries(internal, this.#internalSchema);
     }
     return this.#storedQueries;
+  }
+
+  /** @internal The column types actors set (kept in the internal database). */
+  get column_type_store(): ColumnTypeStore {
+    if (!this.#columnTypeStore) {
+      const internal = this.get_internal_database();
+      this.#columnTypeStore = new ColumnTypeStore(internal, this.#internalSchema);
+    }
+    return this.#columnTypeStore;
   }
 
   /** Attaches a database; the name defaults from the file or memory name. */

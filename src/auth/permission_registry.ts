@@ -208,7 +208,6 @@ export const UNIMPLEMENTED_ACTIONS: ReadonlySet<string> = new Set([
   "execute-write-sql",
   "create-view",
   "drop-view",
-  "set-column-type",
 ]);
 
 /**

@@ -23,6 +23,8 @@
  */
 
 import type { Request } from "../http/request.ts";
+import { escapeHtml, Markup } from "../util/markup.ts";
+import { markdownToHtml } from "../util/markdown.ts";
 
 /** What `ColumnType.render_cell` receives. */
 export interface CellArgs {
@@ -96,9 +98,9 @@ export class ColumnType {
 
 /** `url`: text that must be an http(s) URL; shown as a link. */
 export class UrlType extends ColumnType {
-  static override readonly type_name = "url";
-  static override readonly description = "A web address, shown as a link";
-  static override readonly sqlite_types = ["TEXT"];
+  static override readonly type_name: string = "url";
+  static override readonly description: string = "A web address, shown as a link";
+  static override readonly sqlite_types: readonly string[] | null = ["TEXT"];
   override validate({ value }: ValueArgs): string | null {
     if (value === null || value === undefined || value === "") return null;
     return typeof value === "string" && /^https?:\/\/\S+$/i.test(value)
@@ -109,7 +111,7 @@ export class UrlType extends ColumnType {
 
 /** `email`: text that must look like an email address. */
 export class EmailType extends ColumnType {
-  static override readonly type_name = "email";
+  static override readonly type_name: string = "email";
   static override readonly description = "An email address";
   static override readonly sqlite_types = ["TEXT"];
   override validate({ value }: ValueArgs): string | null {
@@ -122,7 +124,7 @@ export class EmailType extends ColumnType {
 
 /** `json`: text that must parse as JSON. */
 export class JsonType extends ColumnType {
-  static override readonly type_name = "json";
+  static override readonly type_name: string = "json";
   static override readonly description = "JSON text";
   static override readonly sqlite_types = ["TEXT"];
   override validate({ value }: ValueArgs): string | null {
@@ -138,17 +140,85 @@ export class JsonType extends ColumnType {
 
 /** `textarea`: long text (editing widgets show a text area); no rule on values. */
 export class TextareaType extends ColumnType {
-  static override readonly type_name = "textarea";
+  static override readonly type_name: string = "textarea";
   static override readonly description = "Long text";
   static override readonly sqlite_types = ["TEXT"];
 }
 
-/** The built-in types (the reference's four). */
+/** `markdown`: text shown as Markdown (escaped first, so no HTML in the text reaches the page). */
+export class MarkdownType extends ColumnType {
+  static override readonly type_name: string = "markdown";
+  static override readonly description = "Markdown text, shown formatted";
+  static override readonly sqlite_types = ["TEXT"];
+  override render_cell({ value }: CellArgs): unknown {
+    if (typeof value !== "string" || value === "") return null;
+    return new Markup(`<div class="markdown">${markdownToHtml(value)}</div>`);
+  }
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/** True when year, month and day name a day of the calendar (no 31 April, no 29 February 2023). */
+function realDay(year: string, month: string, day: string): boolean {
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day);
+}
+
+/** `date`: an ISO 8601 calendar date, `YYYY-MM-DD`. */
+export class DateType extends ColumnType {
+  static override readonly type_name: string = "date";
+  static override readonly description = "A date, YYYY-MM-DD";
+  static override readonly sqlite_types = ["TEXT"];
+  override validate({ value }: ValueArgs): string | null {
+    if (value === null || value === undefined || value === "") return null;
+    const match = typeof value === "string" ? ISO_DATE.exec(value) : null;
+    return match && realDay(match[1], match[2], match[3])
+      ? null
+      : "Must be a date in the form YYYY-MM-DD";
+  }
+}
+
+/** `datetime`: an ISO 8601 date and time, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with an optional zone. */
+export class DateTimeType extends ColumnType {
+  static override readonly type_name: string = "datetime";
+  static override readonly description = "A date and time, ISO 8601";
+  static override readonly sqlite_types = ["TEXT"];
+  override validate({ value }: ValueArgs): string | null {
+    if (value === null || value === undefined || value === "") return null;
+    const match = typeof value === "string" ? ISO_DATETIME.exec(value) : null;
+    const ok = match && realDay(match[1], match[2], match[3]) && Number(match[4]) < 24 &&
+      Number(match[5]) < 60 && Number(match[6] ?? 0) < 60;
+    return ok ? null : "Must be an ISO 8601 date and time, such as 2024-05-01T13:45:00";
+  }
+}
+
+/** `image`: the http(s) URL of an image, shown as a lazily loaded thumbnail that links to it. */
+export class ImageType extends UrlType {
+  static override readonly type_name: string = "image";
+  static override readonly description = "The URL of an image, shown as a thumbnail";
+  override render_cell({ value, column }: CellArgs): unknown {
+    if (typeof value !== "string" || !/^https?:\/\/\S+$/i.test(value)) return null;
+    const url = escapeHtml(value);
+    return new Markup(
+      `<a href="${url}" class="image-cell"><img src="${url}" alt="${escapeHtml(column)} image" ` +
+        `loading="lazy" width="96" style="max-height: 96px; object-fit: contain"></a>`,
+    );
+  }
+}
+
+/** The built-in types: the reference's four and Vitrine's markdown, date, datetime and image. */
 export const CORE_COLUMN_TYPES: readonly ColumnTypeClass[] = [
   UrlType,
   EmailType,
   JsonType,
   TextareaType,
+  MarkdownType,
+  DateType,
+  DateTimeType,
+  ImageType,
 ];
 
 /** Registered column types by name. */

@@ -6,6 +6,7 @@
  */
 import type { Database } from "../db/database.ts";
 import type { StoredQueries } from "../db/stored_queries.ts";
+import type { ColumnTypeStore } from "../db/column_type_store.ts";
 import type { Row } from "../db/results.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { Actor } from "../auth/allow.ts";
@@ -142,4 +143,6 @@ export interface ViewHost extends RenderHost {
   get_internal_database(): Database;
   /** The queries people saved, kept in the internal database. */
   readonly stored_queries: StoredQueries;
+  /** The column types actors set (`/-/set-column-type`), kept in the internal database. */
+  readonly column_type_store: ColumnTypeStore;
 }

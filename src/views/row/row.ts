@@ -25,7 +25,7 @@ import { ensureKnownFormat, formatLinks, respondWithRows } from "../../render/ou
 import type { RowsPage } from "../../render/rows_page.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { actionLinks, topHtml } from "../page_hooks.ts";
-import { typedColumns } from "../typed_columns.ts";
+import { columnTypesExtra, typedColumns } from "../typed_columns.ts";
 import { foreignKeyTables } from "./row_related.ts";
 import { columnTypes, rowForeignKeyCells } from "./row_cells.ts";
 
@@ -94,8 +94,7 @@ export async function rowView(svc: ViewHost, request: Request): Promise<Response
           [...resolved.row],
         ]),
       foreign_key_tables,
-      // No column-type assignments in Vitrine (see the table page's extra).
-      column_types: () => ({}),
+      column_types: () => columnTypesExtra(svc, db.name, table),
       column_details: async () =>
         columnDetailsExtra(
           (await db.table_column_details(table)).map((row) => row.toObject()),
@@ -203,7 +202,7 @@ async function rowHtml(
       // The row page is where a value cut short in a table is read in full.
       truncate: 0,
       column_types: types,
-      typed_columns: typedColumns(svc, db.name, table),
+      typed_columns: await typedColumns(svc, db.name, table),
       foreign_keys,
       labels,
       link_columns: [],

@@ -84,7 +84,7 @@ export async function createTokenView(svc: ViewHost, request: Request): Promise<
   if ("token" in actor) {
     throw new Forbidden("Token authentication cannot be used to create additional tokens");
   }
-  // Only actions something performs: a token allowed to `set-column-type` could do nothing.
+  // Only actions something performs: a token allowed to `create-view` could do nothing.
   const permissions = [...svc.permissionRegistry].filter((p) => !UNIMPLEMENTED_ACTIONS.has(p.name));
   const context: Record<string, unknown> = {
     actor,

@@ -30,6 +30,7 @@ import {
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { extrasList } from "./extras_list.ts";
+import { columnTypesExtra } from "../typed_columns.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import { rendererPaths } from "../../render/output_format.ts";
 import type { RowLabels, RowsPage } from "../../render/rows_page.ts";
@@ -255,9 +256,9 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   all_columns: ({ ctx }) => ctx.facts.columns,
   primary_keys: ({ ctx }) => ctx.facts.pks,
   column_details: ({ ctx }) => columnDetailsExtra(ctx.facts.column_details, ctx.facts.pks),
-  // 1.0's column-type assignments (a column's `email`, `url`, … type): Vitrine has none, so no
-  // column has one (the declared SQLite types are in `column_details`).
-  column_types: () => ({}),
+  // 1.0's column-type assignments (a column's `email`, `url`, … type) from configuration and
+  // `/-/set-column-type`; the declared SQLite types are in `column_details`.
+  column_types: ({ ctx }) => columnTypesExtra(ctx.svc, ctx.db.name, ctx.table),
   query: ({ ctx }) => ({ sql: ctx.query.sql, params: ctx.query.params }),
   request: ({ ctx: { request, params: { args } } }) => requestExtra(request, args),
   debug: ({ ctx: { request, params } }) => ({
@@ -280,7 +281,7 @@ const BUILDERS: Record<string, (state: ExtrasState) => unknown> = {
   custom_table_templates: ({ ctx }) =>
     templateCandidates("table_rows", { database: ctx.db.name, table: ctx.table }),
   display_columns: ({ ctx }) => jsonDisplayColumns(ctx),
-  // Vitrine has no set-column-type API, so no actor may use one: always null.
+  // Vitrine has no column-type dialog (the API is /-/set-column-type): always null.
   set_column_type_ui: () => null,
 };
 

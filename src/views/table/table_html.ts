@@ -168,7 +168,7 @@ async function renderedRows(ctx: TableContext, page: FetchedPage) {
     table,
     truncate: Number(svc.setting("truncate_cells_html") ?? 0),
     column_types: pageColumnTypes(ctx, page),
-    typed_columns: typedColumns(svc, db.name, table),
+    typed_columns: await typedColumns(svc, db.name, table),
     foreign_keys: cellForeignKeys(ctx.foreign_keys, ctx.compound_keys),
     labels,
     link_columns: ctx.is_view ? [] : compound ? ["Link"] : keys,

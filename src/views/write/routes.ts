@@ -16,6 +16,7 @@ import { createTableView } from "./create.ts";
 import { dropTableView } from "./drop.ts";
 import { alterTableView } from "./alter.ts";
 import { executeWriteView } from "./execute_write.ts";
+import { setColumnTypeView } from "./set_column_type.ts";
 import { createTablePage } from "./create_table_page.ts";
 import { alterTablePage } from "./alter_table_page.ts";
 
@@ -52,6 +53,7 @@ export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [new RegExp(`^${TABLE}/-/upsert$`), endpoint(upsertView)],
   [new RegExp(`^${TABLE}/-/drop$`), endpoint(dropTableView)],
   [new RegExp(`^${TABLE}/-/alter$`), endpoint(alterTableView)],
+  [new RegExp(`^${TABLE}/-/set-column-type$`), endpoint(setColumnTypeView)],
   [new RegExp(`^${ROW}/-/update$`), endpoint(updateView)],
   [new RegExp(`^${ROW}/-/delete$`), endpoint(deleteView)],
   [/^\/-\/create-table$/, ({ svc, request }) => createTablePage(svc, request)],
