@@ -11,6 +11,7 @@
  */
 import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
+import { MetadataEdits } from "./db/metadata_edits.ts";
 import { Database } from "./db/database.ts";
 import { QueryCache } from "./db/query_cache.ts";
 import { PageCache } from "./app/page_cache.ts";
@@ -114,6 +115,9 @@ export class Service {
   #internal: Database | null = null;
   #storedQueries: StoredQueries | null = null;
   #columnTypeStore: ColumnTypeStore | null = null;
+  #metadataEdits: MetadataEdits | null = null;
+  /** The merged metadata, kept while neither the edits nor the hooks' answers can change it. */
+  #mergedMetadata: { generation: number; metadata: Metadata } | null = null;
   #booting: Promise<void> | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
   #internalSchema: Promise<void> = Promise.resolve();
@@ -368,7 +372,16 @@ export class Service {
 
   /** Metadata merged from `get_metadata` hooks, with the local metadata winning. */
   metadata(): Metadata {
-    if (!this.hooks.has("get_metadata")) return this.#localMetadata;
+    const edits = this.#metadataEdits;
+    if (!this.hooks.has("get_metadata")) {
+      // Edits made while serving win over the files' metadata (`db/metadata_edits.ts`).
+      if (!edits || edits.generation === 0) return this.#localMetadata;
+      const kept = this.#mergedMetadata;
+      if (kept?.generation === edits.generation) return kept.metadata;
+      const metadata = new Metadata(merge(this.#localMetadata.data, edits.overlay));
+      this.#mergedMetadata = { generation: edits.generation, metadata };
+      return metadata;
+    }
     const fromHooks = this.hooks.callSync("get_metadata", {
       actor: null,
       key: null,
@@ -377,7 +390,7 @@ export class Service {
     });
     let merged: Record<string, unknown> = {};
     for (const piece of fromHooks.reverse()) merged = merge(merged, piece);
-    return new Metadata(merge(merged, this.#localMetadata.data));
+    return new Metadata(merge(merge(merged, this.#localMetadata.data), edits?.overlay ?? {}));
   }
 
   /** Plugin configuration from metadata; `null` when not configured. */
@@ -430,6 +443,15 @@ export class Service {
       this.#columnTypeStore = new ColumnTypeStore(internal, this.#internalSchema);
     }
     return this.#columnTypeStore;
+  }
+
+  /** @internal Metadata edited while serving (kept in the internal database). */
+  get metadata_edits(): MetadataEdits {
+    if (!this.#metadataEdits) {
+      const internal = this.get_internal_database();
+      this.#metadataEdits = new MetadataEdits(internal, this.#internalSchema);
+    }
+    return this.#metadataEdits;
   }
 
   /** Attaches a database; the name defaults from the file or memory name. */

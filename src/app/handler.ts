@@ -194,6 +194,8 @@ async function routeOrStripSlash(svc: Service, request: Request): Promise<Respon
 async function route(svc: Service, request: Request): Promise<Response> {
   const path = routePath(request);
   const match = svc.state.router.match(request.method, path);
+  // Metadata another process edited shows from this request on (one pragma when unchanged).
+  await svc.metadata_edits.refresh();
   request.actor = await resolveActor(svc, request);
   if (isMethodMismatch(match)) {
     // Only the custom-page route matched: no page lives at this path for other methods.

@@ -9,6 +9,7 @@ import { Response } from "../http/response.ts";
 import type { Router } from "../http/router.ts";
 import { indexView } from "../views/index/index.ts";
 import { databaseDownloadView, databaseView } from "../views/database/database.ts";
+import { editMetadataView } from "../views/database/edit_metadata.ts";
 import { queryView } from "../views/query/query.ts";
 import {
   deleteQueryView,
@@ -107,6 +108,13 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   add(get, `/(?<database>${NAME})/-/queries${FORMAT}`, storedQueryListView, "query-list");
   add(get, `/(?<database>${NAME})/-/autocomplete`, autocompleteView, "autocomplete");
   add(both, `/(?<database>${NAME})/-/queries/store`, storeQueryView, "query-store");
+  add(both, `/(?<database>${NAME})/-/edit-metadata`, editMetadataView, "edit-metadata-database");
+  add(
+    both,
+    `/(?<database>${NAME})/(?<table>${NAME})/-/edit-metadata`,
+    editMetadataView,
+    "edit-metadata",
+  );
   const QUERY = `/(?<database>${NAME})/(?<query>${NAME})/-`;
   add(get, `${QUERY}/definition`, queryDefinitionView, "query-definition");
   add(both, `${QUERY}/edit`, editQueryView, "query-edit");

@@ -197,6 +197,13 @@ export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("delete-query", "dq", "resource", false, "Delete a saved query"),
   builtin("set-column-type", "sct", "resource", false, "Set the type of a column"),
   builtin("view-metrics", "vm", "instance", false, "Read the Prometheus metrics at /-/metrics"),
+  builtin(
+    "edit-metadata",
+    "em",
+    "resource",
+    false,
+    "Edit the titles, descriptions, licences, sources and column notes of databases and tables",
+  ),
 ]);
 
 /**

@@ -326,6 +326,22 @@ export class DeleteQueryEvent extends Event {
   }
 }
 
+/** `edit-metadata` (Vitrine's own): a database's or table's metadata was edited while serving. */
+export class EditMetadataEvent extends Event {
+  /** The event's name. */
+  static override readonly event_name = "edit-metadata";
+  /** The database. */
+  declare readonly database: string;
+  /** The table, or null for the database's own metadata. */
+  declare readonly table: string | null;
+  /** The keys changed: `title`, `description`…, and `columns.<name>` / `units.<name>`. */
+  declare readonly fields: string[];
+  /** The metadata edited. */
+  constructor(fields: Fields<{ database: string; table: string | null; fields: string[] }>) {
+    super(fields);
+  }
+}
+
 /** The events Vitrine sends itself, registered by its default plugin through `register_events`. */
 export const CORE_EVENTS: readonly EventClass[] = Object.freeze([
   LoginEvent,
@@ -343,4 +359,5 @@ export const CORE_EVENTS: readonly EventClass[] = Object.freeze([
   StoreQueryEvent,
   UpdateQueryEvent,
   DeleteQueryEvent,
+  EditMetadataEvent,
 ]);

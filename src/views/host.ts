@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { MetadataEdits } from "../db/metadata_edits.ts";
 import type { Database } from "../db/database.ts";
 import type { StoredQueries } from "../db/stored_queries.ts";
 import type { ColumnTypeStore } from "../db/column_type_store.ts";
@@ -145,4 +146,6 @@ export interface ViewHost extends RenderHost {
   readonly stored_queries: StoredQueries;
   /** The column types actors set (`/-/set-column-type`), kept in the internal database. */
   readonly column_type_store: ColumnTypeStore;
+  /** Metadata edited while serving, kept in the internal database. */
+  readonly metadata_edits: MetadataEdits;
 }

@@ -8,7 +8,7 @@ import { isKeyError } from "../../src/util/key_error.ts";
 
 Deno.test("BUILTIN_PERMISSIONS lists the §15 actions with their abbreviations and defaults", () => {
   const byName = Object.fromEntries(BUILTIN_PERMISSIONS.map((p) => [p.name, p]));
-  assert.equal(BUILTIN_PERMISSIONS.length, 22);
+  assert.equal(BUILTIN_PERMISSIONS.length, 23);
   assert.deepEqual(
     ["view-instance", "view-database", "view-database-download", "view-table", "view-query"]
       .map((name) => byName[name].default),
@@ -19,6 +19,7 @@ Deno.test("BUILTIN_PERMISSIONS lists the §15 actions with their abbreviations a
   assert.equal(byName["view-table"].abbr, "vt");
   assert.equal(byName["set-column-type"].abbr, "sct");
   assert.equal(byName["view-metrics"].abbr, "vm");
+  assert.equal(byName["edit-metadata"].abbr, "em");
   for (
     const name of [
       "permissions-debug",
@@ -27,6 +28,7 @@ Deno.test("BUILTIN_PERMISSIONS lists the §15 actions with their abbreviations a
       "drop-table",
       "store-query",
       "view-metrics",
+      "edit-metadata",
     ]
   ) {
     assert.equal(byName[name].default, false, name);
@@ -69,7 +71,7 @@ Deno.test("PermissionRegistry finds permissions by name or abbreviation", () => 
   assert.equal(registry.has("es"), true);
   assert.equal(registry.find("nope"), undefined);
   assert.throws(() => registry.get("nope"), (error) => isKeyError(error));
-  assert.equal([...registry].length, 22);
+  assert.equal([...registry].length, 23);
   assert.equal(registry.toObject()["drop-view"].abbr, "dv");
 });
 

@@ -7,6 +7,7 @@ import * as actorAuth from "./actor_auth.ts";
 import * as defaultPermissions from "./default_permissions.ts";
 import * as errorPages from "./error_pages.ts";
 import * as writeApi from "./write_api.ts";
+import * as editMetadata from "./edit_metadata.ts";
 import * as coreEvents from "./core_events.ts";
 import * as charts from "./charts.ts";
 import * as columnMenus from "./column_menus.ts";
@@ -23,6 +24,7 @@ const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.error_pages", errorPages],
   ["vitrine.default_permissions", defaultPermissions],
   ["vitrine.write_api", writeApi],
+  ["vitrine.edit_metadata", editMetadata],
   ["vitrine.core_events", coreEvents],
   // The built-in visualisations: each adds its scripts through the page hooks and can be switched
   // off with a setting of the same name (docs/configuration.md).
