@@ -75,6 +75,8 @@ export class MetadataEdits {
     this.#internal = internal;
     this.#ready = ready.then(() => internal.execute_write_script(METADATA_EDITS_SCHEMA))
       .then(() => {});
+    // Awaited by every read and write, which report a failure; not unhandled meanwhile.
+    this.#ready.catch(() => {});
   }
 
   /** The edits in the shape of metadata (`{databases: {db: {title, tables: {…}}}}`). */
@@ -94,14 +96,23 @@ export class MetadataEdits {
 
   /** Reads the rows again when another connection or process changed the internal file. */
   async refresh(): Promise<void> {
-    const key = this.#internal.contentsKey();
+    let key: string | null;
+    try {
+      key = this.#internal.contentsKey();
+    } catch (error) {
+      return unreadable(error);
+    }
     // A memory database (key null, only this store writes it) is read once; a busy file anew.
     if (
       this.#readAt !== undefined && (key === null ? this.#internal.is_memory : key === this.#readAt)
     ) {
       return;
     }
-    this.#reading ??= this.#read(key).finally(() => this.#reading = null);
+    // An internal file that cannot be read (locked for long, damaged) must not fail every page:
+    // the edits read last keep showing, and the next request tries again.
+    this.#reading ??= this.#read(key)
+      .catch(unreadable)
+      .finally(() => this.#reading = null);
     await this.#reading;
   }
 
@@ -159,6 +170,10 @@ export class MetadataEdits {
     });
     await this.#read(this.#internal.contentsKey());
   }
+}
+
+function unreadable(error: unknown): void {
+  console.error(`Could not read the edited metadata: ${error}`);
 }
 
 /** Rows → `{databases: {db: {…, tables: {t: {…, columns: {c: d}, units: {c: u}}}}}}`. */
