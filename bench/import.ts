@@ -67,7 +67,7 @@ const rows = await writeCsv(csv, MB * 1024 * 1024);
 const size = Deno.statSync(csv).size;
 console.log(`CSV: ${rows.toLocaleString("en")} rows, ${(size / 1024 / 1024).toFixed(0)} MB`);
 
-let best = { sqlite: Infinity, vitrine: Infinity, typesOff: Infinity };
+const best = { sqlite: Infinity, vitrine: Infinity, typesOff: Infinity };
 let anon = 0;
 for (let round = 0; round < 2; round++) {
   const a = `${dir}/sqlite${round}.db`;
