@@ -38,6 +38,8 @@
     const text = input.value;
     if (mode === "insert" && text === "") return undefined; // the column's default
     const trimmed = text.trim();
+    // A typed column (date, url, json, ...) holds text whatever its declared type.
+    if (field.dataset.widget) return JSON.stringify(text);
     switch (field.dataset.affinity) {
       case "TEXT":
         return JSON.stringify(text);
@@ -66,6 +68,17 @@
     }
     const text = input.value;
     if (mode === "insert" && text === "") return null; // the column's default
+    if (field.dataset.widget === "json" && text.trim() !== "") {
+      try {
+        JSON.parse(text);
+      } catch (error) {
+        return `${name} must be valid JSON: ${error.message}`;
+      }
+    }
+    // The browser knows what a url or email input accepts, and says it in its own words.
+    if (input.validity.typeMismatch || input.validity.badInput) {
+      return `${name}: ${input.validationMessage}`;
+    }
     // DATETIME, BOOLEAN or JSON columns (NUMERIC affinity) hold text too: only number columns.
     if (field.dataset.numbers === "1" && !NUMBER.test(text.trim())) {
       return `${name} is ${field.dataset.type || field.dataset.affinity}: ` +

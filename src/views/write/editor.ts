@@ -15,6 +15,7 @@ import { realText } from "../../util/exact_json.ts";
 import { allowed } from "./target.ts";
 import { holdsNumbersOnly, typeAffinity } from "../../db/write_checks.ts";
 import { type EditorForeignKey, foreignKeyFields } from "./fk_fields.ts";
+import { columnTypeAssignments } from "../typed_columns.ts";
 
 /** A menu entry of `table_actions` / `database_actions` / `row_actions`. */
 export interface MenuLink {
@@ -43,6 +44,40 @@ export interface EditorColumn {
   kind?: string;
   /** A single-column foreign key: the label it points to and where to look others up. */
   fk?: EditorForeignKey;
+  /** The column's column type (`date`, `json`, ...), or null. */
+  column_type: string | null;
+  /** The widget its column type asks for (see {@link widgetFor}), or null for the default. */
+  widget: string | null;
+}
+
+/** The input a built-in column type edits with (plugins' types keep the default field). */
+const WIDGETS: Record<string, string> = {
+  date: "date",
+  datetime: "datetime-local",
+  url: "url",
+  image: "url",
+  email: "email",
+  json: "json",
+  markdown: "textarea",
+  textarea: "textarea",
+};
+
+/** What the browser's date inputs can show: a value they cannot is edited as plain text. */
+const PICKER_VALUES: Record<string, RegExp> = {
+  "date": /^\d{4}-\d{2}-\d{2}$/,
+  "datetime-local": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
+};
+
+/**
+ * The widget for a column of type `columnType` holding `value` (undefined on insert forms). A
+ * date or datetime picker shows only values of its own form, and would show any other (a time
+ * zone, a space for the T) as empty: those stay plain text rather than seem erased.
+ */
+function widgetFor(columnType: string | null, value: string | undefined): string | null {
+  const widget = columnType ? WIDGETS[columnType] ?? null : null;
+  const picker = widget ? PICKER_VALUES[widget] : undefined;
+  if (picker && value && !picker.test(value)) return null;
+  return widget;
 }
 
 /** True when `table` is a table (not a view) of a database that accepts writes. */
@@ -128,10 +163,10 @@ export async function editorVars(
   }
   const rowUrl = `${tableUrl}/${pathFromRowPks(row, pks, pks.length === 0)}`;
   const columns = withForeignKeys(
-    (await editorColumns(svc, database, table, pks)).map((column) => ({
-      ...column,
-      ...currentValue(row[column.name], column.affinity),
-    })),
+    (await editorColumns(svc, database, table, pks)).map((column) => {
+      const current = currentValue(row[column.name], column.affinity);
+      return { ...column, ...current, widget: widgetFor(column.column_type, current.value) };
+    }),
     await foreignKeyFields(svc, actor, database, table, row),
   );
   const row_actions: MenuLink[] = [];
@@ -157,6 +192,7 @@ async function editorColumns(
   pks: string[],
 ): Promise<EditorColumn[]> {
   const details = await svc.databases.get(database)!.table_column_details(table);
+  const types = await columnTypeAssignments(svc, database, table);
   return details
     .filter((column) => !column.hidden)
     .map((column) => {
@@ -171,6 +207,8 @@ async function editorColumns(
         has_default: column.default_value !== null && column.default_value !== undefined,
         is_pk,
         auto_pk: is_pk && pks.length === 1 && type.toUpperCase() === "INTEGER",
+        column_type: types.get(String(column.name))?.type ?? null,
+        widget: widgetFor(types.get(String(column.name))?.type ?? null, undefined),
       };
     });
 }
