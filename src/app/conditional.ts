@@ -5,7 +5,8 @@
  * of what the request says: the URL, the actor, the cookies, the
  * `Accept` header (content negotiation) and the configuration served — version, templates,
  * plugins, metadata and settings, fixed while the process runs (`instance_token.ts`), and the same
- * on every replica started alike — and the metadata edited while serving (`db/metadata_edits.ts`). The tag is computed from those before the view runs,
+ * on every replica started alike — and the metadata edited and column types set while serving
+ * (`db/metadata_edits.ts`, `db/column_type_store.ts`). The tag is computed from those before the view runs,
  * and a request whose `If-None-Match` holds it is answered `304` without running any query.
  *
  * Left out, because their SQL may call `random()` or read the clock: custom SQL, canned and
@@ -70,6 +71,8 @@ export async function pageTag(
     request.url_vars.format ? "" : request.headers["accept"] ?? "",
     // Metadata edited while serving shows on these pages at once (`db/metadata_edits.ts`).
     svc.metadata_edits.key,
+    // So do column types set while serving (`db/column_type_store.ts`).
+    await svc.column_type_store.key(),
   ];
   return `W/"${fingerprint(parts.join("\u0000"), servedPrefix(contents, instanceToken(svc)))}"`;
 }

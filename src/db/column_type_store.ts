@@ -33,6 +33,7 @@ export class ColumnTypeStore {
   readonly #internal: Database;
   readonly #ready: Promise<void>;
   #loaded: Promise<Map<string, Map<string, StoredColumnType>>> | null = null;
+  #key: string | null = null;
 
   /** @param internal the internal database (its schema promise awaited by `ready`) */
   constructor(internal: Database, ready: Promise<void> = Promise.resolve()) {
@@ -43,6 +44,20 @@ export class ColumnTypeStore {
   /** The stored assignments of one table: column → assignment (null: typed "none"). */
   async forTable(database: string, table: string): Promise<Map<string, StoredColumnType>> {
     return (await this.#all()).get(key(database, table)) ?? new Map();
+  }
+
+  /**
+   * Changes whenever an assignment does: part of every page's tag (`app/conditional.ts`), so a
+   * page cached before a type was set is not sent again. (Another process sharing the internal
+   * file is not watched: its assignments show after a restart.)
+   */
+  async key(): Promise<string> {
+    const all = await this.#all();
+    // The assignments themselves, not a count: a tag from before a restart stays comparable.
+    this.#key ??= JSON.stringify(
+      [...all].flatMap(([table, columns]) => [...columns].map((entry) => [table, ...entry])).sort(),
+    );
+    return this.#key;
   }
 
   /** Stores an assignment (null: no type, whatever configuration says). */
@@ -67,6 +82,7 @@ export class ColumnTypeStore {
     let columns = all.get(key(database, table));
     if (!columns) all.set(key(database, table), columns = new Map());
     columns.set(column, assignment);
+    this.#key = null;
   }
 
   #all(): Promise<Map<string, Map<string, StoredColumnType>>> {

@@ -216,3 +216,21 @@ Deno.test("column types set through the API last across restarts with --internal
   assert.equal(bad.status, 400);
   assert.match(errorsOf(bad), /column "message": Must be a URL/);
 });
+
+Deno.test("a page served before a column type was set is not served again from its tag or cache", async () => {
+  await using svc = service();
+  const before = await svc.client.get("/shop/products/1");
+  assert.equal(before.status, 200);
+  const tag = before.headers.get("etag");
+  assert.ok(tag, "row pages of files carry a tag");
+  assert.doesNotMatch(before.text, /<img /);
+  const set = await post(svc, "/shop/products/-/set-column-type", {
+    column: "name",
+    column_type: { type: "markdown" },
+  });
+  assert.equal(set.status, 200, set.text);
+  const again = await svc.client.get("/shop/products/1", { headers: { "if-none-match": tag } });
+  assert.equal(again.status, 200);
+  assert.notEqual(again.headers.get("etag"), tag);
+  assert.match(again.text, /<div class="markdown"><p>Chef knife<\/p><\/div>/);
+});
