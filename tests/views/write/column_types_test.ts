@@ -234,3 +234,13 @@ Deno.test("a page served before a column type was set is not served again from i
   assert.notEqual(again.headers.get("etag"), tag);
   assert.match(again.text, /<div class="markdown"><p>Chef knife<\/p><\/div>/);
 });
+
+Deno.test("a token restricted to set-column-type on one table sets types there and nowhere else", async () => {
+  await using svc = service();
+  const headers = auth(svc, "writer", { restrict_resource: { shop: { products: ["sct"] } } });
+  const body = { column: "name", column_type: { type: "textarea" } };
+  const there = await post(svc, "/shop/products/-/set-column-type", body, headers);
+  assert.equal(there.status, 200, there.text);
+  const elsewhere = await post(svc, "/shop/categories/-/set-column-type", body, headers);
+  assert.equal(elsewhere.status, 403);
+});
