@@ -197,6 +197,67 @@ browserTest(
   editorService,
 );
 
+/** The editor's shop with a text-keyed foreign key: suppliers.country_code -> countries.code. */
+function textKeyService(): Service {
+  const service = editorService();
+  const conn = Connection.open(service.get_database("shop").path!, { mode: "rw" });
+  try {
+    conn.exec(
+      "create table countries (code text primary key, name text);" +
+        "insert into countries values ('FR', 'France'), ('DE', 'Germany'), ('NL', 'Netherlands');" +
+        "create table suppliers (id integer primary key, name text," +
+        " country_code text references countries(code));" +
+        "insert into suppliers values (1, 'Acme', 'FR');",
+    );
+  } finally {
+    conn.close();
+  }
+  return service;
+}
+
+browserTest(
+  "row editing: a text foreign key is one line with the same lookup, and the text key is saved",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/suppliers/1#edit-row`);
+    const edit = page.locator("#edit-row form");
+    const field = edit.locator('.write-field[data-column="country_code"]');
+    assert.equal(
+      await textOf(page, '.write-field[data-column="country_code"] [data-fk-label]'),
+      "France",
+    );
+    const input = edit.getByLabel("country_code", { exact: true });
+    // A single-line field, not a text area, and no number keypad for a text key.
+    assert.deepEqual(
+      await input.evaluate((e) => [e.tagName, e.getAttribute("inputmode")]),
+      ["INPUT", null],
+    );
+    // Typing part of a label offers the matching countries, their codes as values.
+    await input.fill("erman");
+    const option = field.locator("datalist option");
+    await option.first().waitFor({ state: "attached" });
+    const offered = await option.evaluateAll((options) =>
+      options.map((o) => [(o as unknown as { value: string }).value, o.textContent])
+    );
+    assert.deepEqual(offered, [["DE", "Germany"]]);
+    // Picking the suggestion puts its key in the field (what choosing a datalist option does).
+    await input.fill(String(offered[0][0]));
+    await field.locator("[data-fk-label]", { hasText: "Germany" }).waitFor();
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await page.locator(".messages .message-info", { hasText: "Row updated" }).waitFor();
+    const conn = Connection.open(current.get_database("shop").path!, { mode: "ro" });
+    try {
+      assert.deepEqual(
+        conn.query("select country_code, typeof(country_code) from suppliers where id = 1").rows,
+        [["DE", "text"]],
+      );
+    } finally {
+      conn.close();
+    }
+  },
+  textKeyService,
+);
+
 browserTest(
   "row editing: the delete dialog says which rows point at the row, and the delete is refused",
   async (page, base) => {
