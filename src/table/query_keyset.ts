@@ -143,6 +143,45 @@ export function parseOrderBy(sql: string): OrderTerm[] | null {
 }
 
 /**
+ * Whether the query's outermost statement has an ORDER BY of its own (one inside parentheses, a
+ * window's or a subquery's, does not count); null when the text does not lex.
+ */
+export function hasOrderBy(sql: string): boolean | null {
+  const tokens = lex(sql);
+  if (!tokens) return null;
+  const top = tokens.filter((token) => token.depth === 0);
+  return top.some((token, i) => word(token, "order") && word(top[i + 1], "by"));
+}
+
+/**
+ * The ORDER BY of `select * from (<sql>)` that makes its order total up to identical rows: the
+ * query's own terms by result column position, then every result column (`1, 2, 3, …`) to break
+ * the ties they leave. Null when the query's own ORDER BY cannot be said over its result columns
+ * (an expression, a COLLATE, a table column the result does not show, a name two result columns
+ * share): sorting it again could change the user's order.
+ */
+export function stableOrderBy(sql: string, columns: string[]): string | null {
+  const ordered = hasOrderBy(sql);
+  if (ordered === null || !columns.length) return null;
+  const terms = ordered ? parseOrderBy(sql) : [];
+  if (!terms) return null;
+  const own: string[] = [];
+  for (const term of terms) {
+    let position: number;
+    if (typeof term.column === "number") position = term.column;
+    else {
+      const name = term.column.toLowerCase();
+      const matches = columns.flatMap((column, i) => column.toLowerCase() === name ? [i + 1] : []);
+      if (matches.length !== 1) return null;
+      position = matches[0];
+    }
+    if (position > columns.length) return null;
+    own.push(`${position}${term.desc ? " desc" : ""} nulls ${term.nulls_first ? "first" : "last"}`);
+  }
+  return [...own, ...columns.map((_, i) => String(i + 1))].join(", ");
+}
+
+/**
  * `select * from (<body>) where <after the key values> order by <terms>`, with the values as
  * parameters `__vitrine_key_<n>`. Each term is a result column name; for term k the rows after
  * are those equal on the terms before it and after on k (NULLs placed as the term says).

@@ -5,6 +5,7 @@ import {
   keysetToken,
   parseKeysetToken,
   parseOrderBy,
+  stableOrderBy,
 } from "../../src/table/query_keyset.ts";
 
 Deno.test("parseOrderBy reads the outermost ORDER BY of result columns only", () => {
@@ -47,4 +48,28 @@ Deno.test("key tokens keep each value's type and the page SQL binds them", () =>
       ' order by "a" desc nulls last, "id" nulls first',
   );
   assert.deepEqual(params, { __vitrine_key_0: "x", __vitrine_key_1: 7 });
+});
+
+Deno.test("stableOrderBy restates the query's ORDER BY by position, then every column", () => {
+  assert.equal(stableOrderBy("select a, b, c from t", ["a", "b", "c"]), "1, 2, 3");
+  assert.equal(
+    stableOrderBy("select a, b from t order by B desc, 1", ["a", "b"]),
+    "2 desc nulls last, 1 nulls first, 1, 2",
+  );
+  // A window's ORDER BY is not the query's.
+  assert.equal(stableOrderBy("select rank() over (order by a) r from t", ["r"]), "1");
+  for (
+    const sql of [
+      "select a from t order by a * 2",
+      "select a from t order by a collate nocase",
+      "select a from t order by id",
+      "select a from t order by 2",
+      "select a, a from t order by a",
+      "select a from t order by a limit 10",
+      "select a from t union select b from u order by 1",
+    ]
+  ) {
+    const columns = sql.includes("a, a") ? ["a", "a"] : ["a"];
+    assert.equal(stableOrderBy(sql, columns), null, sql);
+  }
 });

@@ -16,7 +16,7 @@
 
 import type { Database } from "../../db/database.ts";
 import type { SqlValue } from "../../db/values.ts";
-import { type OrderTerm, parseOrderBy } from "../../table/query_keyset.ts";
+import { type OrderTerm, parseOrderBy, stableOrderBy } from "../../table/query_keyset.ts";
 
 /** How a query's pages go by key: its ORDER BY terms and the result columns they name. */
 export interface KeysetPlan {
@@ -84,6 +84,23 @@ export async function keysetPlan(db: Database, sql: string): Promise<KeysetPlan 
     });
   } catch {
     // SQL that cannot be prepared here (the page reports its error) pages, if at all, by offset.
+    return null;
+  }
+}
+
+/**
+ * The order the server adds to the offset pages of `sql` so they are read in one total order
+ * (`stableOrderBy`), or null when the query's own ORDER BY cannot be said over its result
+ * columns, or the SQL does not prepare (its pages then go as SQLite reads them).
+ */
+export async function stableOrder(db: Database, sql: string): Promise<string | null> {
+  try {
+    const columns = await db.execute_fn((conn) => {
+      using statement = conn.prepare(sql);
+      return statement.columns();
+    });
+    return stableOrderBy(sql, columns);
+  } catch {
     return null;
   }
 }

@@ -27,8 +27,13 @@ import { wantsFullExport } from "../../render/output_format.ts";
 import type { OutputRenderer } from "../../render/renderers.ts";
 import { exportMenu } from "../../render/export_menu.ts";
 import type { BindParams } from "../../db/values.ts";
-import { keysetPageSql, keysetToken, parseKeysetToken } from "../../table/query_keyset.ts";
-import { type KeysetPlan, keysetPlan, queryBody } from "./query_keyset.ts";
+import {
+  hasOrderBy,
+  keysetPageSql,
+  keysetToken,
+  parseKeysetToken,
+} from "../../table/query_keyset.ts";
+import { type KeysetPlan, keysetPlan, queryBody, stableOrder } from "./query_keyset.ts";
 
 /** The outcome of running a query: rows, or the error message to show. */
 export interface QueryOutcome {
@@ -42,6 +47,11 @@ export interface QueryOutcome {
   next?: string | null;
   fetchNext?: RowsPage["fetchNext"];
   closeStream?: () => void;
+  /**
+   * The query's order is not total, so its pages are read in one the server adds: its own ORDER
+   * BY terms, then every result column (`select * from (<sql>) order by …, 1, 2, …`).
+   */
+  order_added?: boolean;
 }
 
 /**
@@ -74,19 +84,25 @@ export async function runReadQuery(
         error: null,
       };
     }
-    const page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql);
+    // A later offset page of a query whose order is not total is read in the order the server
+    // adds, as its first page was (below).
+    const order = offset > 0 && !await keysetPlan(db, sql) ? await stableOrder(db, sql) : null;
+    let page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql, order);
     if (page) {
-      // A result that goes on, in a total order, goes on by key from its first page.
+      // A result that goes on, in a total order, goes on by key from its first page; in any
+      // other order its first page is read again in the order the server adds.
       if (page.next !== null && offset === 0 && page.rows.length) {
         const plan = await keysetPlan(db, sql);
+        const rows = page.rows;
+        const added = plan ? null : await stableOrder(db, sql);
         if (plan) {
-          page.next = keysetToken(
-            page.rows.length,
-            plan.positions.map((p) => page.rows.at(-1)![p]),
-          );
+          page.next = keysetToken(rows.length, plan.positions.map((p) => rows.at(-1)![p]));
+        } else if (added) {
+          page = await readPage(db, sql, params, 0, custom_time_limit, owner_sql, added) ?? page;
+          return { ...page, order_added: true, error: null };
         }
       }
-      return { ...page, error: null };
+      return { ...page, order_added: order !== null || undefined, error: null };
     }
     if (offset > 0) throw new BadRequest("_next cannot page this query: it is not a SELECT");
     const results = await db.execute(sql, params as never, {
@@ -174,9 +190,10 @@ async function readPage(
   offset: number,
   custom_time_limit: number | null,
   owner_sql: boolean,
+  order: string | null = null,
 ): Promise<Omit<QueryOutcome, "error"> | null> {
   try {
-    return await readQueryPage(db, sql, params, offset, custom_time_limit, true, owner_sql);
+    return await readQueryPage(db, sql, params, offset, custom_time_limit, true, owner_sql, order);
   } catch (error) {
     if (offset === 0 && error instanceof QueryError && !error.storage_failure) return null;
     throw error;
@@ -224,6 +241,8 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
   const failed = outcome.error !== null;
   const next_url = options.next_url ?? null;
   const paging = next_url ? { next: outcome.next, next_url } : {};
+  // Pages read in an order the server added say so (docs/json-api.md).
+  const added = !failed && outcome.order_added ? { order_added: true } : {};
   return {
     view_name: "query",
     database: options.database,
@@ -241,7 +260,7 @@ export function queryRowsPage(outcome: QueryOutcome, options: QueryRowsOptions):
     closeStream: outcome.closeStream,
     primary_keys: null,
     column_types: outcome.column_types,
-    defaultKeys: { ok: !failed, ...paging },
+    defaultKeys: { ok: !failed, ...paging, ...added },
     extras: {
       columns: () => outcome.columns,
       query: () => ({ sql: options.sql, params: options.params }),
@@ -360,7 +379,9 @@ export async function renderQueryPage(
     // Pages counted by offset (the order is not provably total) say so (the template's note).
     offset_pages: Boolean(outcome?.next && /^\d+$/.test(outcome.next)),
     // Pages of a query without ORDER BY say whose order they follow (the template's note).
-    unordered: !/\border\s+by\b/i.test(context.sql),
+    unordered: !(hasOrderBy(context.sql) ?? /\border\s+by\b/i.test(context.sql)),
+    // Pages read in an order the server added say which (the template's note).
+    order_added: Boolean(outcome?.error === null && outcome.order_added),
     database: db.name,
     display_rows,
     truncated: outcome?.truncated ?? false,

@@ -41,14 +41,19 @@ export interface StreamedQuery extends StreamPage {
 const LEADING_COMMENTS = /^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/;
 
 /**
- * `select * from (<sql>) limit -1 offset <offset>`, or null for `EXPLAIN`, which cannot be a
- * subquery. Trailing semicolons go; the SQL sits on its own lines so a trailing `--` comment
- * cannot swallow the closing parenthesis.
+ * `select * from (<sql>) limit -1 offset <offset>` (with `order by <order>` before the limit when
+ * given), or null for `EXPLAIN`, which cannot be a subquery. Trailing semicolons go; the SQL sits
+ * on its own lines so a trailing `--` comment cannot swallow the closing parenthesis.
  */
-export function pagedQuerySql(sql: string, offset: number): string | null {
+export function pagedQuerySql(
+  sql: string,
+  offset: number,
+  order: string | null = null,
+): string | null {
   if (/^explain\b/i.test(sql.replace(LEADING_COMMENTS, ""))) return null;
   const body = sql.trim().replace(/[;\s]+$/, "");
-  return `select * from (\n${body}\n) limit -1 offset ${offset}`;
+  const orderBy = order ? ` order by ${order}` : "";
+  return `select * from (\n${body}\n)${orderBy} limit -1 offset ${offset}`;
 }
 
 /** One page of a query read at an offset of its wrapped statement. */
@@ -66,7 +71,8 @@ export interface QueryPageRead {
  * (null for SQL that cannot be wrapped). Every page of a result, the first included, runs the
  * same statement, so the pages share one plan and one row order: reading them one after another
  * gives every row exactly once while the data stays the same. With `fixColumns` the result's
- * duplicate column names are the query's own (see {@link queryColumnNames}).
+ * duplicate column names are the query's own (see {@link queryColumnNames}). `order` is the
+ * stable order the server adds (`table/query_keyset.ts` `stableOrderBy`), the same on every page.
  */
 export async function readQueryPage(
   db: Database,
@@ -76,8 +82,9 @@ export async function readQueryPage(
   custom_time_limit: number | null,
   fixColumns = true,
   owner_sql = false,
+  order: string | null = null,
 ): Promise<QueryPageRead | null> {
-  const paged = pagedQuerySql(sql, offset);
+  const paged = pagedQuerySql(sql, offset, order);
   if (paged === null) return null;
   // execute() stops at max_returned_rows and says whether more rows follow.
   const results = await db.execute(paged, params as BindParams, {
