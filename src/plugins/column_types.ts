@@ -25,6 +25,7 @@
 import type { Request } from "../http/request.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
 import { markdownToHtml } from "../util/markdown.ts";
+import { allowCspSource } from "../http/csp.ts";
 
 /** What `ColumnType.render_cell` receives. */
 export interface CellArgs {
@@ -199,8 +200,10 @@ export class DateTimeType extends ColumnType {
 export class ImageType extends UrlType {
   static override readonly type_name: string = "image";
   static override readonly description = "The URL of an image, shown as a thumbnail";
-  override render_cell({ value, column }: CellArgs): unknown {
+  override render_cell({ value, column, request }: CellArgs): unknown {
     if (typeof value !== "string" || !/^https?:\/\/\S+$/i.test(value)) return null;
+    // The page's Content-Security-Policy loads images from its own origin only, unless told.
+    if (request) allowCspSource(request, "img-src", value);
     const url = escapeHtml(value);
     return new Markup(
       `<a href="${url}" class="image-cell"><img src="${url}" alt="${escapeHtml(column)} image" ` +

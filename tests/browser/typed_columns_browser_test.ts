@@ -19,7 +19,11 @@ function typedService(): Service {
     metadata: {
       databases: {
         shop: {
-          permissions: { "update-row": EDITOR, "insert-row": EDITOR },
+          permissions: {
+            "update-row": EDITOR,
+            "insert-row": EDITOR,
+            "set-column-type": { id: "root" },
+          },
           tables: {
             products: { column_types: { added: "date", tags: "json" } },
             log: { column_types: { message: "url" } },
@@ -105,6 +109,55 @@ browserTest(
       fileRow("select message from log where rowid = ?", [1]).message,
       "https://example.com/stock",
     );
+  },
+  typedService,
+);
+
+// A 1×1 PNG, served from another origin than the page's.
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  ),
+  (c) => c.charCodeAt(0),
+);
+
+browserTest(
+  "typed columns: an image column shows a thumbnail from another origin, with alt text",
+  async (page, base) => {
+    const images = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () => new Response(PNG, { headers: { "content-type": "image/png" } }),
+    );
+    try {
+      const url = `http://127.0.0.1:${images.addr.port}/pan.png`;
+      await current.get_database("shop").execute_write(
+        "update products set tags = ? where id = 1",
+        [url],
+      );
+      const set = await current.client.post("/shop/products/-/set-column-type", {
+        json: { column: "tags", column_type: { type: "image" } },
+        headers: { authorization: `Bearer ${current.create_token("root")}` },
+      });
+      assert.equal(set.status, 200, set.text);
+      await page.goto(`${base}/shop/products/1`);
+      const image = page.getByRole("img", { name: "tags image" });
+      await image.waitFor();
+      assert.equal(await image.getAttribute("loading"), "lazy");
+      // Loaded: the page's policy allowed the image's origin.
+      const loaded = () =>
+        image.evaluate((img) => {
+          const { complete, naturalWidth } = img as unknown as Record<string, number | boolean>;
+          return complete ? naturalWidth : -1;
+        });
+      let width = await loaded();
+      for (let tries = 0; width === -1 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        width = await loaded();
+      }
+      assert.equal(width, 1, "the thumbnail loaded");
+    } finally {
+      await images.shutdown();
+    }
   },
   typedService,
 );

@@ -95,6 +95,11 @@ Deno.test("markdown cells render formatted with their HTML escaped; image cells 
     page.text,
     /<img src="https:\/\/example.com\/pan.png" alt="tags image" loading="lazy"/,
   );
+  // The page's policy lets the browser load it (img-src is 'self' otherwise).
+  assert.match(
+    page.headers.get("content-security-policy") ?? "",
+    /img-src [^;]*https:\/\/example\.com/,
+  );
   const table = await svc.client.get("/shop/products?id=90");
   assert.match(table.text, /<img src="https:\/\/example.com\/pan.png"[^>]*loading="lazy"/);
   // An image column takes only http(s) URLs.
