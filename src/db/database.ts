@@ -354,6 +354,11 @@ export class Database extends DatabaseIntrospection {
     return maxBytes > 0 ? maxBytes : null;
   }
 
+  /** How long a read may run (`sql_time_limit_ms`), in milliseconds; null without a limit. */
+  get time_limit_ms(): number | null {
+    return this.#timeLimit(null);
+  }
+
   /** `sql_time_limit_ms`, or a lower `custom_time_limit`: how long the query may run. */
   #timeLimit(customLimit: number | null | undefined): number | null {
     let limit = this.#setting("sql_time_limit_ms");

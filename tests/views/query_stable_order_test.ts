@@ -112,3 +112,25 @@ Deno.test("a total order, an order the server cannot restate and a short result 
     /This query&#39;s ORDER BY leaves ties, so the server breaks them|This query's ORDER BY leaves ties, so the server breaks them/,
   );
 });
+
+Deno.test("a result too big to sort in its time limit goes on in the order SQLite reads it", async () => {
+  // Sorting 1,000,000 rows by every column takes far longer than 150 ms; reading 1,001 does not.
+  await using svc = new Service({
+    immutables: [buildDb(1_000_000)],
+    settings: { max_returned_rows: 1000, sql_time_limit_ms: 150 },
+  });
+  const response = await svc.client.get(
+    `/data/-/query.json?sql=${encodeURIComponent("select name, grp from t")}`,
+  );
+  assert.equal(response.status, 200, response.text);
+  const body = response.json() as { rows: Row[]; next?: string; order_added?: boolean };
+  assert.equal(body.rows.length, 1000);
+  assert.equal(body.order_added, undefined, "no order is claimed that was not used");
+  assert.equal(body.next, "u1000");
+  // The next page is read as written too, not sorted (which would fail at the limit).
+  const second = await svc.client.get(`/data/-/query.json?sql=select+name,+grp+from+t&_next=u1000`);
+  assert.equal(second.status, 200, second.text);
+  const page = second.json() as { rows: Row[]; next?: string };
+  assert.equal(page.rows[0].name, "row 1001");
+  assert.equal(page.next, "u2000");
+});

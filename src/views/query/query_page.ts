@@ -8,7 +8,7 @@ import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
 import type { Database } from "../../db/database.ts";
-import { QueryError, type QueryInterrupted } from "../../db/errors.ts";
+import { QueryError, QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";
 import { displayRows, pluginRenderedCells } from "../../render/render_cell.ts";
@@ -20,6 +20,7 @@ import { actionLinks, topHtml } from "../page_hooks.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
 import { pagedQuerySql, queryColumnNames, readQueryPage, streamQuery } from "./query_stream.ts";
 import { BadRequest } from "../../http/errors.ts";
+import { requestTimeLeft } from "../../db/request_clock.ts";
 import { queryLinks } from "./query_links.ts";
 import type { ParameterField } from "./param_fields.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";
@@ -86,8 +87,11 @@ export async function runReadQuery(
     }
     // A later offset page of a query whose order is not total is read in the order the server
     // adds, as its first page was (below).
-    const order = offset > 0 && !await keysetPlan(db, sql) ? await stableOrder(db, sql) : null;
+    const order = offset > 0 && !next.as_written && !await keysetPlan(db, sql)
+      ? await stableOrder(db, sql)
+      : null;
     let page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql, order);
+    if (page && next.as_written && page.next !== null) page.next = `u${page.next}`;
     if (page) {
       // A result that goes on, in a total order, goes on by key from its first page; in any
       // other order its first page is read again in the order the server adds.
@@ -98,8 +102,20 @@ export async function runReadQuery(
         if (plan) {
           page.next = keysetToken(rows.length, plan.positions.map((p) => rows.at(-1)![p]));
         } else if (added) {
-          page = await readPage(db, sql, params, 0, custom_time_limit, owner_sql, added) ?? page;
-          return { ...page, order_added: true, error: null };
+          // At most half the time left, so a sort that cannot finish leaves time for the page.
+          const left = db.time_limit_ms === null ? null : requestTimeLeft(db.time_limit_ms);
+          const budget = left === null
+            ? custom_time_limit
+            : Math.max(1, Math.min(Math.floor(left / 2), custom_time_limit ?? Infinity));
+          const ordered = await readPage(db, sql, params, 0, budget, owner_sql, added)
+            .catch((error) => {
+              if (error instanceof QueryInterrupted) return null;
+              throw error;
+            });
+          if (ordered) return { ...ordered, order_added: true, error: null };
+          // Sorting the whole result did not fit its time limit (a big table read without
+          // ORDER BY): its pages go on in the order SQLite reads it, as the `u` token says.
+          return { ...page, next: `u${page.next}`, error: null };
         }
       }
       return { ...page, order_added: order !== null || undefined, error: null };
@@ -132,10 +148,14 @@ export async function runReadQuery(
  * Where `_next` says the page starts: an offset (0 without one), or a keyset token's offset and
  * the last row's ORDER BY values (`table/query_keyset.ts`); a 400 for anything else.
  */
-function nextPosition(request: Request): { offset: number; values?: SqlValue[] } {
+function nextPosition(
+  request: Request,
+): { offset: number; values?: SqlValue[]; as_written?: boolean } {
   const next = request.args.get("_next");
   if (next === null || next === "") return { offset: 0 };
   if (/^\d+$/.test(next)) return { offset: Number(next) };
+  // `u<offset>`: pages of a result whose added order could not be read in time (below).
+  if (/^u\d+$/.test(next)) return { offset: Number(next.slice(1)), as_written: true };
   const keyset = parseKeysetToken(next);
   if (keyset) return keyset;
   throw new BadRequest(
