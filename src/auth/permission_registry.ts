@@ -212,7 +212,6 @@ export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
  * token may do (`/-/create-token`), since granting one would grant nothing.
  */
 export const UNIMPLEMENTED_ACTIONS: ReadonlySet<string> = new Set([
-  "execute-write-sql",
   "create-view",
   "drop-view",
 ]);
