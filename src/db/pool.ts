@@ -21,12 +21,23 @@
 import { sqlite } from "../sqlite/ffi.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { LONG_QUERY_MS, QueryCosts } from "./query_costs.ts";
-import { type EncodedPage, interruptedError, type ReadRequest, wallClock } from "./read_query.ts";
-import { controlJob, type Job, jobRequest, type PoolWorker, reviveError } from "./pool_jobs.ts";
+import { interruptedError, type ReadRequest, wallClock } from "./read_query.ts";
+import {
+  type ChunkRequest,
+  controlJob,
+  type CursorChunk,
+  type Job,
+  jobRequest,
+  type PoolCursor,
+  type PoolWorker,
+  type ReadAnswer,
+  reviveError,
+} from "./pool_jobs.ts";
+
+export type { ChunkRequest, CursorChunk, PoolCursor, ReadAnswer };
 import type { ReadTarget } from "./read_target.ts";
 import { decodeRows } from "./wire.ts";
-import { BIG_EXPORT_BYTES, type FromWorker, type ToWorker } from "./worker_protocol.ts";
-import type { TextRowsOptions } from "../util/text_rows.ts";
+import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { READ_WORKER_NAME, readWorkerEntry } from "../util/assets.ts";
 
 /** How to build a pool. */
@@ -51,8 +62,6 @@ export interface ReadPoolOptions {
    * the same with the main thread's connections.
    */
   onIdle?: () => void;
-  /** Called when an export cursor that sent `BIG_EXPORT_BYTES` or more has ended. */
-  onBigExport?: () => void;
   /** A spare worker without work for this long is stopped (default 30 s). */
   spareIdleMs?: number;
   /**
@@ -64,19 +73,6 @@ export interface ReadPoolOptions {
 
 /** Entry of a read worker that loads no plugins. */
 const PLAIN_WORKER = new URL("./plain_worker.ts", import.meta.url);
-
-/** A read query's answer; its rows are parsed only when `rows()` is first called. */
-export interface ReadAnswer {
-  columns: string[];
-  truncated: boolean;
-  /** Columns whose numbers were all stored as REAL (`Statement.realColumns`). */
-  real_columns: number[];
-  /** Number of rows. */
-  count: number;
-  rows(): SqlValue[][];
-  /** The page's rows as JSON, when the request asked for them (`ReadRequest.json`). */
-  page: EncodedPage | null;
-}
 
 /** How often a cancelled query is interrupted again until its worker answers. */
 const CANCEL_RETRY_MS = 25;
@@ -106,31 +102,6 @@ const SPARE_IDLE_MS = 30_000;
  * the first query of the next burst.
  */
 const BASE_IDLE_MS = 60_000;
-
-/** One chunk of an export cursor (see {@link ReadPool.cursor}). */
-export interface CursorChunk {
-  columns: string[];
-  /** The rows as export lines, or null when a cell was a BLOB (then `rows()` has them). */
-  lines: Uint8Array | null;
-  rows(): SqlValue[][];
-  /** Columns whose numbers were all stored as REAL in the rows read so far. */
-  real_columns: number[];
-  done: boolean;
-}
-
-/** How to read a cursor's next chunk: `rows` rows, as lines (`text`) or as rows (`text` null). */
-export interface ChunkRequest {
-  text: TextRowsOptions | null;
-  rows: number;
-}
-
-/** An export's query read chunk by chunk on one worker. */
-export interface PoolCursor {
-  /** The next chunk (the first one opens the cursor). */
-  next(read: ChunkRequest): Promise<CursorChunk>;
-  /** Finalizes the statement early (a client that went away). */
-  close(): Promise<void>;
-}
 
 /** A pool of read workers. Always `close()` it, or the process will not exit. */
 export class ReadPool {
@@ -170,7 +141,6 @@ export class ReadPool {
       spare: this.spare,
       workerUrl: options.workerUrl ?? PLAIN_WORKER,
       onIdle: options.onIdle ?? (() => {}),
-      onBigExport: options.onBigExport ?? (() => {}),
       spareIdleMs: options.spareIdleMs ?? SPARE_IDLE_MS,
       baseIdleMs: options.baseIdleMs ?? BASE_IDLE_MS,
     };
@@ -234,11 +204,9 @@ export class ReadPool {
     const cursorId = this.#nextId++;
     let owner: PoolWorker | null = null;
     let finished = false;
-    let sentBytes = 0;
     const ended = () => {
       finished = true;
       if (owner) owner.cursors--;
-      if (sentBytes >= BIG_EXPORT_BYTES) this.#options.onBigExport();
     };
     const message = ({ text, rows }: ChunkRequest): ToWorker => ({
       type: "cursor",
@@ -253,7 +221,6 @@ export class ReadPool {
     const settle = (reply: FromWorker): CursorChunk => {
       if (reply.type === "error") throw reviveError(reply.error);
       if (reply.type !== "chunk") throw new Error("Unexpected answer from a read worker");
-      sentBytes += reply.lines?.length ?? 0;
       if (reply.done && !finished) ended();
       let values: SqlValue[][] | null = null;
       // The chunk is handed on, not shared: see `takeLines` (render/row_stream.ts).

@@ -1,12 +1,14 @@
 /**
- * What the read pool (`pool.ts`) keeps of its jobs and workers, and the helpers that make and read
- * jobs.
+ * What the read pool (`pool.ts`) keeps of its jobs and workers, the helpers that make and read
+ * jobs, and the shapes of what it answers (a query's rows, an export cursor's chunks).
  *
  * @module
  */
 
 import { SqliteError } from "../sqlite/errors.ts";
-import type { ReadRequest, SerializedError } from "./read_query.ts";
+import type { EncodedPage, ReadRequest, SerializedError } from "./read_query.ts";
+import type { SqlValue } from "../sqlite/values.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 /** A query or control message, queued or sent to a worker. */
@@ -89,4 +91,42 @@ export function reviveError(error: SerializedError): Error {
   const revived = new Error(error.message);
   revived.name = error.name;
   return revived;
+}
+
+/** A read query's answer; its rows are parsed only when `rows()` is first called. */
+export interface ReadAnswer {
+  columns: string[];
+  truncated: boolean;
+  /** Columns whose numbers were all stored as REAL (`Statement.realColumns`). */
+  real_columns: number[];
+  /** Number of rows. */
+  count: number;
+  rows(): SqlValue[][];
+  /** The page's rows as JSON, when the request asked for them (`ReadRequest.json`). */
+  page: EncodedPage | null;
+}
+
+/** One chunk of an export cursor (see {@link ReadPool.cursor}). */
+export interface CursorChunk {
+  columns: string[];
+  /** The rows as export lines, or null when a cell was a BLOB (then `rows()` has them). */
+  lines: Uint8Array | null;
+  rows(): SqlValue[][];
+  /** Columns whose numbers were all stored as REAL in the rows read so far. */
+  real_columns: number[];
+  done: boolean;
+}
+
+/** How to read a cursor's next chunk: `rows` rows, as lines (`text`) or as rows (`text` null). */
+export interface ChunkRequest {
+  text: TextRowsOptions | null;
+  rows: number;
+}
+
+/** An export's query read chunk by chunk on one worker. */
+export interface PoolCursor {
+  /** The next chunk (the first one opens the cursor). */
+  next(read: ChunkRequest): Promise<CursorChunk>;
+  /** Finalizes the statement early (a client that went away). */
+  close(): Promise<void>;
 }

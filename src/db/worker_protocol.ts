@@ -12,8 +12,7 @@ import type { TextRowsOptions } from "../util/text_rows.ts";
 
 /**
  * An export that sent this much leaves memory to give back behind it: the read worker shrinks its
- * heap and empties its connection's page cache (`worker_cursors.ts`), and the pool tells its
- * owner (`ReadPoolOptions.onBigExport`).
+ * heap and empties its connection's page cache (`worker_cursors.ts`).
  */
 export const BIG_EXPORT_BYTES = 8 * 1024 * 1024;
 

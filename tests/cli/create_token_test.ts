@@ -1,23 +1,7 @@
 import assert from "node:assert/strict";
-import { main } from "../../src/cli/main.ts";
+import { run } from "./run_main.ts";
 import { Signer } from "../../src/auth/signer.ts";
 import { shopService } from "../fixtures/shop.ts";
-
-/** Runs the CLI in-process and captures what it prints. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => out.push(parts.join(" "));
-  console.error = (...parts: unknown[]) => err.push(parts.join(" "));
-  try {
-    const code = await main(args);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
 
 function payload(token: string, secret = "s"): Record<string, unknown> {
   return new Signer(secret).unsign(token.slice("dstok_".length), "token") as Record<

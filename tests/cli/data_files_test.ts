@@ -1,22 +1,6 @@
 import assert from "node:assert/strict";
-import { main } from "../../src/cli/main.ts";
+import { run } from "./run_main.ts";
 import { Connection } from "../../src/sqlite/connection.ts";
-
-/** Runs the CLI in-process and captures what it prints. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => out.push(parts.join(" "));
-  console.error = (...parts: unknown[]) => err.push(parts.join(" "));
-  try {
-    const code = await main(args);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
 
 /** A folder with one file of each format. */
 function dataDir(): string {

@@ -1,26 +1,10 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { main } from "../../src/cli/main.ts";
+import { run } from "./run_main.ts";
 import { Connection } from "../../src/sqlite/connection.ts";
 import { progressLine } from "../../src/cli/progress_bar.ts";
 
 const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
-
-/** Runs the CLI in-process and captures what it prints. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => out.push(parts.join(" "));
-  console.error = (...parts: unknown[]) => err.push(parts.join(" "));
-  try {
-    const code = await main(args);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
 
 function rows(db: string, sql: string): unknown[][] {
   const conn = Connection.open(db, { mode: "ro" });

@@ -90,7 +90,7 @@ export async function runReadQuery(
     const order = offset > 0 && !next.as_written && !await keysetPlan(db, sql)
       ? await stableOrder(db, sql)
       : null;
-    let page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql, order);
+    const page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql, order);
     if (page && next.as_written && page.next !== null) page.next = `u${page.next}`;
     if (page) {
       // A result that goes on, in a total order, goes on by key from its first page; in any
