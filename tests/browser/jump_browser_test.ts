@@ -16,6 +16,9 @@ browserTest("pressing / on any page finds a table; Enter opens it", async (page,
   // Arrows choose among several; a query is found by its title.
   await page.keyboard.press("/");
   await input.fill("products");
+  // The list opened empty shows everything, this query too: wait for the answer to "products".
+  await page.locator(".jump-results li:first-child .jump-name", { hasText: /^products$/ })
+    .waitFor();
   await page.locator(".jump-results a", { hasText: "Products in a category" }).waitFor();
   const names = await page.locator(".jump-results .jump-name").allInnerTexts();
   assert.equal(names[0], "products");
