@@ -1,6 +1,8 @@
 // The alter-table page: turns the edited column list into /-/alter operations, previews them
 // with a dry run (the server runs the change and rolls it back, so the schema and SQL shown are
 // exactly what applying will do), and applies them when asked.
+import { postJson } from "./post-json.js";
+
 (() => {
   function operations(form) {
     const renames = [];
@@ -33,29 +35,7 @@
     return [...renames, ...changes];
   }
 
-  async function send(form, body) {
-    const response = await fetch(form.dataset.alterUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "content-type": "application/json",
-        "accept": "application/json",
-        "x-csrftoken": form.dataset.csrftoken,
-        "x-vitrine-flash": "1",
-      },
-      body: JSON.stringify(body),
-    });
-    let data = null;
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
-    }
-    if (!response.ok || !data || data.ok === false) {
-      throw new Error(data && data.errors ? data.errors.join("\n") : `${response.status}`);
-    }
-    return data;
-  }
+  const send = (form, body) => postJson(form.dataset.alterUrl, body, { from: form });
 
   function start() {
     const form = document.querySelector(".alter-table-form");

@@ -1,5 +1,7 @@
 // The create-table page: builds `{"table", "columns", "pk"|"pks"}` from the form, posts it to
 // the chosen database's `/-/create` endpoint and opens the new table.
+import { postJson } from "./post-json.js";
+
 (function () {
   "use strict";
 
@@ -44,22 +46,13 @@
       };
       if (keys.length > 1) body.pks = keys;
       else body.pk = keys[0] || "id";
-      const response = await fetch(form.querySelector("[name=database]").value, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: {
-          "content-type": "application/json",
-          "x-csrftoken": form.dataset.csrftoken,
-          "x-vitrine-flash": "1",
-        },
-        body: JSON.stringify(body),
-      });
-      const data = await response.json().catch(() => null);
-      if (!response.ok || !data || !data.ok) {
-        showError(form, data && data.errors ? data.errors.join("\n") : `${response.status}`);
-        return;
+      try {
+        const url = form.querySelector("[name=database]").value;
+        const data = await postJson(url, body, { from: form });
+        location.assign(data.table_url);
+      } catch (problem) {
+        showError(form, problem.message);
       }
-      location.assign(data.table_url);
     });
   }
 

@@ -2,30 +2,10 @@
 // dry run (the server runs it and rolls it back), so the dialog can list each statement with the
 // rows it would change before anything is kept; "Run" then sends it for real and goes to the
 // database page, where the outcome is shown as a message.
+import { postJson } from "./post-json.js";
+
 (() => {
-  async function send(dialog, body) {
-    const response = await fetch(dialog.dataset.url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "content-type": "application/json",
-        "accept": "application/json",
-        "x-csrftoken": dialog.dataset.csrftoken,
-        "x-vitrine-flash": "1",
-      },
-      body: JSON.stringify(body),
-    });
-    let data = null;
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
-    }
-    if (!response.ok || !data || data.ok === false) {
-      throw new Error(data && data.errors ? data.errors.join("\n") : `${response.status}`);
-    }
-    return data;
-  }
+  const send = (dialog, body) => postJson(dialog.dataset.url, body, { from: dialog });
 
   /** The SQL and the named parameters filled in on the form. */
   function batch(form) {

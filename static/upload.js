@@ -3,6 +3,7 @@
 // changed), then its rows go to the JSON write API a batch at a time (`max_insert_rows` rows,
 // one transaction each) with a progress bar, until done, cancelled or a batch fails.
 import { Papa } from "./vendor/csv.js";
+import { postJson } from "./post-json.js";
 
 const PREVIEW_ROWS = 10;
 const TYPES = ["integer", "float", "text"];
@@ -48,20 +49,8 @@ function element(tag, attributes = {}, text = "") {
   return node;
 }
 
-async function post(url, body, csrftoken) {
-  const response = await fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json", "x-csrftoken": csrftoken },
-    body: JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok || !data || !data.ok) {
-    const errors = data && data.errors ? data.errors.join("; ") : `HTTP ${response.status}`;
-    throw new Error(errors);
-  }
-  return data;
-}
+/** Upload batches report their own progress: no message for the next page. */
+const post = (url, body, csrftoken) => postJson(url, body, { csrftoken, flash: false });
 
 function setUp(panel) {
   const form = panel.querySelector(".upload-form");

@@ -2,12 +2,12 @@
 // dialogs. Each calls the JSON write API with a same-origin fetch carrying the CSRF token, and
 // keeps values typed: a field of an INTEGER column sends a JSON integer (exactly, however large),
 // a TEXT column always a string, and NULL only when its box is ticked, so NULL and "" differ.
+import { postJson } from "./post-json.js";
+
+// A module runs once however many times a page includes it (the pattern portfolio includes
+// both write partials).
 (function () {
   "use strict";
-
-  // A page that includes both write partials (the pattern portfolio) loads this file twice.
-  if (globalThis.vitrineWriteForms) return;
-  globalThis.vitrineWriteForms = true;
 
   const INTEGER = /^[+-]?\d+$/;
   const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -147,39 +147,8 @@
     return tableUrl + "/" + columns.map((key) => tildeEncode(String(row[key]))).join(",");
   }
 
-  function csrfToken(element) {
-    const holder = element.closest("[data-csrftoken]");
-    return holder ? holder.dataset.csrftoken : "";
-  }
-
-  /** POSTs JSON `body` to `url`; resolves with the parsed answer or throws its error messages. */
-  async function post(element, url, body) {
-    const response = await fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "content-type": "application/json",
-        "accept": "application/json",
-        "x-csrftoken": csrfToken(element),
-        // Ask for a flash message on the page we go to next.
-        "x-vitrine-flash": "1",
-      },
-      body,
-    });
-    let data = null;
-    try {
-      data = parseJson(await response.text());
-    } catch {
-      data = null;
-    }
-    if (!response.ok || !data || data.ok === false) {
-      const errors = data && data.errors
-        ? data.errors
-        : [`${response.status} ${response.statusText}`];
-      throw new Error(errors.join("\n"));
-    }
-    return data;
-  }
+  /** POSTs JSON text `body` to `url` with the CSRF token of `element`'s form or dialog. */
+  const post = (element, url, body) => postJson(url, body, { from: element, parse: parseJson });
 
   function showError(container, error) {
     const box = container.querySelector(".write-error");
