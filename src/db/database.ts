@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type SqlDialect, sqliteDialect } from "./dialect.ts";
 import type { Connection } from "../sqlite/connection.ts";
 import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
@@ -86,6 +87,8 @@ export class Database extends DatabaseIntrospection {
    * shown on the index page; null for databases served from the start.
    */
   added_at: Date | null = null;
+  /** The SQL this database's engine speaks, for the table layer (`src/db/dialect.ts`). */
+  readonly dialect: SqlDialect = sqliteDialect;
   #host: DatabaseHost;
   #ownHost: StandaloneHost | null = null;
   #options: DatabaseOptions;

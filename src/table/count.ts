@@ -7,6 +7,7 @@
  * @module
  */
 
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { isQueryInterrupted } from "./facet_base.ts";
 
 /** Caps tried after the full count timed out, largest first. */
@@ -30,6 +31,7 @@ export async function countWithFallback(
   from: string,
   params: Record<string, unknown>,
   caps: readonly number[] = COUNT_CAPS,
+  dialect: SqlDialect = sqliteDialect,
 ): Promise<CountResult> {
   try {
     return { count: await run(`select count(*) ${from}`, params), truncated: false };
@@ -38,7 +40,8 @@ export async function countWithFallback(
   }
   for (const cap of caps) {
     try {
-      const count = await run(`select count(*) from (select 1 ${from} limit ${cap})`, params);
+      const capped = dialect.subquery(`select 1 ${from} limit ${cap}`);
+      const count = await run(`select count(*) from ${capped}`, params);
       // Fewer rows than the cap: the capped count is the whole count after all.
       return { count, truncated: count >= cap };
     } catch (error) {

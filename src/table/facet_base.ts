@@ -7,7 +7,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { argList, argPairs, type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
 import { type ArgPair, pathWithAddedArgs, pathWithRemovedArgs } from "./url_args.ts";
 import {
@@ -21,6 +21,8 @@ import {
 
 /** The structural part of `Database` that facets use. */
 export interface FacetDatabase {
+  /** The engine's SQL dialect (SQLite when absent). */
+  readonly dialect?: SqlDialect;
   /** Runs a read query (see `Database.execute`). */
   execute(
     sql: string,
@@ -176,7 +178,7 @@ export abstract class Facet {
   protected async columns(): Promise<string[]> {
     if (this.options.columns) return this.options.columns;
     const result = await this.database.execute(
-      `select * from (${this.sql}) limit 0`,
+      `select * from ${this.dialect.subquery(this.sql)} limit 0`,
       this.params,
     );
     return result.columns;
@@ -186,7 +188,11 @@ export abstract class Facet {
   protected async row_count(): Promise<number> {
     if (this.rowCount === null) {
       const result = await this.database.execute(
-        `select count(*) from (select * from (${this.sql}) limit ${SUGGEST_CONSIDER})`,
+        `select count(*) from ${
+          this.dialect.subquery(
+            `select * from ${this.dialect.subquery(this.sql)} limit ${SUGGEST_CONSIDER}`,
+          )
+        }`,
         this.params,
       );
       this.rowCount = Number(positional(result)[0][0]);
@@ -323,9 +329,14 @@ export abstract class Facet {
     return argList(this.args, key).includes(value);
   }
 
+  /** The SQL dialect of the facet's database. */
+  protected get dialect(): SqlDialect {
+    return this.database.dialect ?? sqliteDialect;
+  }
+
   /** Escaped column for SQL. */
   protected col(column: string): string {
-    return escapeSqlIdentifier(column);
+    return this.dialect.escapeIdentifier(column);
   }
 }
 

@@ -36,9 +36,12 @@ export class ColumnFacet extends Facet {
   async suggest(): Promise<FacetSuggestion[]> {
     const rowCount = await this.row_count();
     const size = this.get_facet_size();
+    const d = this.dialect;
     return await this.suggestColumns(async (c) => {
       const distinct = await this.runSuggestSql(
-        `select ${c}, count(*) from (select * from (${this.sql}) limit ${SUGGEST_CONSIDER}) ` +
+        `select ${c}, count(*) from ${
+          d.subquery(`select * from ${d.subquery(this.sql)} limit ${SUGGEST_CONSIDER}`)
+        } ` +
           `where ${c} is not null group by 1 limit ${size + 1}`,
       );
       const count = positional(distinct).length;
@@ -57,7 +60,7 @@ export class ColumnFacet extends Facet {
     const expandLabels = this.table ? this.options.expandLabels : undefined;
     return this.countFacets({
       sql: (c, limit) =>
-        `select ${c} as value, count(*) as count from (${this.sql}) ` +
+        `select ${c} as value, count(*) as count from ${this.dialect.subquery(this.sql)} ` +
         `where ${c} is not null group by 1 order by 2 desc, 1 limit ${limit}`,
       // A leading underscore would make `col=` look like a control argument.
       key: (column) => column.startsWith("_") ? `${column}__exact` : column,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { argList, argPairs, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 import { pathWithRemovedArgs } from "./url_args.ts";
@@ -108,7 +108,9 @@ export async function throughFilterArguments(
   args: ArgsLike,
   table: string,
   foreignKeysOf: (table: string) => ForeignKey[] | Promise<ForeignKey[]>,
+  dialect: SqlDialect = sqliteDialect,
 ): Promise<FilterArguments> {
+  const name = dialect.escapeIdentifier;
   const result = new FilterArguments([]);
   for (const [index, text] of argList(args, "_through").entries()) {
     let spec: { table?: unknown; column?: unknown; value?: unknown };
@@ -127,11 +129,9 @@ export async function throughFilterArguments(
     // Own param names so they never collide with the filters' :pN.
     const param = `through_${index}`;
     result.where_clauses.push(
-      `${escapeSqlIdentifier(link.other_column)} in (select ${
-        escapeSqlIdentifier(link.column)
-      } from ${escapeSqlIdentifier(spec.table)} where ${
-        escapeSqlIdentifier(spec.column)
-      } = :${param})`,
+      `${name(link.other_column)} in (select ${name(link.column)} from ${
+        dialect.tableName(spec.table)
+      } where ${name(spec.column)} = :${param})`,
     );
     result.params[param] = spec.value;
     result.human_descriptions.push(`${spec.table}.${spec.column} = "${spec.value}"`);

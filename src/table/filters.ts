@@ -5,7 +5,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier, quoteSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { argKeys, argList, type ArgsLike } from "./args.ts";
 
 /** A parameter value bound by a filter. */
@@ -19,12 +19,16 @@ export interface FilterOperator {
   display: string;
   /** True when the operator ignores its value (`isnull`, …). */
   no_argument: boolean;
-  /** SQL for `column` on `table`, numbering parameters from `firstParam`, and the values. */
+  /**
+   * SQL for `column` on `table`, numbering parameters from `firstParam`, and the values, in
+   * `dialect` (SQLite when not given).
+   */
   whereClause(
     table: string,
     column: string,
     value: string,
     firstParam: number,
+    dialect?: SqlDialect,
   ): { sql: string; values: FilterValue[] };
   /** English piece for the page description, e.g. `price > 15`. */
   humanClause(column: string, value: string): string;
@@ -34,17 +38,26 @@ const isDigits = (value: string) => /^[0-9]+$/.test(value);
 
 interface TemplateOptions {
   /** Wraps the value before binding (`%v%` for contains). */
-  format?: (value: string) => string;
+  format?: (value: string, dialect: SqlDialect) => string;
   /** Binds all-digit values as integers. */
   numeric?: boolean;
   noArgument?: boolean;
 }
 
-/** An operator whose SQL is one template with `{c}` (quoted column), `{t}`, `{p}` (param). */
+/** The SQL of an operator for the quoted column `c`, the table and the parameter `p`. */
+type SqlTemplate = (
+  c: string,
+  p: string,
+  dialect: SqlDialect,
+  table: string,
+  column: string,
+) => string;
+
+/** An operator whose SQL is one template over the quoted column and the parameter. */
 function templated(
   key: string,
   display: string,
-  sqlTemplate: string,
+  sqlTemplate: SqlTemplate,
   human: (column: string, value: string) => string,
   options: TemplateOptions = {},
 ): FilterOperator {
@@ -52,14 +65,11 @@ function templated(
     key,
     display,
     no_argument: options.noArgument ?? false,
-    whereClause(table, column, value, firstParam) {
-      const sql = sqlTemplate
-        .replaceAll("{c}", quoteSqlIdentifier(column))
-        .replaceAll("{bc}", escapeSqlIdentifier(column))
-        .replaceAll("{t}", escapeSqlIdentifier(table))
-        .replaceAll("{p}", `:p${firstParam}`);
+    whereClause(table, column, value, firstParam, dialect = sqliteDialect) {
+      const c = dialect.quoteIdentifier(column);
+      const sql = sqlTemplate(c, `:p${firstParam}`, dialect, table, column);
       if (options.noArgument) return { sql, values: [] };
-      const formatted = options.format ? options.format(value) : value;
+      const formatted = options.format ? options.format(value, dialect) : value;
       const bound = options.numeric && isDigits(formatted) ? Number(formatted) : formatted;
       return { sql, values: [bound] };
     },
@@ -86,10 +96,10 @@ function listOperator(key: "in" | "notin"): FilterOperator {
     key,
     display: sqlOp,
     no_argument: false,
-    whereClause(_table, column, value, firstParam) {
+    whereClause(_table, column, value, firstParam, dialect = sqliteDialect) {
       const values = splitListValue(value);
       const placeholders = values.map((_, i) => `:p${firstParam + i}`).join(", ");
-      return { sql: `${escapeSqlIdentifier(column)} ${sqlOp} (${placeholders})`, values };
+      return { sql: `${dialect.escapeIdentifier(column)} ${sqlOp} (${placeholders})`, values };
     },
     // Python's json.dumps spacing: ["1", "5", "9"].
     humanClause: (column, value) =>
@@ -102,57 +112,78 @@ const equalityHuman = (op: string) => (c: string, v: string) =>
 
 /** Every built-in operator, in the order the filter form lists them. */
 export const FILTER_OPERATORS: readonly FilterOperator[] = [
-  templated("exact", "=", "{c} = {p}", equalityHuman("=")),
-  templated("not", "!=", "{c} != {p}", equalityHuman("!=")),
-  templated("contains", "contains", "{c} like {p}", (c, v) => `${c} contains "${v}"`, {
+  templated("exact", "=", (c, p) => `${c} = ${p}`, equalityHuman("=")),
+  templated("not", "!=", (c, p) => `${c} != ${p}`, equalityHuman("!=")),
+  templated("contains", "contains", (c, p, d) => d.like(c, p), (c, v) => `${c} contains "${v}"`, {
     format: (v) => `%${v}%`,
   }),
   templated(
     "notcontains",
     "does not contain",
-    "{c} not like {p}",
+    (c, p, d) => d.like(c, p, true),
     (c, v) => `${c} does not contain "${v}"`,
     { format: (v) => `%${v}%` },
   ),
-  templated("endswith", "ends with", "{c} like {p}", (c, v) => `${c} ends with "${v}"`, {
+  templated("endswith", "ends with", (c, p, d) => d.like(c, p), (c, v) => `${c} ends with "${v}"`, {
     format: (v) => `%${v}`,
   }),
-  templated("startswith", "starts with", "{c} like {p}", (c, v) => `${c} starts with "${v}"`, {
-    format: (v) => `${v}%`,
+  templated(
+    "startswith",
+    "starts with",
+    (c, p, d) => d.like(c, p),
+    (c, v) => `${c} starts with "${v}"`,
+    { format: (v) => `${v}%` },
+  ),
+  templated("gt", ">", (c, p) => `${c} > ${p}`, (c, v) => `${c} > ${v}`, { numeric: true }),
+  templated("gte", "\u2265", (c, p) => `${c} >= ${p}`, (c, v) => `${c} \u2265 ${v}`, {
+    numeric: true,
   }),
-  templated("gt", ">", "{c} > {p}", (c, v) => `${c} > ${v}`, { numeric: true }),
-  templated("gte", "\u2265", "{c} >= {p}", (c, v) => `${c} \u2265 ${v}`, { numeric: true }),
-  templated("lt", "<", "{c} < {p}", (c, v) => `${c} < ${v}`, { numeric: true }),
-  templated("lte", "\u2264", "{c} <= {p}", (c, v) => `${c} \u2264 ${v}`, { numeric: true }),
-  templated("like", "like", "{c} like {p}", (c, v) => `${c} like "${v}"`),
-  templated("notlike", "not like", "{c} not like {p}", (c, v) => `${c} not like "${v}"`),
-  templated("glob", "glob", "{c} glob {p}", (c, v) => `${c} glob "${v}"`),
+  templated("lt", "<", (c, p) => `${c} < ${p}`, (c, v) => `${c} < ${v}`, { numeric: true }),
+  templated("lte", "\u2264", (c, p) => `${c} <= ${p}`, (c, v) => `${c} \u2264 ${v}`, {
+    numeric: true,
+  }),
+  templated("like", "like", (c, p, d) => d.like(c, p), (c, v) => `${c} like "${v}"`),
+  templated(
+    "notlike",
+    "not like",
+    (c, p, d) => d.like(c, p, true),
+    (c, v) => `${c} not like "${v}"`,
+  ),
+  templated("glob", "glob", (c, p, d) => d.glob(c, p), (c, v) => `${c} glob "${v}"`, {
+    format: (v, d) => d.globValue(v),
+  }),
   listOperator("in"),
   listOperator("notin"),
   templated(
     "arraycontains",
     "array contains",
-    "{p} in (select value from json_each({t}.{bc}))",
+    (_c, p, d, table, column) => d.arrayContains(table, column, p, false),
     (c, v) => `${c} contains "${v}"`,
   ),
   templated(
     "arraynotcontains",
     "array does not contain",
-    "{p} not in (select value from json_each({t}.{bc}))",
+    (_c, p, d, table, column) => d.arrayContains(table, column, p, true),
     (c, v) => `${c} does not contain "${v}"`,
   ),
-  templated("date", "date", "date({c}) = {p}", (c, v) => `"${c}" is on date ${v}`),
-  templated("isnull", "is null", "{c} is null", (c) => `${c} is null`, { noArgument: true }),
-  templated("notnull", "is not null", "{c} is not null", (c) => `${c} is not null`, {
+  templated("date", "date", (c, p, d) => `${d.date(c)} = ${p}`, (c, v) => `"${c}" is on date ${v}`),
+  templated("isnull", "is null", (c) => `${c} is null`, (c) => `${c} is null`, {
     noArgument: true,
   }),
-  templated("isblank", "is blank", "({c} is null or {c} = '')", (c) => `${c} is blank`, {
+  templated("notnull", "is not null", (c) => `${c} is not null`, (c) => `${c} is not null`, {
     noArgument: true,
   }),
   templated(
+    "isblank",
+    "is blank",
+    (c, _p, d) => `(${c} is null or ${d.asText(c)} = '')`,
+    (c) => `${c} is blank`,
+    { noArgument: true },
+  ),
+  templated(
     "notblank",
     "is not blank",
-    "({c} is not null and {c} != '')",
+    (c, _p, d) => `(${c} is not null and ${d.asText(c)} != '')`,
     (c) => `${c} is not blank`,
     { noArgument: true },
   ),
@@ -204,6 +235,7 @@ export class Filters {
   /** SQL clauses and `:pN` params; unknown operators are skipped silently. */
   build_where_clauses(
     table: string,
+    dialect: SqlDialect = sqliteDialect,
   ): { where_clauses: string[]; params: Record<string, FilterValue> } {
     const where_clauses: string[] = [];
     const params: Record<string, FilterValue> = {};
@@ -211,7 +243,7 @@ export class Filters {
     for (const { column, lookup, value } of this.selections()) {
       const operator = OPERATORS_BY_KEY.get(lookup);
       if (!operator) continue;
-      const clause = operator.whereClause(table, column, value, next);
+      const clause = operator.whereClause(table, column, value, next, dialect);
       where_clauses.push(clause.sql);
       for (const bound of clause.values) params[`p${next++}`] = bound;
     }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { argList, type ArgsLike, hasArg } from "./args.ts";
 import { valueAsBoolean } from "../util/value_as_boolean.ts";
 import type { ForeignKey } from "./filter_arguments.ts";
@@ -44,13 +44,15 @@ export function labelLookupSql(
   fk: ForeignKey,
   labelColumn: string,
   values: unknown[],
+  dialect: SqlDialect = sqliteDialect,
 ): { sql: string; params: unknown[] } {
   const distinct = [...new Set(values.filter((v) => v !== null && v !== undefined))];
   const placeholders = distinct.map(() => "?").join(", ");
+  const name = dialect.escapeIdentifier;
   return {
-    sql: `select ${escapeSqlIdentifier(fk.other_column)}, ${escapeSqlIdentifier(labelColumn)} ` +
-      `from ${escapeSqlIdentifier(fk.other_table)} ` +
-      `where ${escapeSqlIdentifier(fk.other_column)} in (${placeholders})`,
+    sql: `select ${name(fk.other_column)}, ${name(labelColumn)} ` +
+      `from ${dialect.tableName(fk.other_table)} ` +
+      `where ${name(fk.other_column)} in (${placeholders})`,
     params: distinct,
   };
 }
@@ -70,6 +72,7 @@ export async function lookupLabels(
   fk: ForeignKey,
   labelColumn: string | null,
   values: unknown[],
+  dialect: SqlDialect = sqliteDialect,
 ): Promise<Map<unknown, unknown>> {
   const labels = new Map<unknown, unknown>();
   const present = values.filter((v) => v !== null && v !== undefined);
@@ -78,7 +81,7 @@ export async function lookupLabels(
     for (const value of present) labels.set(value, String(value));
     return labels;
   }
-  const query = labelLookupSql(fk, labelColumn, present);
+  const query = labelLookupSql(fk, labelColumn, present, dialect);
   const result = await run(query.sql, query.params);
   for (const row of result.values ?? result.rows) labels.set(row[0], row[1]);
   return labels;

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import type { SqlValue } from "../db/values.ts";
 import { blobFromKeyText, blobKeyText, EMPTY_KEY_TEXT, numberFromText } from "../util/key_text.ts";
 import { argList, type ArgsLike } from "./args.ts";
@@ -94,10 +94,15 @@ function paramNamer(taken: Record<string, unknown>): () => string {
 }
 
 /** `(a > :p0) or (a = :p0 and b > :p1)`: rows after the given compound key. */
-export function compoundKeysAfterSql(columns: string[], params: string[]): string {
+export function compoundKeysAfterSql(
+  columns: string[],
+  params: string[],
+  dialect: SqlDialect = sqliteDialect,
+): string {
+  const name = dialect.escapeIdentifier;
   const alternatives = columns.map((_, last) => {
-    const equal = columns.slice(0, last).map((c, i) => `${escapeSqlIdentifier(c)} = :${params[i]}`);
-    const after = `${escapeSqlIdentifier(columns[last])} > :${params[last]}`;
+    const equal = columns.slice(0, last).map((c, i) => `${name(c)} = :${params[i]}`);
+    const after = `${name(columns[last])} > :${params[last]}`;
     return `(${[...equal, after].join(" and ")})`;
   });
   return `(${alternatives.join(" or ")})`;
@@ -111,6 +116,7 @@ export function nextClause(
   token: string,
   shape: KeysetShape,
   existing: Record<string, unknown> = {},
+  dialect: SqlDialect = sqliteDialect,
 ): NextClause {
   if (usesOffset(shape)) {
     if (!/^[0-9]+$/.test(token)) {
@@ -135,7 +141,7 @@ export function nextClause(
   });
   let clause = shape.useRowid
     ? `rowid > :${keyParams[0]}`
-    : compoundKeysAfterSql(keyColumns, keyParams);
+    : compoundKeysAfterSql(keyColumns, keyParams, dialect);
   // Build from the innermost sort key outwards: each level is "strictly after, or tied and
   // after on the remaining keys". SQLite sorts NULL first ascending and last descending.
   for (let i = sortCount - 1; i >= 0; i--) {
@@ -242,16 +248,18 @@ export function sortValueLookup(
   table: string,
   lastRow: Record<string, unknown>,
   shape: KeysetShape,
+  dialect: SqlDialect = sqliteDialect,
 ): { sql: string; params: Record<string, unknown> } {
+  const name = dialect.escapeIdentifier;
   const keyColumns = shape.useRowid ? ["rowid"] : shape.pks;
   const params: Record<string, unknown> = {};
   const where = keyColumns.map((pk, i) => {
     params[`pk${i}`] = unwrap(lastRow[pk]);
-    return `${escapeSqlIdentifier(pk)} = :pk${i}`;
+    return `${name(pk)} = :pk${i}`;
   });
-  const columns = shape.items.map((item) => escapeSqlIdentifier(item.column)).join(", ");
+  const columns = shape.items.map((item) => name(item.column)).join(", ");
   return {
-    sql: `select ${columns} from ${escapeSqlIdentifier(table)} where ${where.join(" and ")}`,
+    sql: `select ${columns} from ${dialect.tableName(table)} where ${where.join(" and ")}`,
     params,
   };
 }

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { type FullTextSource, type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { escapeSqlIdentifier } from "../util/sql.ts";
 import { argKeys, argList, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
@@ -47,6 +48,8 @@ export interface SearchFacts {
   is_fts5?: boolean;
   /** Text columns of the table itself, for `_q=` without FTS. */
   text_columns?: string[];
+  /** A column holding the search document (PostgreSQL: a `tsvector` column). */
+  search_vector?: string | null;
 }
 
 /** Table config keys read here. */
@@ -54,6 +57,10 @@ export interface SearchConfig {
   fts_table?: string;
   fts_pk?: string;
   searchmode?: string;
+  /** Columns a dialect without FTS tables searches (PostgreSQL: `to_tsvector` over them). */
+  search_columns?: string[];
+  /** The text-search configuration of those columns (PostgreSQL, default `simple`). */
+  search_language?: string;
 }
 
 /** Search clauses plus the `_rank` expression when relevance sorting is possible. */
@@ -68,7 +75,9 @@ export function searchFilterArguments(
   args: ArgsLike,
   facts: SearchFacts,
   config: SearchConfig = {},
+  dialect: SqlDialect = sqliteDialect,
 ): SearchResult {
+  if (dialect !== sqliteDialect) return dialectSearch(args, facts, config, dialect);
   const ftsTable = args.get("_fts_table") || config.fts_table || facts.fts_table || null;
   const ftsPk = args.get("_fts_pk") || config.fts_pk || "rowid";
   const mode = args.get("_searchmode");
@@ -114,12 +123,67 @@ export function searchFilterArguments(
   return { filter_arguments: result, rank_expression: null };
 }
 
+/**
+ * Search in a dialect without SQLite's FTS tables: the dialect's full-text SQL over the table's
+ * search vector or its configured search columns. `_search_<col>` searches that one column.
+ */
+function dialectSearch(
+  args: ArgsLike,
+  facts: SearchFacts,
+  config: SearchConfig,
+  dialect: SqlDialect,
+): SearchResult {
+  const mode = args.get("_searchmode");
+  const raw = mode === "raw" || (mode !== "escaped" && config.searchmode === "raw");
+  const source: FullTextSource = {
+    vector_column: facts.search_vector ?? null,
+    text_columns: config.search_columns ?? [],
+    language: config.search_language ?? null,
+  };
+  const whole = dialect.fullText(source, ":search");
+  const result = new FilterArguments([], {}, [], { supports_search: Boolean(whole) });
+  if (!whole) {
+    return { filter_arguments: likeSearch(args, facts, result, dialect), rank_expression: null };
+  }
+  const searchKeys = argKeys(args).filter((key) =>
+    key.startsWith("_search_") && key !== "_searchmode" && argList(args, key)[0]
+  );
+  const plain = args.get("_search") || (searchKeys.length ? null : args.get("_q"));
+  if (plain) {
+    result.where_clauses.push(whole.where);
+    result.params.search = whole.value(plain, raw);
+    result.human_descriptions.push(`search matches "${plain}"`);
+    result.extra_context.search = plain;
+    return { filter_arguments: result, rank_expression: whole.rank };
+  }
+  const searchable = source.text_columns?.length ? source.text_columns : facts.text_columns ?? [];
+  for (const [i, key] of searchKeys.entries()) {
+    const column = key.slice("_search_".length);
+    if (!searchable.includes(column)) throw new TableArgsError("Cannot search by that column");
+    const one = dialect.fullText(
+      { ...source, vector_column: null, text_columns: [column] },
+      `:search_${i}`,
+    )!;
+    const text = argList(args, key)[0];
+    result.where_clauses.push(one.where);
+    result.params[`search_${i}`] = one.value(text, raw);
+    result.human_descriptions.push(`search column "${column}" matches "${text}"`);
+    result.extra_context.search = text;
+  }
+  return { filter_arguments: result, rank_expression: null };
+}
+
 /** `_q=` on a table without FTS: any text column containing the text. */
-function likeSearch(args: ArgsLike, facts: SearchFacts, result: FilterArguments): FilterArguments {
+function likeSearch(
+  args: ArgsLike,
+  facts: SearchFacts,
+  result: FilterArguments,
+  dialect: SqlDialect = sqliteDialect,
+): FilterArguments {
   const text = args.get("_q");
   const columns = facts.text_columns ?? [];
   if (!text || columns.length === 0) return result;
-  const tests = columns.map((c) => `${escapeSqlIdentifier(c)} like :q`);
+  const tests = columns.map((c) => dialect.like(dialect.escapeIdentifier(c), ":q"));
   result.where_clauses.push(`(${tests.join(" or ")})`);
   result.params.q = `%${text}%`;
   result.human_descriptions.push(`search matches "${text}"`);

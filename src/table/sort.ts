@@ -8,7 +8,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { argPairs, type ArgsLike } from "./args.ts";
 import { TableArgsError } from "./errors.ts";
 
@@ -65,8 +65,14 @@ export function sortableColumns(
  */
 export function parseSort(
   args: ArgsLike,
-  options: { sortable: string[]; config?: SortConfig; rankExpression?: string | null },
+  options: {
+    sortable: string[];
+    config?: SortConfig;
+    rankExpression?: string | null;
+    dialect?: SqlDialect;
+  },
 ): SortOrder {
+  const dialect = options.dialect ?? sqliteDialect;
   let keys = argPairs(args).filter(([key, value]) =>
     (key === "_sort" || key === "_sort_desc") && value !== ""
   ).map(([key, column]) => ({ column, desc: key === "_sort_desc" }));
@@ -89,7 +95,7 @@ export function parseSort(
     if (!options.sortable.includes(column)) {
       throw new TableArgsError(`Cannot sort table by ${column}`, 400, sortChoices(options));
     }
-    return { column, desc, expression: escapeSqlIdentifier(column) };
+    return { column, desc, expression: dialect.escapeIdentifier(column) };
   });
   return { sort, sort_desc, items };
 }
@@ -122,9 +128,16 @@ export function sortArgsAdded(order: SortOrder, column: string): [string, string
   return sortArgs({ ...order, items });
 }
 
-/** `order by` terms for the sort keys followed by the tie-breaking primary keys. */
-export function orderByTerms(items: SortItem[], pkExpressions: string[]): string[] {
-  const terms = items.map((item) => item.desc ? `${item.expression} desc` : item.expression);
+/**
+ * `order by` terms for the sort keys followed by the tie-breaking primary keys, with NULLs where
+ * SQLite puts them in every dialect (first ascending, last descending), which keyset pages rely on.
+ */
+export function orderByTerms(
+  items: SortItem[],
+  pkExpressions: string[],
+  dialect: SqlDialect = sqliteDialect,
+): string[] {
+  const terms = items.map((item) => dialect.orderTerm(item.expression, item.desc));
   const sorted = new Set(items.map((item) => item.expression));
   return [...terms, ...pkExpressions.filter((pk) => !sorted.has(pk))];
 }

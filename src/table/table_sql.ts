@@ -10,7 +10,7 @@
  * @module
  */
 
-import { escapeSqlIdentifier } from "../util/sql.ts";
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import { readSetting, type SettingsLike } from "./args.ts";
 import { columnsToSelect } from "./columns.ts";
 import { type FilterArgumentsLike, mergeFilterArguments } from "./filter_arguments.ts";
@@ -64,6 +64,8 @@ export interface TableQueryInput {
   config?: TableQueryConfig;
   /** Results of `filters_from_request` hooks (`_where`, `_through`, plugins). */
   filter_arguments?: FilterArgumentsLike[];
+  /** The database's SQL dialect (SQLite when not given). */
+  dialect?: SqlDialect;
 }
 
 /** A page's rows and continuation, from {@link TableQuery.page}. */
@@ -128,33 +130,44 @@ export interface TableQuery {
 /** Builds the page, count and facet-base SQL for one table request. */
 export function buildTableQuery(input: TableQueryInput): TableQuery {
   const { table, request, config = {} } = input;
+  const dialect = input.dialect ?? sqliteDialect;
+  const name = dialect.escapeIdentifier;
   const args = request.args;
-  const useRowid = !table.is_view && table.pks.length === 0;
+  const keyless = !table.is_view && table.pks.length === 0;
+  const useRowid = keyless && dialect.has_rowid;
+  // A table without a key in an engine without rowids pages by offset, as views do, in the
+  // order it is stored in.
+  const byOffset = table.is_view || (keyless && !useRowid);
   const keyColumns = useRowid ? ["rowid"] : table.pks;
   // Views have no rowid; tables answer to it whatever their key.
   const filters = columnFilters(
     request,
-    table.is_view ? table.columns : [...table.columns, "rowid"],
+    table.is_view || !dialect.has_rowid ? table.columns : [...table.columns, "rowid"],
   );
-  const built = filters.build_where_clauses(table.name);
-  const search = searchFilterArguments(args, { ...table, table: table.name }, config);
+  const built = filters.build_where_clauses(table.name, dialect);
+  const search = searchFilterArguments(args, { ...table, table: table.name }, config, dialect);
   const hooks = mergeFilterArguments([search.filter_arguments, ...(input.filter_arguments ?? [])]);
   const whereClauses = [...built.where_clauses, ...hooks.where_clauses];
   const fromParams: Record<string, unknown> = { ...built.params, ...hooks.params };
 
   const sortable = sortableColumns({ columns: table.columns, useRowid }, config);
-  const sort = parseSort(args, { sortable, config, rankExpression: search.rank_expression });
+  const sort = parseSort(args, {
+    sortable,
+    config,
+    rankExpression: search.rank_expression,
+    dialect,
+  });
   const pageSize = parsePageSize(args, {
     max_returned_rows: readSetting(input.settings, "max_returned_rows"),
     default_page_size: readSetting(input.settings, "default_page_size"),
     configSize: config.size,
   });
-  const shape = { pks: table.pks, useRowid, isView: table.is_view, items: sort.items };
+  const shape = { pks: table.pks, useRowid, isView: byOffset, items: sort.items };
 
   const selected = columnsToSelect(args, table.columns, table.pks);
   const columns = useRowid ? ["rowid", ...selected] : selected;
   const allColumns = useRowid ? ["rowid", ...table.columns] : table.columns;
-  const from = `from ${escapeSqlIdentifier(table.name)}`;
+  const from = `from ${dialect.tableName(table.name)}`;
   const whereSql = (clauses: string[]) => clauses.length ? ` where ${clauses.join(" and ")}` : "";
 
   const params = { ...fromParams };
@@ -162,16 +175,20 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
   let offset = 0;
   const token = request.next;
   if (token) {
-    const next = nextClause(token, shape, params);
+    const next = nextClause(token, shape, params, dialect);
     if (next.clause) pageClauses.push(next.clause);
     Object.assign(params, next.params);
     offset = next.offset;
   }
-  const pkTerms = table.is_view ? [] : keyColumns.map(escapeSqlIdentifier);
-  const order_by = orderByTerms(sort.items, pkTerms).join(", ");
-  const unlimited = `select ${columns.map(escapeSqlIdentifier).join(", ")} ${from}${
-    whereSql(pageClauses)
-  }${order_by ? ` order by ${order_by}` : ""}`;
+  const pkTerms = table.is_view
+    ? []
+    : keyless && !useRowid
+    ? dialect.physical_order ? [dialect.physical_order] : []
+    : keyColumns.map(name);
+  const order_by = orderByTerms(sort.items, pkTerms, dialect).join(", ");
+  const unlimited = `select ${columns.map(name).join(", ")} ${from}${whereSql(pageClauses)}${
+    order_by ? ` order by ${order_by}` : ""
+  }`;
   const sql = `${unlimited} limit ${pageSize + 1}${offset ? ` offset ${offset}` : ""}`;
   const description = [
     filters.human_description_en(hooks.human_descriptions),
@@ -180,11 +197,11 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
 
   return {
     sql,
-    export_sql: `${unlimited}${offset ? ` limit -1 offset ${offset}` : ""}`,
+    export_sql: `${unlimited}${offset ? dialect.offsetOnly(offset) : ""}`,
     params,
     count_sql: `select count(*) ${from}${whereSql(whereClauses)}`,
     count_from: `${from}${whereSql(whereClauses)}`,
-    sql_no_order_no_limit: `select ${allColumns.map(escapeSqlIdentifier).join(", ")} ${from}${
+    sql_no_order_no_limit: `select ${allColumns.map(name).join(", ")} ${from}${
       whereSql(whereClauses)
     }`,
     from_params: fromParams,
@@ -200,7 +217,7 @@ export function buildTableQuery(input: TableQueryInput): TableQuery {
     offset,
     human_description_en: description,
     extra_context: hooks.extra_context,
-    page: pager({ table, shape, sort, pageSize, offset }),
+    page: pager({ table, shape, sort, pageSize, offset, dialect }),
   };
 }
 
@@ -211,13 +228,14 @@ interface PagerInput {
   sort: SortOrder;
   pageSize: number;
   offset: number;
+  dialect: SqlDialect;
 }
 
 /**
  * {@link TableQuery.page}: the fetched rows are `pageSize + 1` at most, so a surplus row means
  * there is a next page, whose token is built from the last row kept.
  */
-function pager({ table, shape, sort, pageSize, offset }: PagerInput): TableQuery["page"] {
+function pager({ table, shape, sort, pageSize, offset, dialect }: PagerInput): TableQuery["page"] {
   return async (rows, lookupRow) => {
     if (pageSize === 0 || rows.length <= pageSize) {
       return { rows: rows.slice(0, pageSize), next: null, next_args: [] };
@@ -225,7 +243,7 @@ function pager({ table, shape, sort, pageSize, offset }: PagerInput): TableQuery
     let last = rows[pageSize - 1];
     const missing = sort.items.some((item) => !(item.column in last));
     if (missing && lookupRow && !usesOffset(shape)) {
-      const lookup = sortValueLookup(table.name, last, shape);
+      const lookup = sortValueLookup(table.name, last, shape, dialect);
       last = { ...last, ...(await lookupRow(lookup.sql, lookup.params)) };
     }
     const next = nextToken(last, {

@@ -46,6 +46,7 @@ export async function rowForeignKeyCells(
         fk,
         label_columns.get(fk.other_table) ?? null,
         [value],
+        db.dialect,
       ),
     );
   }

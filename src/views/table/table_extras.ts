@@ -67,7 +67,8 @@ async function countRows(ctx: TableContext): Promise<CountResult> {
     first = false;
     return Number((await ctx.db.execute(sql, params as BindParams, options)).single_value());
   };
-  const count = () => countWithFallback(run, ctx.query.count_from, ctx.query.from_params);
+  const count = () =>
+    countWithFallback(run, ctx.query.count_from, ctx.query.from_params, undefined, ctx.db.dialect);
   // Unfiltered, it is the table's count, which immutable files remember.
   if (ctx.query.filtered) return await count();
   return await tableRowCount(ctx.svc, ctx.db, ctx.table, count);
@@ -84,6 +85,7 @@ function facetInstances(ctx: TableContext, rowCount: number | null): Facet[] {
     new FacetKind({
       // Facets bind named params; the database takes them as BindParams.
       database: {
+        dialect: db.dialect,
         execute: (sql, params, options) =>
           db.execute(sql, params as BindParams, { ...options, cache: ctx.cacheable }),
       },
@@ -157,6 +159,7 @@ async function labelsFor(
     fk,
     labelColumn,
     values,
+    ctx.db.dialect,
   );
 }
 

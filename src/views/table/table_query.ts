@@ -97,6 +97,7 @@ export async function prepareTable(
     settings: svc.settings,
     config,
     filter_arguments,
+    dialect: db.dialect,
   });
   return {
     svc,
@@ -224,7 +225,7 @@ async function filterArguments(
     });
     if (!visible) throw new Forbidden("You do not have permission to view the _through table");
     return await db.foreign_keys_for_table(t);
-  });
+  }, db.dialect);
   const fromHooks = await svc.hooks.call("filters_from_request", {
     request,
     database: db.name,
@@ -328,6 +329,7 @@ function queryAfter(ctx: TableContext, next: string) {
     settings: ctx.svc.settings,
     config: ctx.config,
     filter_arguments: ctx.filter_arguments,
+    dialect: ctx.db.dialect,
   });
 }
 
