@@ -12,6 +12,7 @@ import { Response } from "../../http/response.ts";
 import { MethodNotAllowed } from "../../http/errors.ts";
 import { insertView, upsertView } from "./insert.ts";
 import { deleteView, updateView } from "./row_edit.ts";
+import { bulkDeleteView, bulkUpdateView } from "./bulk.ts";
 import { createTableView } from "./create.ts";
 import { dropTableView } from "./drop.ts";
 import { alterTableView } from "./alter.ts";
@@ -53,6 +54,8 @@ export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [new RegExp(`^${TABLE}/-/upsert$`), endpoint(upsertView)],
   [new RegExp(`^${TABLE}/-/drop$`), endpoint(dropTableView)],
   [new RegExp(`^${TABLE}/-/alter$`), endpoint(alterTableView)],
+  [new RegExp(`^${TABLE}/-/update$`), endpoint(bulkUpdateView)],
+  [new RegExp(`^${TABLE}/-/delete$`), endpoint(bulkDeleteView)],
   [new RegExp(`^${TABLE}/-/set-column-type$`), endpoint(setColumnTypeView)],
   [new RegExp(`^${ROW}/-/update$`), endpoint(updateView)],
   [new RegExp(`^${ROW}/-/delete$`), endpoint(deleteView)],
