@@ -31,8 +31,8 @@ export interface FullTextSql {
   where: string;
   /** Sort key that puts the most relevant rows first when ascending (SQLite's FTS5 `rank`). */
   rank: string;
-  /** The value to bind to `param` for the visitor's `text` (`raw`: operators allowed). */
-  value(text: string, raw: boolean): string;
+  /** The value to bind to `param` for the visitor's `text`. */
+  value(text: string): string;
 }
 
 /** The engine-specific SQL the table layer needs. */
@@ -86,8 +86,11 @@ export interface SqlDialect {
   orderTerm(expression: string, desc: boolean): string;
   /** ` limit -1 offset N`: every row from `offset` on. */
   offsetOnly(offset: number): string;
-  /** The full-text search SQL over `source` with the query bound to `param`, or null. */
-  fullText(source: FullTextSource, param: string): FullTextSql | null;
+  /**
+   * The full-text search SQL over `source` with the query bound to `param` (`raw`: the search
+   * syntax's operators allowed, else every word is searched for as such), or null.
+   */
+  fullText(source: FullTextSource, param: string, raw: boolean): FullTextSql | null;
 }
 
 /** SQLite, the default: the SQL Vitrine has always written. */

@@ -140,7 +140,7 @@ function dialectSearch(
     text_columns: config.search_columns ?? [],
     language: config.search_language ?? null,
   };
-  const whole = dialect.fullText(source, ":search");
+  const whole = dialect.fullText(source, ":search", raw);
   const result = new FilterArguments([], {}, [], { supports_search: Boolean(whole) });
   if (!whole) {
     return { filter_arguments: likeSearch(args, facts, result, dialect), rank_expression: null };
@@ -151,7 +151,7 @@ function dialectSearch(
   const plain = args.get("_search") || (searchKeys.length ? null : args.get("_q"));
   if (plain) {
     result.where_clauses.push(whole.where);
-    result.params.search = whole.value(plain, raw);
+    result.params.search = whole.value(plain);
     result.human_descriptions.push(`search matches "${plain}"`);
     result.extra_context.search = plain;
     return { filter_arguments: result, rank_expression: whole.rank };
@@ -163,10 +163,11 @@ function dialectSearch(
     const one = dialect.fullText(
       { ...source, vector_column: null, text_columns: [column] },
       `:search_${i}`,
+      raw,
     )!;
     const text = argList(args, key)[0];
     result.where_clauses.push(one.where);
-    result.params[`search_${i}`] = one.value(text, raw);
+    result.params[`search_${i}`] = one.value(text);
     result.human_descriptions.push(`search column "${column}" matches "${text}"`);
     result.extra_context.search = text;
   }
