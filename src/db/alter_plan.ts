@@ -112,7 +112,7 @@ export function planAlter(
           name,
           type: typeOf(args.type, fail) ?? "TEXT",
           notNull: args.not_null === true,
-          defaultSql: defaultOf(args, fail),
+          defaultSql: defaultSqlOf(args, fail),
           existing: false,
         };
         if (added.notNull && added.defaultSql === null) {
@@ -149,7 +149,9 @@ export function planAlter(
         }
         if ("type" in args) target.type = typeOf(args.type, fail) ?? target.type;
         if ("not_null" in args) target.notNull = args.not_null === true;
-        if ("default" in args || "default_expr" in args) target.defaultSql = defaultOf(args, fail);
+        if ("default" in args || "default_expr" in args) {
+          target.defaultSql = defaultSqlOf(args, fail);
+        }
         rebuild = true;
         return;
       }
@@ -239,7 +241,14 @@ function typeOf(value: unknown, fail: (message: string) => never): string | null
   return type;
 }
 
-function defaultOf(args: Record<string, unknown>, fail: (message: string) => never): string | null {
+/**
+ * The SQL of a column's default from `args`: `default` (a string, number or boolean, quoted as a
+ * literal) or `default_expr` (one of the named expressions, `current_timestamp`...); null for none.
+ */
+export function defaultSqlOf(
+  args: Record<string, unknown>,
+  fail: (message: string) => never,
+): string | null {
   if (args.default_expr !== undefined && args.default_expr !== null) {
     const expression = DEFAULT_EXPRESSIONS[String(args.default_expr)];
     if (!expression) {

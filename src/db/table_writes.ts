@@ -10,19 +10,29 @@ import type { Connection } from "../sqlite/connection.ts";
 import { insertWith, type ReturnedRow, write } from "./row_writes.ts";
 import {
   columnsOf,
-  type ColumnType,
   columnValues,
   inferColumnType,
   quoteName,
   RowWriteError,
   type WriteRow,
 } from "./write_values.ts";
+import type { ForeignKeyShape } from "./alter_plan.ts";
 
 /** One column of a new table. */
 export interface ColumnSpec {
   name: string;
-  type: ColumnType;
+  /** The declared type as written (`INTEGER`, `VARCHAR`...). */
+  type: string;
+  notNull?: boolean;
+  /** The default as SQL text (`'x'`, `0`, `CURRENT_TIMESTAMP`), or null/absent for none. */
+  defaultSql?: string | null;
 }
+
+/** A foreign key of a new table: `column` references `table(to)`. */
+export type ForeignKeySpec = Pick<ForeignKeyShape, "column" | "table" | "to">;
+
+/** A foreign key as asked for: without `to`, it points at the other table's primary key. */
+export type ForeignKeyRequest = Omit<ForeignKeySpec, "to"> & { to: string | null };
 
 /** What to create: explicit columns, or columns inferred from `rows` (which are then inserted). */
 export interface CreateTableSpec {
@@ -30,6 +40,8 @@ export interface CreateTableSpec {
   /** Primary key columns; empty for a rowid table. */
   pks: string[];
   columns?: ColumnSpec[];
+  /** Foreign keys of a new table; each must point at a primary key or unique column. */
+  foreignKeys?: ForeignKeyRequest[];
   rows?: WriteRow[];
   /** For an existing table: skip or replace rows whose key is taken, add missing columns. */
   ignore?: boolean;
@@ -42,6 +54,8 @@ export interface CreateTableResult {
   schema: string;
   created: boolean;
   rows: ReturnedRow[] | null;
+  /** The `CREATE TABLE` statement run (null when the table existed). */
+  statement: string | null;
 }
 
 /**
@@ -49,7 +63,12 @@ export interface CreateTableResult {
  * `CREATE TABLE [t] (\n   [id] INTEGER PRIMARY KEY,\n   [title] TEXT\n)`. A single primary key
  * missing from `columns` is added first as an INTEGER (so `pk: "id"` gives an auto-increment id).
  */
-export function createTableSql(table: string, columns: ColumnSpec[], pks: string[]): string {
+export function createTableSql(
+  table: string,
+  columns: ColumnSpec[],
+  pks: string[],
+  foreignKeys: readonly ForeignKeySpec[] = [],
+): string {
   const all = [...columns];
   const named = new Set(columns.map((column) => column.name.toLowerCase()));
   const missing = pks.filter((pk) => !named.has(pk.toLowerCase()));
@@ -59,9 +78,19 @@ export function createTableSql(table: string, columns: ColumnSpec[], pks: string
   if (missing.length) all.unshift({ name: pks[0], type: "INTEGER" });
   const lines = all.map((column) => {
     const single = pks.length === 1 && column.name.toLowerCase() === pks[0].toLowerCase();
-    return `   ${quoteName(column.name)} ${column.type}${single ? " PRIMARY KEY" : ""}`;
+    let line = `   ${quoteName(column.name)} ${column.type}${single ? " PRIMARY KEY" : ""}`;
+    if (column.notNull) line += " NOT NULL";
+    if (column.defaultSql != null) line += ` DEFAULT ${column.defaultSql}`;
+    return line;
   });
   if (pks.length > 1) lines.push(`   PRIMARY KEY (${pks.map(quoteName).join(", ")})`);
+  for (const fk of foreignKeys) {
+    lines.push(
+      `   FOREIGN KEY (${quoteName(fk.column)}) REFERENCES ${quoteName(fk.table)}(${
+        quoteName(fk.to)
+      })`,
+    );
+  }
   return `CREATE TABLE ${quoteName(table)} (\n${lines.join(",\n")}\n)`;
 }
 
@@ -75,25 +104,100 @@ export function columnsForRows(rows: readonly WriteRow[]): ColumnSpec[] {
 
 /**
  * Creates `spec.table` if it does not exist (from `columns`, else from `rows`) and inserts
- * `rows`, all in one transaction.
+ * `rows`, all in one transaction. With `apply: false` everything is done and checked, then
+ * rolled back: a preview of exactly what applying would do.
  */
-export function createTable(conn: Connection, spec: CreateTableSpec): CreateTableResult {
-  return write(conn, (statements) => {
-    const existing = tableSql(conn, spec.table);
-    if (existing === null) {
-      const columns = spec.columns ?? columnsForRows(spec.rows ?? []);
-      conn.exec(createTableSql(spec.table, columns, spec.pks));
+export function createTable(
+  conn: Connection,
+  spec: CreateTableSpec,
+  { apply = true }: { apply?: boolean } = {},
+): CreateTableResult {
+  if (apply) return write(conn, (statements) => createIn(conn, statements, spec));
+  conn.exec("BEGIN IMMEDIATE");
+  try {
+    return write(conn, (statements) => createIn(conn, statements, spec));
+  } finally {
+    if (conn.inTransaction) conn.exec("ROLLBACK");
+  }
+}
+
+function createIn(
+  conn: Connection,
+  statements: Parameters<typeof insertWith>[1],
+  spec: CreateTableSpec,
+): CreateTableResult {
+  const existing = tableSql(conn, spec.table);
+  let statement: string | null = null;
+  if (existing === null) {
+    const columns = spec.columns ?? columnsForRows(spec.rows ?? []);
+    const foreignKeys = (spec.foreignKeys ?? []).map((fk) => ({
+      ...fk,
+      to: fk.to ?? soleKey(conn, spec, fk),
+    }));
+    statement = createTableSql(spec.table, columns, spec.pks, foreignKeys);
+    conn.exec(statement);
+    // Checked once the table exists, so a table may reference itself.
+    for (const fk of foreignKeys) {
+      const problem = parentKeyProblem(conn, fk);
+      if (problem) throw new RowWriteError(`Foreign key on ${fk.column}: ${problem}`);
     }
-    let rows: ReturnedRow[] | null = null;
-    if (spec.rows) {
-      rows = insertWith(conn, statements, { table: spec.table, pks: spec.pks }, spec.rows, {
-        ignore: spec.ignore,
-        replace: spec.replace,
-        alter: existing !== null && spec.alter,
-      });
+  }
+  let rows: ReturnedRow[] | null = null;
+  if (spec.rows) {
+    rows = insertWith(conn, statements, { table: spec.table, pks: spec.pks }, spec.rows, {
+      ignore: spec.ignore,
+      replace: spec.replace,
+      alter: existing !== null && spec.alter,
+    });
+  }
+  return {
+    schema: tableSql(conn, spec.table) ?? "",
+    created: existing === null,
+    rows,
+    statement,
+  };
+}
+
+/** The primary key column `fk` points at when it names no column: the other table's only one. */
+function soleKey(conn: Connection, spec: CreateTableSpec, fk: ForeignKeyRequest): string {
+  const self = fk.table.toLowerCase() === spec.table.toLowerCase();
+  const pks = self
+    ? spec.pks
+    : conn.query("select name from pragma_table_info(?) where pk > 0 order by pk", [fk.table])
+      .rows.map((row) => String(row[0]));
+  if (pks.length !== 1) {
+    throw new RowWriteError(
+      tableSql(conn, fk.table) === null && !self
+        ? `Foreign key on ${fk.column}: there is no table ${fk.table}`
+        : `Foreign key on ${fk.column}: ${fk.table} has no single primary key column; name one`,
+    );
+  }
+  return pks[0];
+}
+
+/**
+ * Why `fk` cannot point where it does, or null: SQLite wants a parent key that is the other
+ * table's primary key or has a unique index, else every write to the table fails later with
+ * "foreign key mismatch".
+ */
+function parentKeyProblem(conn: Connection, fk: ForeignKeySpec): string | null {
+  if (tableSql(conn, fk.table) === null) return `there is no table ${fk.table}`;
+  const columns = conn.query("select name, pk from pragma_table_info(?)", [fk.table]).rows;
+  const column = columns.find((row) => String(row[0]).toLowerCase() === fk.to.toLowerCase());
+  if (!column) return `${fk.table} has no column ${fk.to}`;
+  const pks = columns.filter((row) => Number(row[1]) > 0);
+  if (pks.length === 1 && pks[0] === column) return null;
+  const uniques = conn.query(
+    'select name from pragma_index_list(?) where "unique" and partial = 0',
+    [fk.table],
+  ).rows;
+  for (const [index] of uniques) {
+    const indexed = conn.query("select name from pragma_index_info(?)", [String(index)]).rows;
+    if (indexed.length === 1 && String(indexed[0][0]).toLowerCase() === fk.to.toLowerCase()) {
+      return null;
     }
-    return { schema: tableSql(conn, spec.table) ?? "", created: existing === null, rows };
-  });
+  }
+  return `${fk.table}.${column[0]} is neither its primary key nor unique`;
 }
 
 /** Drops `table`. */

@@ -84,7 +84,16 @@ export async function checkTypedValues(
   table: string,
   rows: Record<string, unknown>[],
 ): Promise<void> {
-  const types = await typedColumns(svc, database, table);
+  await checkTypedRows(await typedColumns(svc, database, table), database, table, rows);
+}
+
+/** {@link checkTypedValues} with the column types given (a table being created has none stored). */
+export async function checkTypedRows(
+  types: Map<string, ColumnType>,
+  database: string,
+  table: string,
+  rows: Record<string, unknown>[],
+): Promise<void> {
   if (!types.size) return;
   const problems: string[] = [];
   for (const [index, row] of rows.entries()) {

@@ -1,8 +1,16 @@
 /**
  * `POST /<db>/-/create`: a table from `columns` (`[{name, type}]`, types `text`, `integer`,
- * `float`, `blob`) or from example `row`/`rows` (types inferred, rows inserted), with `pk` or
- * `pks`. Called again with rows for a table that exists, it inserts them (`ignore`, `replace`,
- * `alter` as for `/-/insert`). 201 with the table's URLs and schema.
+ * `float`, `blob` as the reference has them, and more SQLite types) or from example `row`/`rows`
+ * (types inferred, rows inserted), with `pk` or `pks`. Called again with rows for a table that
+ * exists, it inserts them (`ignore`, `replace`, `alter` as for `/-/insert`). 201 with the table's
+ * URLs and schema.
+ *
+ * Beyond the reference: a column may say `not_null`, `default`/`default_expr` and `column_type`
+ * (a registered column type: `email`, `url`...; it picks the storage type when `type` is left
+ * out); `foreign_keys` lists `{column, fk_table, fk_column}`; `csv` is pasted CSV/TSV text with a
+ * header whose columns are typed as the importer types them (and, when `columns` is given too,
+ * fill its first columns in order), its rows inserted in the same transaction; and `dry_run`
+ * does it all and rolls it back, answering 200 with the schema, the statement and the columns.
  *
  * @module
  */
@@ -11,20 +19,53 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
-import { type ColumnSpec, createTable } from "../../db/table_writes.ts";
-import type { ColumnType } from "../../db/write_values.ts";
+import { type ColumnSpec, createTable, type ForeignKeyRequest } from "../../db/table_writes.ts";
+import { defaultSqlOf } from "../../db/alter_plan.ts";
+import { readPasted } from "../../db/import/pasted.ts";
 import { isObject, type JsonObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
 import { flash, rowsText, runWrite } from "./run_write.ts";
 import type { Database } from "../../db/database.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
+import type { ColumnTypeRegistry } from "../../plugins/column_types.ts";
+import { checkTypedRows } from "../typed_columns.ts";
+import { applicable } from "./set_column_type.ts";
 
-const KEYS = ["table", "rows", "row", "columns", "pk", "pks", "ignore", "replace", "alter"];
-const TYPES: Record<string, ColumnType> = {
+const KEYS = [
+  "table",
+  "rows",
+  "row",
+  "columns",
+  "pk",
+  "pks",
+  "ignore",
+  "replace",
+  "alter",
+  "foreign_keys",
+  "csv",
+  "dry_run",
+];
+const COLUMN_KEYS = ["name", "type", "not_null", "default", "default_expr", "column_type"];
+const FOREIGN_KEY_KEYS = ["column", "fk_table", "fk_column"];
+
+/**
+ * Column types by the names the API takes: the reference's four, SQLite's other affinities and
+ * the declared types people write (each keeps its name, so SQLite gives it its usual affinity).
+ */
+export const CREATE_TYPES: Record<string, string> = {
   text: "TEXT",
   integer: "INTEGER",
   float: "FLOAT",
   blob: "BLOB",
+  real: "REAL",
+  numeric: "NUMERIC",
+  boolean: "BOOLEAN",
+  date: "DATE",
+  datetime: "DATETIME",
+  varchar: "VARCHAR",
+  decimal: "DECIMAL",
+  double: "DOUBLE",
+  bigint: "BIGINT",
 };
 // Any name without a newline that SQLite does not reserve for itself.
 const TABLE_NAME = /^(?!sqlite_)[^\n]+$/i;
@@ -39,7 +80,8 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
 
   const data = await jsonObjectBody(request, "JSON must be an object");
   rejectUnknownKeys(data, KEYS);
-  const spec = parseCreate(data);
+  const spec = parseCreate(data, svc.columnTypes);
+  if (spec.csv !== null) await readCsv(svc, spec, spec.csv);
   const { table } = spec;
   const exists = await db.table_exists(table);
   if (exists) await requireVisible(svc, request.actor, db.name, table);
@@ -60,25 +102,31 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
     }
     pks = actual;
   }
+  if (!exists && spec.rows && spec.typed.size) {
+    const types = svc.columnTypes.forTable(
+      { column_types: Object.fromEntries([...spec.typed].map(([c, type]) => [c, { type }])) },
+      `table "${table}" of database "${db.name}"`,
+    );
+    await checkTypedRows(types, db.name, table, spec.rows);
+  }
 
-  const result = await runWrite(svc, request, db, (conn) =>
-    createTable(conn, {
-      table,
-      pks,
-      columns: spec.columns ?? undefined,
-      rows: spec.rows ?? undefined,
-      ignore: spec.ignore,
-      replace: spec.replace,
-      alter: spec.alter,
-    }));
-  await svc.refresh_catalog();
-  await trackCreate(svc, request, db, spec, result);
-  flash(
+  const apply = !spec.dryRun;
+  const result = await runWrite(
     svc,
     request,
-    result.created
-      ? `Table ${table} created`
-      : `${rowsText(spec.rows?.length ?? 0)} inserted into ${table}`,
+    db,
+    (conn) =>
+      createTable(conn, {
+        table,
+        pks,
+        columns: spec.columns ?? undefined,
+        foreignKeys: spec.foreignKeys,
+        rows: spec.rows ?? undefined,
+        ignore: spec.ignore,
+        replace: spec.replace,
+        alter: spec.alter,
+      }, { apply }),
+    { transaction: apply },
   );
   const details: Record<string, unknown> = {
     ok: true,
@@ -92,7 +140,55 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
     schema: result.schema,
   };
   if (spec.rows) details.row_count = spec.rows.length;
+  if (!apply) {
+    return Response.json({
+      ...details,
+      dry_run: true,
+      statements: result.statement ? [result.statement] : [],
+      columns: spec.columns?.map((column) => ({
+        name: column.name,
+        type: column.type,
+        column_type: spec.typed.get(column.name) ?? null,
+      })) ?? null,
+    });
+  }
+  if (result.created) {
+    for (const [column, type] of spec.typed) {
+      await svc.column_type_store.set(db.name, table, column, { type, config: null });
+    }
+  }
+  await svc.refresh_catalog();
+  await trackCreate(svc, request, db, spec, result);
+  flash(
+    svc,
+    request,
+    result.created
+      ? `Table ${table} created`
+      : `${rowsText(spec.rows?.length ?? 0)} inserted into ${table}`,
+  );
   return Response.json(details, { status: 201 });
+}
+
+/**
+ * Pasted rows (`csv`): parsed and typed by the importer. Without `columns` they make the columns;
+ * with them, the pasted columns fill the first ones in order (renamed and retyped as given).
+ */
+async function readCsv(svc: ViewHost, spec: CreateRequest, text: string): Promise<void> {
+  const pasted = await readPasted(text, Number(svc.setting("max_insert_rows")));
+  if (!spec.columns) {
+    spec.columns = pasted.columns;
+    spec.rows = pasted.rows;
+    return;
+  }
+  const names = spec.columns.map((column) => column.name);
+  if (names.length < pasted.columns.length) {
+    throw new BadRequest(
+      `The pasted rows have ${pasted.columns.length} columns but only ${names.length} are given`,
+    );
+  }
+  spec.rows = pasted.rows.map((row) =>
+    Object.fromEntries(pasted.columns.map((column, i) => [names[i], row[column.name]]))
+  );
 }
 
 /** `create-table` for a new table; `insert-rows` when rows went into one that existed. */
@@ -129,13 +225,18 @@ interface CreateRequest {
   columns: ColumnSpec[] | null;
   rows: JsonObject[] | null;
   pks: string[];
+  foreignKeys: ForeignKeyRequest[];
+  /** Column → registered column type, for columns created with one. */
+  typed: Map<string, string>;
+  csv: string | null;
   ignore: boolean;
   replace: boolean;
   alter: boolean;
+  dryRun: boolean;
 }
 
 /** The body's fields, checked in the reference's order and with its messages. */
-function parseCreate(data: JsonObject): CreateRequest {
+function parseCreate(data: JsonObject, registry: ColumnTypeRegistry): CreateRequest {
   const fail = (message: string): never => {
     throw new BadRequest(message);
   };
@@ -147,13 +248,20 @@ function parseCreate(data: JsonObject): CreateRequest {
   const table = data.table;
   if (!table) fail("Table is required");
   if (typeof table !== "string" || !TABLE_NAME.test(table)) fail("Invalid table name");
-  if (!data.columns && !data.rows && !data.row) fail("columns, rows or row is required");
+  if (!data.columns && !data.rows && !data.row && data.csv === undefined) {
+    fail("columns, rows or row is required");
+  }
   if (data.rows && data.row) fail("Cannot specify both rows and row");
+  if (data.csv !== undefined) {
+    if (typeof data.csv !== "string") fail("csv must be text: a header row and rows");
+    if (data.rows || data.row) fail("Cannot specify csv with rows or row");
+  }
 
   let columns: ColumnSpec[] | null = null;
+  const typed = new Map<string, string>();
   if (data.columns) {
     if (data.rows || data.row) fail("Cannot specify columns with rows or row");
-    columns = parseColumns(data.columns);
+    columns = parseColumns(data.columns, registry, typed);
   }
   let rows: JsonObject[] | null = null;
   if (data.row || data.rows) {
@@ -167,18 +275,27 @@ function parseCreate(data: JsonObject): CreateRequest {
       }
     }
   }
+  const pks = parsePks(data);
   return {
     table: table as string,
     columns,
     rows,
-    pks: parsePks(data),
+    pks,
+    foreignKeys: parseForeignKeys(data.foreign_keys, columns, pks),
+    typed,
+    csv: typeof data.csv === "string" ? data.csv : null,
     ignore: Boolean(data.ignore),
     replace: Boolean(data.replace),
     alter: Boolean(data.alter),
+    dryRun: data.dry_run === true,
   };
 }
 
-function parseColumns(value: unknown): ColumnSpec[] {
+function parseColumns(
+  value: unknown,
+  registry: ColumnTypeRegistry,
+  typed: Map<string, string>,
+): ColumnSpec[] {
   if (!Array.isArray(value)) throw new BadRequest("columns must be a list");
   const columns: ColumnSpec[] = [];
   const seen = new Set<string>();
@@ -190,17 +307,79 @@ function parseColumns(value: unknown): ColumnSpec[] {
     if (!COLUMN_NAME.test(name)) {
       throw new BadRequest(`Invalid column name: ${JSON.stringify(name)}`);
     }
-    const typeName = column.type ?? "text";
-    const type = typeof typeName === "string" ? TYPES[typeName] : undefined;
-    if (!type) throw new BadRequest(`Unsupported column type: ${String(typeName)}`);
+    const fail = (message: string): never => {
+      throw new BadRequest(`Column ${name}: ${message}`);
+    };
+    const unknown = Object.keys(column).filter((key) => !COLUMN_KEYS.includes(key));
+    if (unknown.length) fail(`unknown keys ${unknown.join(", ")}`);
+    let type = columnType(column.type);
+    if (column.column_type !== undefined && column.column_type !== null) {
+      const typeName = column.column_type;
+      const registered = typeof typeName === "string" ? registry.find(typeName) : undefined;
+      if (!registered) return fail(`unknown column type ${JSON.stringify(typeName)}`);
+      type ??= registered.sqlite_types?.[0] ?? "TEXT";
+      if (!applicable(registered, type)) {
+        fail(
+          `column type ${registered.type_name} needs a ${
+            registered.sqlite_types?.join(" or ")
+          } column, not ${type}`,
+        );
+      }
+      typed.set(name, registered.type_name);
+    }
+    if (column.not_null !== undefined && typeof column.not_null !== "boolean") {
+      fail("not_null must be true or false");
+    }
     if (seen.has(name.toLowerCase())) duplicates.add(name);
     seen.add(name.toLowerCase());
-    columns.push({ name, type });
+    columns.push({
+      name,
+      type: type ?? "TEXT",
+      notNull: column.not_null === true,
+      defaultSql: defaultSqlOf(column, fail),
+    });
   }
   if (duplicates.size) {
     throw new BadRequest(`Duplicate column name: ${[...duplicates].join(", ")}`);
   }
   return columns;
+}
+
+/** The declared type for a column's `type`, or null when it gives none. */
+function columnType(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const type = typeof value === "string" ? CREATE_TYPES[value.toLowerCase()] : undefined;
+  if (!type) throw new BadRequest(`Unsupported column type: ${String(value)}`);
+  return type;
+}
+
+function parseForeignKeys(
+  value: unknown,
+  columns: ColumnSpec[] | null,
+  pks: string[],
+): ForeignKeyRequest[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new BadRequest("foreign_keys must be a list");
+  // An automatic id (a single pk not among the columns) is a column too.
+  const names = new Set(
+    [...(columns ?? []).map((c) => c.name), ...pks].map((n) => n.toLowerCase()),
+  );
+  return value.map((item, i) => {
+    const fail = (message: string): never => {
+      throw new BadRequest(`Foreign key ${i + 1}: ${message}`);
+    };
+    if (!isObject(item)) return fail("must be an object with column and fk_table");
+    const unknown = Object.keys(item).filter((key) => !FOREIGN_KEY_KEYS.includes(key));
+    if (unknown.length) fail(`unknown keys ${unknown.join(", ")}`);
+    const { column, fk_table, fk_column } = item;
+    if (typeof column !== "string" || !column) return fail("column is required");
+    if (columns && !names.has(column.toLowerCase())) fail(`no column ${column} in the table`);
+    if (typeof fk_table !== "string" || !fk_table) return fail("fk_table is required");
+    if (fk_column !== undefined && fk_column !== null && typeof fk_column !== "string") {
+      fail("fk_column must be a column name");
+    }
+    return { column, table: fk_table, to: (fk_column as string | null | undefined) ?? null };
+  });
 }
 
 function parsePks(data: JsonObject): string[] {

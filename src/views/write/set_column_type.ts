@@ -69,7 +69,7 @@ async function readChange(request: Request): Promise<Change> {
  * column without a declared type, and text types on columns that do not hold numbers only
  * (files often declare dates `DATETIME`, NUMERIC affinity, and keep text in them).
  */
-function applicable(type: ColumnTypeClass, declared: string): boolean {
+export function applicable(type: ColumnTypeClass, declared: string): boolean {
   if (!type.sqlite_types || !declared) return true;
   const affinity = typeAffinity(declared);
   if (type.sqlite_types.includes(affinity)) return true;
