@@ -16,6 +16,7 @@ import type { BindValue } from "../../sqlite/values.ts";
 import { quoteName } from "../write_values.ts";
 import { createTableSql } from "../table_writes.ts";
 import { ImportError } from "./import_error.ts";
+import { jsonColumns, plainJsonValue, rowsAsJson } from "./json_batch.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
 import {
   type ImportType,
@@ -99,6 +100,9 @@ function checkOptions(options: ImportOptions): void {
   }
 }
 
+/** Rows bound as one JSON text (json_batch.ts): past a thousand, larger batches gain nothing. */
+const BATCH_ROWS = 1000;
+
 class ImportRun {
   #conn: Connection;
   #source: RecordSource;
@@ -107,9 +111,15 @@ class ImportRun {
   #columns: Column[] = [];
   #created = false;
   #pks: string[] = [];
+  /** Inserts one row, value by value: rows JSON cannot carry exactly, and a failed batch's. */
   #statement: Statement | null = null;
+  /** Inserts a batch of rows bound as one JSON text (json_batch.ts); null without JSON support. */
+  #batch: Statement | null = null;
+  /** Rows waiting for the next batch, their lines, and whether one holds a value JSON changes. */
+  #pending: BindValue[][] = [];
+  #pendingLines: number[] = [];
+  #special = false;
   #rows = 0;
-  #row: BindValue[] = [];
 
   constructor(conn: Connection, source: RecordSource, options: ImportOptions) {
     this.#conn = conn;
@@ -150,8 +160,13 @@ class ImportRun {
   }
 
   close(): void {
+    this.#finalize();
+  }
+
+  #finalize(): void {
     this.#statement?.finalize();
-    this.#statement = null;
+    this.#batch?.finalize();
+    this.#statement = this.#batch = null;
   }
 
   /** Creates the table from the sample, or checks the existing one against the file. */
@@ -231,38 +246,82 @@ class ImportRun {
   }
 
   #prepare(): void {
-    this.#statement?.finalize();
+    this.#finalize();
     const table = quoteName(this.#options.table);
     const names = this.#columns.map((column) => quoteName(column.name));
     const { replace, upsert } = this.#options;
-    let sql = `INSERT${replace ? " OR REPLACE" : ""} INTO ${table} (${names.join(", ")}) ` +
-      `VALUES (${names.map(() => "?").join(", ")})`;
+    const into = `INSERT${replace ? " OR REPLACE" : ""} INTO ${table} (${names.join(", ")}) `;
+    let conflict = "";
     if (upsert) {
       if (!this.#pks.length) {
         throw new ImportError("--upsert needs a primary key: the table has none, give --pk");
       }
       const keys = new Set(this.#pks.map((pk) => pk.toLowerCase()));
       const others = names.filter((_, i) => !keys.has(this.#columns[i].name.toLowerCase()));
-      sql += ` ON CONFLICT (${this.#pks.map(quoteName).join(", ")}) DO ` +
+      conflict = ` ON CONFLICT (${this.#pks.map(quoteName).join(", ")}) DO ` +
         (others.length
           ? `UPDATE SET ${others.map((name) => `${name} = excluded.${name}`).join(", ")}`
           : "NOTHING");
     }
     try {
-      this.#statement = this.#conn.prepare(sql);
+      this.#statement = this.#conn.prepare(
+        into + `VALUES (${names.map(() => "?").join(", ")})` + conflict,
+      );
     } catch (error) {
       throw new ImportError((error as Error).message, { cause: error });
+    }
+    try {
+      // "WHERE true" tells SQLite's parser that ON CONFLICT is the upsert, not a join's ON.
+      this.#batch = this.#conn.prepare(
+        into + `SELECT ${jsonColumns(names.length)} FROM json_each(?)` +
+          (conflict ? " WHERE true" + conflict : ""),
+      );
+    } catch {
+      // A SQLite without JSON functions (before 3.38 they were optional): row by row.
+      this.#batch = null;
     }
   }
 
   #insert(records: SourceRecord[]): void {
     for (const record of records) {
-      if (record.values.length > this.#columns.length) this.#newColumns(record);
-      const values = this.#bindable(record);
+      if (record.values.length > this.#columns.length) {
+        this.#flush();
+        this.#newColumns(record);
+      }
+      this.#pending.push(this.#bindable(record));
+      this.#pendingLines.push(record.line);
+      if (this.#pending.length >= BATCH_ROWS) this.#flush();
+    }
+    this.#flush();
+  }
+
+  /** Inserts the pending rows: as one JSON batch when it carries them exactly, else row by row. */
+  #flush(): void {
+    const rows = this.#pending;
+    if (!rows.length) return;
+    const lines = this.#pendingLines;
+    this.#pending = [];
+    this.#pendingLines = [];
+    const json = this.#special || !this.#batch ? null : rowsAsJson(rows);
+    this.#special = false;
+    if (json !== null) {
       try {
-        this.#statement!.bind(values).step();
+        this.#batch!.bind([json]).step();
+        this.#rows += rows.length;
+        return;
       } catch (error) {
-        throw rowError(error, record.line);
+        // SQLite took back the failed statement's rows; row by row finds the one at fault and
+        // names its line. Should it have ended the transaction, there is nothing to go on with.
+        if (!(error instanceof SqliteError) || !this.#conn.inTransaction) {
+          throw rowError(error, lines[0]);
+        }
+      }
+    }
+    for (let i = 0; i < rows.length; i++) {
+      try {
+        this.#statement!.bind(rows[i]).step();
+      } catch (error) {
+        throw rowError(error, lines[i]);
       }
       this.#rows++;
     }
@@ -283,22 +342,19 @@ class ImportRun {
   /** The row's values as they are stored, widening a column this import created if need be. */
   #bindable(record: SourceRecord): BindValue[] {
     const values = record.values;
-    // One array for every row: bind() has copied its values into SQLite before the next row.
-    const out = this.#row;
-    out.length = this.#columns.length;
+    const out: BindValue[] = new Array(this.#columns.length);
     const typed = this.#source.typed;
     for (let i = 0; i < out.length; i++) {
       const value = values[i] ?? null;
       const type = this.#columns[i].type;
-      if (value === null || type === null || !this.#detect) {
-        out[i] = value as BindValue;
-        continue;
+      let stored: unknown = value;
+      if (value !== null && type !== null && this.#detect) {
+        const kind = typed ? kindOfValue(value) : kindOfText(value as string);
+        if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
+        if (!typed) stored = storedText(value as string, kind, this.#columns[i].type!);
       }
-      const kind = typed ? kindOfValue(value) : kindOfText(value as string);
-      if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
-      out[i] = typed
-        ? value as BindValue
-        : storedText(value as string, kind, this.#columns[i].type!) as BindValue;
+      if (typeof stored !== "string" && !plainJsonValue(stored)) this.#special = true;
+      out[i] = stored as BindValue;
     }
     return out;
   }
@@ -309,10 +365,11 @@ class ImportRun {
    * SQLite's text of the number, so "1.50" read before the widening comes back as "1.5".
    */
   #widen(i: number, type: ImportType): void {
+    // The rows read before this one go in under the old type, as the rebuild expects.
+    this.#flush();
     const old = this.#columns[i].type;
     this.#columns[i].type = type;
-    this.#statement?.finalize();
-    this.#statement = null;
+    this.#finalize();
     const table = this.#options.table;
     const temp = `${table}_vitrine_import`;
     const widened = this.#columns[i].name.toLowerCase();
