@@ -2,7 +2,7 @@
  * The text encoding of an imported file: named by the user (`--encoding`) or detected from its
  * first bytes (a UTF-8 or UTF-16 byte-order mark; valid UTF-8; otherwise Windows-1252, the
  * superset of Latin-1 that spreadsheets on Windows write). Whatever comes in, the parsers get
- * UTF-8 bytes: a file that claims UTF-8 is checked as it streams, so a stray Latin-1 byte stops
+ * text: a file that claims UTF-8 is decoded strictly as it streams, so a stray Latin-1 byte stops
  * the import with a message rather than becoming a replacement character in the data.
  *
  * @module
@@ -53,44 +53,29 @@ export function detectEncoding(head: Uint8Array): TextEncodingName {
   }
 }
 
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
 /**
- * The chunks of `source` as UTF-8 without a byte-order mark: UTF-8 is passed through (checked),
- * anything else is decoded and encoded again.
+ * The text of `source`, a chunk at a time, without a byte-order mark. UTF-8 is decoded strictly:
+ * a byte that is not UTF-8 stops the import with a message naming where it is.
  */
-export async function* utf8Chunks(
+export async function* textChunks(
   source: AsyncIterable<Uint8Array>,
   encoding: TextEncodingName,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<string> {
+  // TextDecoder drops a leading byte-order mark of the encoding it decodes.
   const decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
-  const encoder = new TextEncoder();
   let offset = 0;
-  let first = true;
-  for await (let chunk of source) {
-    if (first && encoding === "utf-8" && UTF8_BOM.every((byte, i) => chunk[i] === byte)) {
-      chunk = chunk.subarray(3);
-      offset = 3;
-    }
-    first = false;
-    if (encoding === "utf-8") {
-      checkUtf8(decoder, chunk, offset, false);
-      offset += chunk.length;
-      yield chunk;
-    } else {
-      yield encoder.encode(decoder.decode(chunk, { stream: true }));
-    }
+  for await (const chunk of source) {
+    const text = decode(decoder, chunk, offset, false);
+    offset += chunk.length;
+    if (text) yield text;
   }
-  if (encoding === "utf-8") checkUtf8(decoder, new Uint8Array(0), offset, true);
-  else {
-    const rest = decoder.decode();
-    if (rest) yield encoder.encode(rest);
-  }
+  const rest = decode(decoder, new Uint8Array(0), offset, true);
+  if (rest) yield rest;
 }
 
-function checkUtf8(decoder: TextDecoder, chunk: Uint8Array, offset: number, end: boolean): void {
+function decode(decoder: TextDecoder, chunk: Uint8Array, offset: number, end: boolean): string {
   try {
-    decoder.decode(chunk, { stream: !end });
+    return decoder.decode(chunk, { stream: !end });
   } catch {
     throw new ImportError(
       `The file is not valid UTF-8 (in the bytes from ${offset}); if it was saved as ` +

@@ -288,7 +288,9 @@ class ImportRun {
         this.#flush();
         this.#newColumns(record);
       }
-      this.#pending.push(this.#bindable(record));
+      // Read before `#pending`: widening a column flushes (and replaces) the pending rows.
+      const row = this.#bindable(record);
+      this.#pending.push(row);
       this.#pendingLines.push(record.line);
       if (this.#pending.length >= BATCH_ROWS) this.#flush();
     }

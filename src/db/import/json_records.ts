@@ -10,9 +10,9 @@
 import { ImportError } from "./import_error.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
 
-/** A record source over UTF-8 `chunks` of JSON (`json`: one array) or NDJSON. */
+/** A record source over the text of `chunks` of JSON (`json`: one array) or NDJSON. */
 export function jsonSource(
-  chunks: AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<string>,
   counter: { bytes: number },
   format: "json" | "ndjson",
 ): RecordSource {
@@ -43,11 +43,8 @@ export function jsonSource(
   };
   const split = format === "json" ? new ArraySplitter() : new LineSplitter();
   async function* batches(): AsyncGenerator<SourceRecord[]> {
-    const decoder = new TextDecoder();
     for await (const chunk of chunks) {
-      const out = split.push(decoder.decode(chunk, { stream: true })).map(([text, line]) =>
-        toRecord(text, line)
-      );
+      const out = split.push(chunk).map(([text, line]) => toRecord(text, line));
       if (out.length) yield out;
     }
     const out = split.end().map(([text, line]) => toRecord(text, line));

@@ -8,7 +8,7 @@
 
 import { csvSource } from "./csv_records.ts";
 import { jsonSource } from "./json_records.ts";
-import { detectEncoding, encodingNamed, utf8Chunks } from "./encoding.ts";
+import { detectEncoding, encodingNamed, textChunks } from "./encoding.ts";
 import { ImportError } from "./import_error.ts";
 import type { ImportFormat, RecordSource } from "./records.ts";
 
@@ -75,7 +75,7 @@ export async function openSource(
       yield next.value;
     }
   }
-  const chunks = utf8Chunks(counted(), encoding);
+  const chunks = textChunks(counted(), encoding);
   const headText = new TextDecoder(encoding).decode(headBytes.subarray(0, 16 * 1024));
   const format = options.format ?? formatOfName(options.name ?? "") ?? sniffFormat(headText);
   if (format === "json" || format === "ndjson") return jsonSource(chunks, counter, format);

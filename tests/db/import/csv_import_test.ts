@@ -88,7 +88,10 @@ Deno.test("CSV: delimiter and quote are sniffed (semicolons, tabs)", async () =>
 });
 
 Deno.test("CSV: an unclosed quote is an error naming the line", async () => {
-  await assert.rejects(() => importText('a,b\n1,2\n"3,4\n'), /Quote Not Closed.*line 3/);
+  await assert.rejects(
+    () => importText('a,b\n1,2\n"3,4\n'),
+    /^ImportError: line 3: a quoted field is not closed/,
+  );
 });
 
 Deno.test("CSV: --no-detect-types keeps every value as written, as TEXT", async () => {
