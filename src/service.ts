@@ -13,6 +13,9 @@ import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { MetadataEdits } from "./db/metadata_edits.ts";
 import { Database } from "./db/database.ts";
+import type { DatabaseEngine } from "./db/engine.ts";
+import { PostgresDatabase } from "./db/postgres_database.ts";
+import { parsePgTarget } from "./db/postgres_url.ts";
 import { QueryCache } from "./db/query_cache.ts";
 import { PageCache } from "./app/page_cache.ts";
 import { fileSize, fileStem } from "./db/file_facts.ts";
@@ -99,7 +102,7 @@ export class Service {
   /** @internal The `--root` login token, when started with `--root`. */
   readonly rootToken: RootToken | null;
   /** Ordered mapping of database name to Database, regardless of permissions. */
-  readonly databases: Map<string, Database> = new Map();
+  readonly databases: Map<string, DatabaseEngine> = new Map();
   /** @internal State filled in by the boot sequence (plugins, routes, renderers...). */
   readonly state: BootState;
   /** @internal What plugins registered at start-up, as views read it. */
@@ -190,6 +193,7 @@ export class Service {
   #attachInitialDatabases(options: ServiceOptions): void {
     const files = options.files ?? [];
     const immutables = options.immutables ?? [];
+    const postgresUrls = options.postgres ?? [];
     for (const path of files) {
       this.add_database(new Database(this, { path, is_mutable: true, nolock: options.nolock }));
     }
@@ -199,10 +203,19 @@ export class Service {
         new Database(this, { path, is_mutable: false, nolock: options.nolock, hash }),
       );
     }
-    if (options.memory || options.crossdb || (files.length + immutables.length === 0)) {
+    for (const url of postgresUrls) {
+      const target = parsePgTarget(url);
+      const schemas = options.postgres_schemas;
+      this.add_database(new PostgresDatabase(this, target, { schemas }), { name: target.name });
+    }
+    const served = files.length + immutables.length + postgresUrls.length;
+    if (options.memory || options.crossdb || served === 0) {
       // With --crossdb, /_memory attaches the file databases (up to SQLite's limit of ten).
       const crossdb_attach = options.crossdb
-        ? () => [...this.databases.values()].filter((db) => !db.is_memory).slice(0, 10)
+        ? () =>
+          [...this.databases.values()]
+            .filter((db): db is Database => db instanceof Database && !db.is_memory)
+            .slice(0, 10)
         : undefined;
       this.add_database(new Database(this, { is_memory: true, crossdb_attach }), {
         name: "_memory",
@@ -243,7 +256,8 @@ export class Service {
    * (cheap when nothing changed: each database's schema version is compared first).
    */
   async refresh_catalog(): Promise<void> {
-    const databases = [...this.databases.values()];
+    // The catalog holds SQLite's schema (pragma rows); other engines are not listed in it.
+    const databases = [...this.databases.values()].filter((db) => db instanceof Database);
     this.#catalogRefresh = this.#catalogRefresh
       .then(async () => {
         const internal = this.get_internal_database();
@@ -404,7 +418,7 @@ export class Service {
   // -- databases -------------------------------------------------------------------------
 
   /** The named database, or the first one; KeyError when missing. */
-  get_database(name?: string | null): Database {
+  get_database(name?: string | null): DatabaseEngine {
     if (name === undefined || name === null) {
       for (const db of this.databases.values()) {
         if (db.name !== "_internal") return db;
@@ -455,10 +469,10 @@ export class Service {
   }
 
   /** Attaches a database; the name defaults from the file or memory name. */
-  add_database(
-    db: Database,
+  add_database<D extends DatabaseEngine>(
+    db: D,
     { name = null, route = null }: { name?: string | null; route?: string | null } = {},
-  ): Database {
+  ): D {
     let chosen = name ?? db.name;
     if (!name) {
       let suffix = 2;
@@ -493,15 +507,15 @@ export class Service {
   }
 
   /** Databases removed whose in-flight requests have not all finished (closed by close()). */
-  #removed = new Set<Database>();
+  #removed = new Set<DatabaseEngine>();
 
   /** The database for a route (its URL name). */
-  databaseForRoute(route: string): Database | null {
+  databaseForRoute(route: string): DatabaseEngine | null {
     return databaseForRoute(this.databases, route);
   }
 
   /** Database named by the `database` group of the route; DatabaseNotFound otherwise. */
-  resolve_database(request: Request): Database {
+  resolve_database(request: Request): DatabaseEngine {
     return resolveDatabase(this.databases, request);
   }
 

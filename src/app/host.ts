@@ -12,7 +12,7 @@ import type { FetchHandler } from "../http/client.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 import type { PageCache } from "./page_cache.ts";
-import type { Database } from "../db/database.ts";
+import type { DatabaseEngine as Database } from "../db/engine.ts";
 
 export type { FetchHandler } from "../http/client.ts";
 

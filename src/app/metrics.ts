@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Database } from "../db/database.ts";
+import type { DatabaseEngine as Database } from "../db/engine.ts";
 import type { ReadPool } from "../db/pool.ts";
 import type { QueryCache } from "../db/query_cache.ts";
 import type { PageCache } from "./page_cache.ts";

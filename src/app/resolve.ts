@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Database } from "../db/database.ts";
+import type { DatabaseEngine as Database } from "../db/engine.ts";
 import type { SqlValue } from "../db/values.ts";
 import { rowPathValues, tilde_decode } from "../util/tilde.ts";
 import { keyText, numberFromText } from "../util/key_text.ts";
@@ -90,9 +90,27 @@ export async function resolveRow(databases: Databases, request: Request): Promis
   const keys = rowPathValues(request.url_vars.pks ?? "");
   const pk_values = keys.map(keyText);
   const declared = await db.primary_keys(table);
-  const { sql, pks } = rowQuery(table, declared);
+  if (db.engine !== "sqlite" && declared.length === 0) {
+    // PostgreSQL's row address (ctid) changes when a row is updated or the table vacuumed: a
+    // table without a primary key has no row pages there (docs/postgres.md).
+    throw new NotFound(`Table "${table}" has no primary key, so its rows have no pages`);
+  }
+  const { sql, pks } = db.engine === "sqlite"
+    ? rowQuery(table, declared)
+    : quotedRowQuery(table, declared);
   const values: SqlValue[] = keys;
   let params = Object.fromEntries(values.map((value, i) => [`p${i}`, value]));
+  if (db.engine !== "sqlite") {
+    // A key that is no value of the column's type ("abc" for an integer) names no row.
+    const results = await db.execute(sql, params).catch((error) => {
+      if (error?.name === "QueryError") throw new RowNotFound(db.name, table, pk_values);
+      throw error;
+    });
+    const row = results.first();
+    if (!row) throw new RowNotFound(db.name, table, pk_values);
+    const pkList = [...pks];
+    return { db, table, is_view, sql, params, pks: pkList, pk_values, row, real_columns: [] };
+  }
   let results = await db.execute(sql, params);
   let row = results.first();
   const asNumber = (value: SqlValue) => typeof value === "string" ? numberFromText(value) : null;
@@ -123,6 +141,13 @@ const rowQueries = new WeakMap<
   readonly string[],
   Map<string, { sql: string; pks: readonly string[] }>
 >();
+
+/** `select * from "table" where "pk" = :p0 and …`: standard quoting, for other engines. */
+function quotedRowQuery(table: string, declared: readonly string[]) {
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  const where = declared.map((pk, i) => `${quote(pk)} = :p${i}`).join(" and ");
+  return { sql: `select * from ${quote(table)} where ${where}`, pks: declared };
+}
 
 /** `select … where [pk] = :p0 and …` for `table` keyed by `declared` (the rowid when none). */
 function rowQuery(table: string, declared: readonly string[]) {

@@ -26,12 +26,17 @@ import {
   SUPERVISOR_ENV,
 } from "./processes.ts";
 import { isDirectory, isFile } from "../util/files.ts";
+import { isPostgresUrl, parsePgTarget } from "../db/postgres_url.ts";
 import { returnFreedMemoryNow, returnFreedMemorySooner } from "../util/malloc_tuning.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
 
 /** The options commander parses for `serve`. */
 export interface ServeFlags {
   immutable: string[];
+  /** `--postgres [NAME=]URL`, repeatable (also given as positional URLs). */
+  postgres?: string[];
+  /** `--schema NAME[,NAME…]`, repeatable: PostgreSQL schemas to serve. */
+  schema?: string[];
   host: string;
   port: string;
   /** `-m` files, merged in order (a later file wins). */
@@ -97,6 +102,13 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       "database files, CSV/TSV/JSON/NDJSON files to serve (or one configuration directory)",
     )
     .option("-i, --immutable <file>", "database file to serve as immutable", collect, [])
+    .option(
+      "--postgres <[name=]url>",
+      "a PostgreSQL database to serve (postgres://user@host:port/db)",
+      collect,
+      [],
+    )
+    .option("--schema <names>", "PostgreSQL schemas to serve (default public)", collect, [])
     .option("-h, --host <host>", "host to listen on (0.0.0.0 for every interface)", "127.0.0.1")
     .option("-p, --port <port>", "port to listen on (0 picks a free one)", "8001")
     .option(
@@ -175,7 +187,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       if (libraryDir !== null && !isDirectory(libraryDir)) {
         throw new CliExit(1, `Error: --library directory not found: ${libraryDir}`);
       }
-      const dataFiles = configDir ? [] : files.filter(isDataFile);
+      const dataFiles = configDir ? [] : files.filter((f) => isDataFile(f) && !isPostgresUrl(f));
       const options = await serviceOptionsFrom(files.filter((f) => !isDataFile(f)), flags);
       const processes = processCount(flags.processes);
       if (flags.query !== undefined) return await queryAndExit(options, flags);
@@ -473,6 +485,15 @@ export async function serviceOptionsFrom(
       throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
     }
   }
+  const postgres = [...files.filter(isPostgresUrl), ...(flags.postgres ?? [])];
+  files = files.filter((file) => !isPostgresUrl(file));
+  for (const url of postgres) {
+    try {
+      parsePgTarget(url);
+    } catch (error) {
+      throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
+    }
+  }
   if (flags.create) createMissingDatabases(files);
   for (const file of [...files, ...flags.immutable]) {
     if (!isFile(file)) {
@@ -507,6 +528,9 @@ export async function serviceOptionsFrom(
   return {
     ...options,
     ...databases,
+    postgres,
+    postgres_schemas: (flags.schema ?? []).flatMap((s) => s.split(",")).map((s) => s.trim())
+      .filter(Boolean),
     metadata,
     template_dir: flags.templateDir ?? options.template_dir ?? null,
     plugins_dir: flags.pluginsDir ?? options.plugins_dir ?? null,

@@ -9,6 +9,14 @@
 export interface ServiceOptions {
   /** Database files served read-only to visitors (writable by canned queries and plugins). */
   files?: string[];
+  /**
+   * PostgreSQL databases: `postgres://user@host:port/db` URLs, or `NAME=URL` to choose the
+   * name (default: the URL's database name). Passwords come from the URL, `PGPASSWORD` or
+   * `~/.pgpass` and are never shown.
+   */
+  postgres?: string[];
+  /** PostgreSQL schemas to serve (default `["public"]`); several name tables `schema.table`. */
+  postgres_schemas?: string[];
   /** Database files that never change: opened `immutable=1`, hashed, downloadable. */
   immutables?: string[];
   /** Metadata and configuration (what `-m metadata.yaml` holds). */

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Database } from "./database.ts";
+import type { DatabaseEngine } from "./engine.ts";
 
 /** The table column a result column is a plain copy of. */
 export interface ColumnOrigin {
@@ -19,7 +19,12 @@ export interface ColumnOrigin {
 }
 
 /** The origin of each result column of `sql` (null where there is none or it cannot be known). */
-export async function columnOrigins(db: Database, sql: string): Promise<(ColumnOrigin | null)[]> {
+export async function columnOrigins(
+  db: DatabaseEngine,
+  sql: string,
+): Promise<(ColumnOrigin | null)[]> {
+  // Only SQLite tells where a prepared statement's columns come from.
+  if (db.engine !== "sqlite") return [];
   try {
     return await db.execute_fn((conn) => {
       using statement = conn.prepare(sql);

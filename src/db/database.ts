@@ -23,6 +23,7 @@ import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
 import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.ts";
 import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
+import type { DatabaseEngine } from "./engine.ts";
 import { encodePage, type ReadRequest, runRead, wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
 import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
@@ -69,7 +70,9 @@ const SQLITE_BUSY = 5;
 let instances = 0;
 
 /** A database served by Vitrine. */
-export class Database extends DatabaseIntrospection {
+export class Database extends DatabaseIntrospection implements DatabaseEngine {
+  /** This engine. */
+  readonly engine = "sqlite" as const;
   /** Name (the key in `svc.databases`). */
   name: string;
   /** URL path segment. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { MetadataEdits } from "../db/metadata_edits.ts";
-import type { Database } from "../db/database.ts";
+import type { DatabaseEngine as Database } from "../db/engine.ts";
 import type { StoredQueries } from "../db/stored_queries.ts";
 import type { ColumnTypeStore } from "../db/column_type_store.ts";
 import type { Row } from "../db/results.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 import type { ViewHost } from "./host.ts";
-import type { Database } from "../db/database.ts";
+import type { DatabaseEngine as Database } from "../db/engine.ts";
 import { QueryInterrupted } from "../db/errors.ts";
 import { escapeSqlIdentifier } from "../util/sql.ts";
 import type { CountResult } from "../table/count.ts";

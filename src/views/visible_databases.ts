@@ -1,7 +1,7 @@
 /** The attached databases an actor may see, for the pages that list them. */
 import type { ViewHost } from "./host.ts";
 import type { Actor } from "../http/actor.ts";
-import type { Database } from "../db/database.ts";
+import type { DatabaseEngine as Database } from "../db/engine.ts";
 
 /** Each database the actor may view, with whether it is private (hidden from anonymous). */
 export async function visibleDatabases(

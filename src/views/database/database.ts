@@ -7,7 +7,7 @@ import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { tableCounts } from "../table_counts.ts";
 import { respondWithFormat } from "../../render/output_format.ts";
 import { renderPage } from "../../render/render_page.ts";

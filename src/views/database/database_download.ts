@@ -7,7 +7,7 @@ import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { Forbidden } from "../../http/errors.ts";
 import { attachment } from "../../http/content_disposition.ts";
 

@@ -8,7 +8,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { storedQueryVisibility } from "../query/stored_access.ts";
 import { storedQueryJson } from "../query/stored_queries.ts";

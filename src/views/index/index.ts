@@ -2,7 +2,7 @@
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { databaseColor } from "../../render/page_extras.ts";
 import { isFile } from "../../util/files.ts";
 import { tableCounts } from "../table_counts.ts";

@@ -9,7 +9,7 @@
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { HttpError, MethodNotAllowed } from "../../http/errors.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { pathWithReplacedArgs } from "../../render/url_helpers.ts";

@@ -9,7 +9,7 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { checkJsonDepth, JsonTooDeep } from "../../util/json_depth.ts";
 import { Response } from "../../http/response.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { Forbidden, HttpError } from "../../http/errors.ts";
 import { prefersJson } from "../../http/negotiation.ts";
 import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";

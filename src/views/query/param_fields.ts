@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { ParameterType, QueryParameters } from "./query_params.ts";
 
 /** One field of the parameters form (docs/templates.md). */

@@ -10,7 +10,7 @@
  */
 
 import type { ViewHost } from "../host.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { mentionsIdentifier } from "../../auth/sql_access.ts";
 import { escapeSqlIdentifier } from "../../util/sql.ts";

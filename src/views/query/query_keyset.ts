@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { type OrderTerm, parseOrderBy, stableOrderBy } from "../../table/query_keyset.ts";
 

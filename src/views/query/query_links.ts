@@ -8,7 +8,7 @@
  */
 
 import type { ViewHost } from "../host.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { columnOrigins } from "../../db/column_origins.ts";
 import { tilde_encode } from "../../util/tilde.ts";
 import type { Actor } from "../../http/actor.ts";

@@ -7,7 +7,7 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
 import type { RowsPage } from "../../render/rows_page.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { QueryError, QueryInterrupted } from "../../db/errors.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { MagicParameterError } from "./magic_parameters.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { QueryError } from "../../db/errors.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import type { TextRowsOptions } from "../../util/text_rows.ts";

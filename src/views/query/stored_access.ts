@@ -11,7 +11,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { StoredQuery } from "../../db/stored_queries.ts";
 import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts";
 import { Forbidden, NotFound } from "../../http/errors.ts";

@@ -8,7 +8,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { StoredQueryFields } from "../../db/stored_queries.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { InvalidSql, validateSqlSelect } from "../../util/sql.ts";

@@ -20,7 +20,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, MethodNotAllowed } from "../../http/errors.ts";
 import type { StoredQuery, StoredQueryFields } from "../../db/stored_queries.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { DeleteQueryEvent, StoreQueryEvent, UpdateQueryEvent } from "../../plugins/events.ts";
 import { isObject, jsonBody } from "../write/body.ts";

@@ -13,7 +13,7 @@ import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { attachment } from "../../http/content_disposition.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { rowKeys } from "../../db/results.ts";
 import { rowPathOf, tilde_encode } from "../../util/tilde.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";

@@ -8,7 +8,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { SqlValue } from "../../db/values.ts";
 import type { CellForeignKey } from "../../render/render_cell.ts";
 import { columnsToExpand, expandableColumns, lookupLabels } from "../../table/labels.ts";

@@ -8,7 +8,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
 import { escapeSqlIdentifier } from "../../util/sql.ts";
 import { urlencode } from "../../table/url_args.ts";

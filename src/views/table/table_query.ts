@@ -13,7 +13,7 @@ import { Forbidden } from "../../http/errors.ts";
 import { InvalidSql } from "../../util/sql.ts";
 import { QueryError } from "../../db/errors.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { Row } from "../../db/results.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import { buildTableQuery, type TableFacts, type TableQuery } from "../../table/table_sql.ts";

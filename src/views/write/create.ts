@@ -25,7 +25,7 @@ import { readPasted } from "../../db/import/pasted.ts";
 import { isObject, type JsonObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
 import { flash, rowsText, runWrite } from "./run_write.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 import type { ColumnTypeRegistry } from "../../plugins/column_types.ts";
 import { checkTypedRows } from "../typed_columns.ts";

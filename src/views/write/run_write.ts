@@ -9,7 +9,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
 import type { Event } from "../../plugins/events.ts";

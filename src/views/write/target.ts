@@ -7,7 +7,7 @@
  */
 
 import type { ViewHost } from "../host.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { Request } from "../../http/request.ts";
 import type { Actor } from "../../auth/allow.ts";
 import { BadRequest, DatabaseNotFound, Forbidden, NotFound } from "../../http/errors.ts";

@@ -1,0 +1,133 @@
+/**
+ * `DatabaseEngine`: what the pages, the API and the exports need from a served database,
+ * whichever engine holds it. SQLite's `Database` and PostgreSQL's `PostgresDatabase` implement
+ * it; `src/views/`, `src/render/` and `src/app/` see databases only through it.
+ *
+ * Members keep the spec's names (`execute`, `table_names`, …). The few that hand over a SQLite
+ * connection (`execute_fn`, `execute_write_fn`) exist on every engine so plugins keep one type;
+ * an engine without SQLite connections rejects them with a clear error.
+ *
+ * @module
+ */
+
+import type { Connection } from "../sqlite/connection.ts";
+import type { Cursor } from "../sqlite/cursor.ts";
+import type { BindParams } from "../sqlite/values.ts";
+import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
+import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
+import type { PoolCursor } from "./pool.ts";
+import type { Results, Row } from "./results.ts";
+import type { WriteResult } from "./write_ops.ts";
+
+/** Which engine holds a database. */
+export type EngineName = "sqlite" | "postgres";
+
+/** A database served by Vitrine, of any engine. */
+export interface DatabaseEngine {
+  /** `"sqlite"` or `"postgres"`. */
+  readonly engine: EngineName;
+  /** Name (the key in `svc.databases`). */
+  name: string;
+  /** URL path segment. */
+  route: string;
+  /** File path, or null (memory databases, servers). */
+  readonly path: string | null;
+  /** True when writes may be attempted. */
+  readonly is_mutable: boolean;
+  /** True for in-memory databases. */
+  readonly is_memory: boolean;
+  /** When it was added while running, or null. */
+  added_at: Date | null;
+  /** A hash of contents that never change, or null. */
+  readonly hash: string | null;
+  /** Size in bytes (0 when unknown). */
+  readonly size: number;
+  /** How long a read may run, in milliseconds; null without a limit. */
+  readonly time_limit_ms: number | null;
+  /** Writes waiting in its queue. */
+  readonly pending_writes: number;
+
+  /** Runs a read query with the instance's limits. */
+  execute(sql: string, params?: BindParams | null, options?: ExecuteOptions): Promise<Results>;
+  /**
+   * An export's query read chunk by chunk, in one snapshot and bounded memory; null when the
+   * engine cannot stream it (the caller pages through instead).
+   * @internal
+   */
+  exportCursor(
+    sql: string,
+    params: BindParams | null,
+    options?: { custom_time_limit?: number | null },
+  ): PoolCursor | null;
+  /** @internal What the database holds now, for caches and `ETag`s; null when unknown. */
+  contentsKey(): string | null;
+  /** Runs `fn` on a read connection (SQLite only). */
+  execute_fn<T>(fn: (conn: Connection) => T | Promise<T>): Promise<T>;
+  /** Runs one writing statement. */
+  execute_write(sql: string, params?: BindParams | null): Promise<Cursor>;
+  /** With `block: false`: queues the statement and returns its task id. */
+  execute_write(
+    sql: string,
+    params: BindParams | null | undefined,
+    options: { block: false },
+  ): Promise<string>;
+  /** The cursor, or the task id when `options.block` is false. */
+  execute_write(
+    sql: string,
+    params?: BindParams | null,
+    options?: WriteOptions,
+  ): Promise<Cursor | string>;
+  /** Runs `sql` once per parameter set, in one transaction. */
+  execute_write_many(sql: string, params_seq: Iterable<BindParams>): Promise<WriteResult>;
+  /** Runs a script of statements. */
+  execute_write_script(sql: string): Promise<WriteResult>;
+  /** Runs `fn(conn)` with exclusive write access (SQLite only). */
+  execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
+  /** `fn`'s result, or the task id when `options.block` is false. */
+  execute_write_fn<T>(
+    fn: (conn: Connection) => T,
+    options?: WriteFnOptions,
+  ): Promise<Awaited<T> | string>;
+
+  /** Attached databases (SQLite's `ATTACH`); none elsewhere. */
+  attached_databases(): Promise<Row[]>;
+  /** True when a table of that name exists. */
+  table_exists(table: string): Promise<boolean>;
+  /** True when a view of that name exists. */
+  view_exists(view: string): Promise<boolean>;
+  /** @internal True when reading `name` gives the same rows for the same data. */
+  is_repeatable(name: string): Promise<boolean>;
+  /** Table names. */
+  table_names(): Promise<string[]>;
+  /** View names. */
+  view_names(): Promise<string[]>;
+  /** Tables listed apart (search indexes, internal tables, `hidden: true`). */
+  hidden_table_names(): Promise<string[]>;
+  /** Why `table` cannot be read, or null. */
+  table_unavailable(table: string): Promise<string | null>;
+  /** Column names of a table or view. */
+  table_columns(table: string): Promise<string[]>;
+  /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
+  table_column_details(table: string): Promise<Row[]>;
+  /** Primary key columns in key order; `[]` when there is none. */
+  primary_keys(table: string): Promise<string[]>;
+  /** The full-text table for `table`, or null. */
+  fts_table(table: string): Promise<string | null>;
+  /** The label column, or null. */
+  label_column_for_table(table: string): Promise<string | null>;
+  /** Outgoing foreign keys. */
+  foreign_keys_for_table(table: string): Promise<ForeignKey[]>;
+  /** The table's definition (`CREATE TABLE` and indexes), or null. */
+  get_table_definition(table: string): Promise<string | null>;
+  /** The view's definition, or null. */
+  get_view_definition(view: string): Promise<string | null>;
+  /** `{table: {incoming, outgoing}}` for every table. */
+  get_all_foreign_keys(): Promise<Record<string, TableForeignKeys>>;
+
+  /** Hands back memory held for speed. */
+  releaseMemory(): void;
+  /** Closes its connections. */
+  close(): void;
+  /** @internal Resolves once no write is queued or running. */
+  drainWrites(): Promise<void>;
+}

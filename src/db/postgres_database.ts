@@ -1,0 +1,645 @@
+/**
+ * `PostgresDatabase`: a PostgreSQL database served beside SQLite files, through the npm
+ * `postgres` driver (docs/postgres.md says why that one). It implements `DatabaseEngine`, so
+ * pages, the JSON API and exports use it as they use a SQLite `Database`.
+ *
+ * Safety, for every read: a connection from a bounded pool (`max`), a `READ ONLY` transaction,
+ * `SET LOCAL statement_timeout` to what is left of the request's time limit, and a cancel
+ * request sent to the server at that limit or when the caller's signal aborts (a client that
+ * went away). Statements always go through the extended protocol, so one call is one
+ * statement: `select 1; delete …` is refused by the server itself.
+ *
+ * @module
+ */
+
+import postgres from "postgres";
+import type { Connection } from "../sqlite/connection.ts";
+import { Cursor } from "../sqlite/cursor.ts";
+import { SqliteError } from "../sqlite/errors.ts";
+import type { BindParams, SqlValue } from "../sqlite/values.ts";
+import { traceClock, traceSql } from "../util/trace.ts";
+import type { DatabaseHost } from "./host.ts";
+import type { DatabaseEngine } from "./engine.ts";
+import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
+import { DatabaseNotMutable, QueryError, QueryInterrupted } from "./errors.ts";
+import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
+import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
+import { wallClock } from "./read_query.ts";
+import { requestArrival } from "./request_clock.ts";
+import { makeRows, Results, type Row } from "./results.ts";
+import type { WriteResult } from "./write_ops.ts";
+import * as catalog from "./postgres_introspect.ts";
+import { toPgStatement } from "./postgres_params.ts";
+import { PG_TYPES, pgCell, pgParam } from "./postgres_values.ts";
+import { maskSecret, maskUrl, type PgTarget } from "./postgres_url.ts";
+
+/** Options of a PostgreSQL database. */
+export interface PostgresOptions {
+  /** Schemas to serve (default `["public"]`); several name tables `schema.table`. */
+  schemas?: string[];
+  /** Most connections the pool opens (default 5). */
+  max?: number;
+  /** False refuses every write before it reaches the server (default true: the role decides). */
+  is_mutable?: boolean;
+}
+
+/** SQLSTATE `query_canceled`: statement_timeout or a cancel request. */
+const QUERY_CANCELED = "57014";
+/** SQLite's SQLITE_ERROR, the code the data layer's `QueryError` carries for server errors. */
+const GENERIC_ERROR = 1;
+/** How long catalog answers are kept: PostgreSQL has no cheap "schema changed" counter. */
+const CATALOG_TTL_MS = 2000;
+/** Rows the driver fetches per round trip of an export's server-side cursor. */
+const CURSOR_BATCH = 1000;
+/**
+ * Always the extended protocol: the driver would use the simple one for a query without
+ * parameters, which runs several `;`-separated statements (`select 1; commit; delete …`).
+ */
+const ONE_STATEMENT = { prepare: false, simple: false } as Record<string, boolean>;
+/** Time after the server's own limit before Vitrine sends a cancel request itself. */
+const CANCEL_GRACE_MS = 50;
+
+type Sql = ReturnType<typeof postgres>;
+// deno-lint-ignore no-explicit-any
+type PendingQuery = any;
+
+/** A PostgreSQL database served by Vitrine. */
+export class PostgresDatabase implements DatabaseEngine {
+  /** This engine. */
+  readonly engine = "postgres" as const;
+  /** Name (the key in `svc.databases`). */
+  name: string;
+  /** URL path segment. */
+  route: string;
+  /** Always null: a server, not a file. */
+  readonly path = null;
+  /** False: a PostgreSQL database is never a memory database. */
+  readonly is_memory = false;
+  /** True unless writes were switched off; the role's privileges decide the rest. */
+  readonly is_mutable: boolean;
+  /** When it was added while running, or null. */
+  added_at: Date | null = null;
+  /** Schemas served. */
+  readonly schemas: string[];
+  /** The connection URL with its password masked: safe to show. */
+  readonly display_url: string;
+  #host: DatabaseHost;
+  #sql: Sql;
+  #password: string | null;
+  #catalog = new Map<string, { at: number; value: Promise<unknown> }>();
+  #writes = 0;
+  #closed = false;
+
+  /** Connects lazily: nothing is opened before the first query. */
+  constructor(host: DatabaseHost, target: PgTarget, options: PostgresOptions = {}) {
+    this.#host = host;
+    this.name = target.name;
+    this.route = target.name;
+    this.schemas = options.schemas?.length ? options.schemas : ["public"];
+    this.is_mutable = options.is_mutable ?? true;
+    this.display_url = maskUrl(target.url);
+    this.#password = target.password;
+    this.#sql = postgres({
+      host: target.host,
+      port: target.port,
+      database: target.database,
+      username: target.user,
+      password: target.password ?? undefined,
+      max: options.max ?? 5,
+      idle_timeout: 30,
+      connect_timeout: 10,
+      prepare: false,
+      onnotice: () => {},
+      types: PG_TYPES,
+      connection: {
+        application_name: "vitrine",
+        DateStyle: "ISO",
+        TimeZone: "UTC",
+        IntervalStyle: "iso_8601",
+        search_path: this.schemas.map((s) => `"${s.replaceAll('"', '""')}"`).join(","),
+      },
+    });
+  }
+
+  /** Null: a server's contents have no hash. */
+  get hash(): null {
+    return null;
+  }
+
+  /** 0: the size of a server's database is not shown. */
+  get size(): number {
+    return 0;
+  }
+
+  /** Writes in flight. */
+  get pending_writes(): number {
+    return this.#writes;
+  }
+
+  #setting(key: string): number {
+    return Number(this.#host.setting(key) ?? 0);
+  }
+
+  /** `sql_time_limit_ms`, or a lower custom limit; null without a limit. */
+  get time_limit_ms(): number | null {
+    return this.#timeLimit(null);
+  }
+
+  #timeLimit(custom: number | null | undefined): number | null {
+    let limit = this.#setting("sql_time_limit_ms");
+    if (custom && custom < limit) limit = custom;
+    return limit > 0 ? limit : null;
+  }
+
+  /** Milliseconds this read may run: its limit, cut to what is left of the request's. */
+  #budget(options: ExecuteOptions): number | null {
+    const limit = this.#timeLimit(options.custom_time_limit);
+    if (limit === null) return null;
+    const arrival = options.request_deadline === false ? null : requestArrival();
+    const total = this.#setting("sql_time_limit_ms");
+    if (arrival === null || total <= 0) return limit;
+    return Math.max(1, Math.min(limit, arrival + total - wallClock()));
+  }
+
+  /** Turns a driver error into the data layer's, with any password masked. */
+  #error(error: unknown, sql: string, params: BindParams | null | undefined): Error {
+    if (error instanceof QueryInterrupted || error instanceof QueryError) return error;
+    const code = (error as { code?: string }).code;
+    const raw = error instanceof Error ? error.message : String(error);
+    const message = maskSecret(raw, this.#password);
+    if (code === QUERY_CANCELED) {
+      return new QueryInterrupted(sql, params ?? null, undefined, { cause: error });
+    }
+    return new QueryError(sql, params ?? null, new SqliteError(message, GENERIC_ERROR));
+  }
+
+  /**
+   * Runs `body` in a read-only transaction limited to `budget` ms: the server's
+   * statement_timeout, and a cancel request of ours a moment later or when `signal` aborts.
+   */
+  async #readOnly<T>(
+    budget: number | null,
+    signal: AbortSignal | undefined,
+    body: (tx: Sql, track: (q: PendingQuery) => PendingQuery) => Promise<T>,
+  ): Promise<T> {
+    signal?.throwIfAborted();
+    let current: PendingQuery = null;
+    let cancelled = false;
+    const cancel = () => {
+      cancelled = true;
+      current?.cancel();
+    };
+    const timer = budget === null ? null : setTimeout(cancel, budget + CANCEL_GRACE_MS);
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.#sql.begin("read only", async (tx) => {
+        if (budget !== null) {
+          await tx.unsafe(`set local statement_timeout = ${Math.ceil(budget)}`);
+        }
+        if (cancelled) throw Object.assign(new Error("cancelled"), { code: QUERY_CANCELED });
+        return await body(tx as unknown as Sql, (q) => {
+          current = q;
+          if (cancelled) q.cancel();
+          return q;
+        });
+      }) as T;
+    } finally {
+      if (timer !== null) clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
+    }
+  }
+
+  /** Runs a read query; see the spec's `execute`. */
+  async execute(
+    sql: string,
+    params?: BindParams | null,
+    options: ExecuteOptions = {},
+  ): Promise<Results> {
+    this.#assertOpen();
+    const { truncate = true, page_size, log_sql_errors = true } = options;
+    const cap = page_size ?? this.#setting("max_returned_rows");
+    const maxRows = truncate && cap > 0 ? cap : null;
+    const statement = toPgStatement(sql, params);
+    const values = statement.values.map(pgParam) as never[];
+    const start = traceClock();
+    try {
+      return await this.#readOnly(this.#budget(options), options.signal, async (tx, track) => {
+        const query = track(tx.unsafe(statement.text, values, ONE_STATEMENT).values());
+        if (maxRows === null) {
+          const rows = await query;
+          return resultsOf(rows, columnNames(rows.columns), false);
+        }
+        // A server-side portal read one batch past the cap: rows beyond it are never sent.
+        let batch: SqlValue[][] = [];
+        for await (const chunk of query.cursor(maxRows + 1)) {
+          batch = chunk;
+          break;
+        }
+        const columns = columnNames(query.statement?.columns ?? []);
+        return resultsOf(batch.slice(0, maxRows), columns, batch.length > maxRows);
+      });
+    } catch (error) {
+      const failure = this.#error(error, sql, params);
+      if (log_sql_errors && !(failure instanceof QueryInterrupted)) {
+        const shown = sql.length > 500 ? `${sql.slice(0, 500)}… (${sql.length} characters)` : sql;
+        console.error(`SQL error in database "${this.name}": ${failure.message}\n  sql: ${shown}`);
+      }
+      throw failure;
+    } finally {
+      const end = traceClock();
+      traceSql({ database: this.name, sql, params: params ?? null, start, end });
+      this.#host.observeSql?.(this.name, "read", end - start);
+    }
+  }
+
+  /**
+   * An export's query through a server-side cursor in one read-only transaction: the driver
+   * fetches {@link CURSOR_BATCH} rows a round trip, so memory stays bounded whatever the size.
+   * Each chunk may take the query's time limit.
+   * @internal
+   */
+  exportCursor(
+    sql: string,
+    params: BindParams | null,
+    options: { custom_time_limit?: number | null } = {},
+  ): PoolCursor | null {
+    this.#assertOpen();
+    const statement = toPgStatement(sql, params);
+    const values = statement.values.map(pgParam) as never[];
+    const limit = this.#timeLimit(options.custom_time_limit);
+    let columns: string[] = [];
+    let buffered: SqlValue[][] = [];
+    let done = false;
+    // The transaction stays open while the export runs: each `pull` lets the driver fetch one
+    // more batch; `finish` ends the loop (and the transaction).
+    let wake: (() => void) | null = null;
+    let arrived: ((value: boolean) => void) | null = null;
+    let failure: Error | null = null;
+    let stop = false;
+    let current: PendingQuery = null;
+    const cancelQuery = () => current?.cancel();
+    const transaction = this.#sql.begin("read only", async (tx) => {
+      if (limit !== null) await tx.unsafe(`set local statement_timeout = ${Math.ceil(limit)}`);
+      const query: PendingQuery = (tx as unknown as Sql)
+        .unsafe(statement.text, values, ONE_STATEMENT)
+        .values();
+      current = query;
+      for await (const chunk of (query as PendingQuery).cursor(CURSOR_BATCH)) {
+        columns = columnNames(query.statement?.columns ?? []);
+        buffered.push(...(chunk as unknown[][]).map((row) => row.map(pgCell)));
+        arrived?.(true);
+        await new Promise<void>((resolve) => wake = resolve);
+        if (stop) break;
+      }
+      columns = columnNames(query.statement?.columns ?? []);
+      done = true;
+      arrived?.(true);
+    }).catch((error) => {
+      failure = this.#error(error, sql, params);
+      done = true;
+      arrived?.(false);
+    });
+    const fill = async (rows: number) => {
+      while (!done && buffered.length < rows) {
+        const got = new Promise<boolean>((resolve) => arrived = resolve);
+        const timer = limit === null ? null : setTimeout(cancelQuery, limit + CANCEL_GRACE_MS);
+        const resume = wake;
+        wake = null;
+        resume?.();
+        await got;
+        if (timer !== null) clearTimeout(timer);
+      }
+      if (failure) throw failure;
+    };
+    return {
+      next: async (request: ChunkRequest): Promise<CursorChunk> => {
+        await fill(request.rows);
+        const rows = buffered.slice(0, request.rows);
+        buffered = buffered.slice(request.rows);
+        const finished = done && buffered.length === 0;
+        return { columns, lines: null, rows: () => rows, real_columns: [], done: finished };
+      },
+      close: async () => {
+        stop = true;
+        cancelQuery();
+        const resume = wake;
+        wake = null;
+        resume?.();
+        await transaction;
+      },
+    };
+  }
+
+  /** Null: nothing tells cheaply what a server's database holds now (nothing is cached). */
+  contentsKey(): string | null {
+    return null;
+  }
+
+  /** SQLite only: there is no SQLite connection to hand over. */
+  execute_fn<T>(_fn: (conn: Connection) => T | Promise<T>): Promise<T> {
+    return Promise.reject(
+      new Error(`execute_fn needs a SQLite connection; "${this.name}" is a PostgreSQL database`),
+    );
+  }
+
+  /**
+   * Runs one writing statement in its own read-write transaction (no time limit but the
+   * server's). The role's privileges decide; a refusal is the server's message.
+   */
+  execute_write(sql: string, params?: BindParams | null): Promise<Cursor>;
+  /** With `block: false`: queues the statement and returns its task id. */
+  execute_write(
+    sql: string,
+    params: BindParams | null | undefined,
+    options: { block: false },
+  ): Promise<string>;
+  /** The cursor, or the task id when `options.block` is false. */
+  execute_write(
+    sql: string,
+    params?: BindParams | null,
+    options?: WriteOptions,
+  ): Promise<Cursor | string>;
+  async execute_write(
+    sql: string,
+    params?: BindParams | null,
+    { block = true }: WriteOptions = {},
+  ): Promise<Cursor | string> {
+    const run = () => this.#writeMany(sql, [params ?? null]).then((r) => r.cursor);
+    if (!block) {
+      run().catch((error) => console.error(`Write to "${this.name}" failed: ${error.message}`));
+      return crypto.randomUUID();
+    }
+    return await run();
+  }
+
+  /** Runs `sql` once per parameter set, in one transaction. */
+  async execute_write_many(sql: string, params_seq: Iterable<BindParams>): Promise<WriteResult> {
+    const { cursor } = await this.#writeMany(sql, [...params_seq]);
+    return { rowcount: cursor.rowcount, lastrowid: cursor.lastrowid };
+  }
+
+  /** A script of statements, in one transaction (the simple protocol allows several). */
+  async execute_write_script(sql: string): Promise<WriteResult> {
+    this.#assertWritable();
+    this.#writes++;
+    try {
+      await this.#sql.begin(async (tx) => {
+        await (tx as unknown as Sql).unsafe(sql, [], { simple: true } as Record<string, boolean>);
+      });
+      this.#catalog.clear();
+      return { rowcount: -1, lastrowid: 0 };
+    } catch (error) {
+      throw this.#error(error, sql, null);
+    } finally {
+      this.#writes--;
+    }
+  }
+
+  async #writeMany(
+    sql: string,
+    paramSets: (BindParams | null)[],
+  ): Promise<{ cursor: Cursor }> {
+    this.#assertWritable();
+    this.#writes++;
+    const start = traceClock();
+    try {
+      let last: { rows: SqlValue[][]; columns: string[]; count: number } | null = null;
+      let total = 0;
+      await this.#sql.begin(async (tx) => {
+        for (const params of paramSets) {
+          const statement = toPgStatement(sql, params);
+          const values = statement.values.map(pgParam) as never[];
+          const rows = await (tx as unknown as Sql)
+            .unsafe(statement.text, values, ONE_STATEMENT)
+            .values();
+          const count = Number((rows as unknown as { count?: number }).count ?? 0);
+          total += count;
+          last = {
+            rows: (rows as unknown as unknown[][]).map((row) => row.map(pgCell)),
+            columns: columnNames(rows.columns),
+            count,
+          };
+        }
+      });
+      if (/^\s*(create|alter|drop|comment|grant|revoke)\b/i.test(sql)) this.#catalog.clear();
+      const done = last as { rows: SqlValue[][]; columns: string[]; count: number } | null;
+      return {
+        cursor: new Cursor({
+          rows: done?.rows ?? [],
+          columns: done?.columns ?? [],
+          rowcount: paramSets.length > 1 ? total : done?.count ?? -1,
+          lastrowid: 0,
+        }),
+      };
+    } catch (error) {
+      throw this.#error(error, sql, paramSets.length === 1 ? paramSets[0] : null);
+    } finally {
+      this.#writes--;
+      traceSql({ database: this.name, sql, params: null, start, end: traceClock() });
+    }
+  }
+
+  /** SQLite only: the write API's row and table functions need a SQLite write connection. */
+  execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
+  /** `fn`'s result, or the task id when `options.block` is false. */
+  execute_write_fn<T>(
+    fn: (conn: Connection) => T,
+    options?: WriteFnOptions,
+  ): Promise<Awaited<T> | string>;
+  execute_write_fn<T>(
+    _fn: (conn: Connection) => T,
+    _options?: WriteFnOptions,
+  ): Promise<Awaited<T> | string> {
+    if (!this.is_mutable) return Promise.reject(new DatabaseNotMutable(this.name));
+    return Promise.reject(
+      new PostgresUnsupported(
+        `This kind of write is not available yet on PostgreSQL database "${this.name}"`,
+      ),
+    );
+  }
+
+  #assertWritable(): void {
+    this.#assertOpen();
+    if (!this.is_mutable) throw new DatabaseNotMutable(this.name);
+  }
+
+  // --- Introspection ---
+
+  /** A catalog query: no row cap, a short time limit of its own. */
+  #catalogRun: catalog.PgRunner = async (sql, params = []) => {
+    try {
+      return await this.#readOnly(this.#setting("sql_time_limit_ms") > 0 ? 5000 : null, undefined, async (tx) => {
+        const rows = await tx.unsafe(sql, params as never[], ONE_STATEMENT).values();
+        return (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
+      });
+    } catch (error) {
+      throw this.#error(error, sql, null);
+    }
+  };
+
+  #cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const kept = this.#catalog.get(key);
+    const now = Date.now();
+    if (kept && now - kept.at < CATALOG_TTL_MS) return kept.value as Promise<T>;
+    const value = compute();
+    this.#catalog.set(key, { at: now, value });
+    value.catch(() => this.#catalog.delete(key));
+    return value;
+  }
+
+  #relations(): Promise<catalog.PgRelation[]> {
+    return this.#cached("relations", () => catalog.listRelations(this.#catalogRun, this.schemas));
+  }
+
+  async #relation(name: string): Promise<catalog.PgRelation | null> {
+    return (await this.#relations()).find((r) => r.name === name) ?? null;
+  }
+
+  async #names(type: "table" | "view"): Promise<string[]> {
+    return (await this.#relations()).filter((r) => r.type === type).map((r) => r.name);
+  }
+
+  /** No attached databases on PostgreSQL. */
+  attached_databases(): Promise<Row[]> {
+    return Promise.resolve([]);
+  }
+
+  /** True when a table of that name exists. */
+  async table_exists(table: string): Promise<boolean> {
+    return (await this.#relation(table))?.type === "table";
+  }
+
+  /** True when a view of that name exists. */
+  async view_exists(view: string): Promise<boolean> {
+    return (await this.#relation(view))?.type === "view";
+  }
+
+  /** False for views (they may read the clock); true for tables. @internal */
+  async is_repeatable(name: string): Promise<boolean> {
+    return (await this.#relation(name))?.type !== "view";
+  }
+
+  /** Table names (creation order within each schema). */
+  table_names(): Promise<string[]> {
+    return this.#names("table");
+  }
+
+  /** View names (materialized views included). */
+  view_names(): Promise<string[]> {
+    return this.#names("view");
+  }
+
+  /** Tables configured `hidden: true`. */
+  async hidden_table_names(): Promise<string[]> {
+    const tables = await this.table_names();
+    return tables.filter((table) => this.#host.tableConfig(this.name, table)?.hidden);
+  }
+
+  /** Null: a listed relation is always readable. */
+  table_unavailable(_table: string): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  /** Column names of a table or view. */
+  async table_columns(table: string): Promise<string[]> {
+    return (await this.table_column_details(table)).map((row) => String(row[1]));
+  }
+
+  /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
+  table_column_details(table: string): Promise<Row[]> {
+    return this.#cached(`details:${table}`, async () => {
+      const relation = await this.#relation(table);
+      return relation ? await catalog.columnDetails(this.#catalogRun, relation.oid) : [];
+    });
+  }
+
+  /** Primary key columns in key order; `[]` without one (no row pages then: see docs). */
+  primary_keys(table: string): Promise<string[]> {
+    return this.#cached(`pks:${table}`, async () => {
+      const relation = await this.#relation(table);
+      return relation ? await catalog.primaryKeys(this.#catalogRun, relation.oid) : [];
+    });
+  }
+
+  /** Metadata's `fts_table`, else null (search over `tsvector` is the dialect's). */
+  fts_table(table: string): Promise<string | null> {
+    const config = this.#host.tableConfig(this.name, table) ?? {};
+    return Promise.resolve(typeof config.fts_table === "string" ? config.fts_table : null);
+  }
+
+  /** The label column (metadata `label_column`, else detected as for SQLite). */
+  label_column_for_table(table: string): Promise<string | null> {
+    const config = this.#host.tableConfig(this.name, table) ?? {};
+    return this.#cached(`label:${table}:${JSON.stringify(config.label_column ?? null)}`, async () => {
+      const relation = await this.#relation(table);
+      return relation ? await catalog.labelColumn(this.#catalogRun, relation.oid, config) : null;
+    });
+  }
+
+  /** Outgoing foreign keys. */
+  async foreign_keys_for_table(table: string): Promise<ForeignKey[]> {
+    return (await this.get_all_foreign_keys())[table]?.outgoing ?? [];
+  }
+
+  /** A `CREATE TABLE` rebuilt from the catalogs, with its indexes; null when missing. */
+  get_table_definition(table: string): Promise<string | null> {
+    return this.#definition(table, "table");
+  }
+
+  /** `CREATE VIEW … AS` and the view's query; null when missing. */
+  get_view_definition(view: string): Promise<string | null> {
+    return this.#definition(view, "view");
+  }
+
+  #definition(name: string, type: "table" | "view"): Promise<string | null> {
+    return this.#cached(`def:${type}:${name}`, async () => {
+      const relation = await this.#relation(name);
+      if (!relation || relation.type !== type) return null;
+      return await catalog.definition(this.#catalogRun, relation);
+    });
+  }
+
+  /** `{table: {incoming, outgoing}}` for every table. */
+  get_all_foreign_keys(): Promise<Record<string, TableForeignKeys>> {
+    return this.#cached("allfks", async () =>
+      catalog.allForeignKeys(this.#catalogRun, await this.#relations()));
+  }
+
+  /** Nothing to hand back: the pool closes idle connections itself. */
+  releaseMemory(): void {}
+
+  /** Closes the pool (queries in flight finish first). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#sql.end({ timeout: 5 }).catch(() => {});
+  }
+
+  /** Resolves once no write is in flight. */
+  async drainWrites(): Promise<void> {
+    while (this.#writes > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`Database "${this.name}" is closed`);
+  }
+}
+
+/** A feature this engine does not offer yet: 400 with the reason. */
+export class PostgresUnsupported extends SqliteError {
+  override name = "PostgresUnsupported";
+
+  /** Builds the error with the reason shown to the visitor. */
+  constructor(message: string) {
+    super(message, GENERIC_ERROR, { status: 400, title: "Not available on PostgreSQL" });
+  }
+}
+
+function columnNames(columns: readonly { name: string }[] | undefined): string[] {
+  return (columns ?? []).map((column) => column.name);
+}
+
+function resultsOf(rows: unknown, columns: string[], truncated: boolean): Results {
+  const values = (rows as unknown[][]).map((row) => row.map(pgCell));
+  return new Results(makeRows(columns, values), columns, truncated, []);
+}

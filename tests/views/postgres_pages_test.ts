@@ -1,0 +1,194 @@
+/**
+ * A PostgreSQL database served as SQLite files are: index, database, table, row (single and
+ * compound keys), custom SQL with named parameters and canned queries, as pages and as JSON,
+ * against a real throw-away cluster (ignored with a message when PostgreSQL is not installed).
+ */
+import assert from "node:assert/strict";
+import { Service } from "../../src/service.ts";
+import { pgAvailable, startCluster } from "../fixtures/pg_cluster.ts";
+import { run } from "../cli/run_main.ts";
+
+const HAVE_PG = pgAvailable("PostgreSQL page tests");
+
+const SCHEMA = `
+create table items (id int primary key, name text not null, price numeric(8,2),
+  tags text[], meta jsonb, added date, on_sale boolean, big bigint);
+insert into items values
+  (1, 'apple', 1.50, '{red,fruit}', '{"a": 1}', '2024-01-02', true, 9007199254740993),
+  (2, 'pear', 2.25, '{green}', null, '2024-02-03', false, 7),
+  (3, 'fig', 4.00, '{}', '[1, 2]', null, null, null);
+create table orders (id int primary key, item_id int references items(id), qty int);
+insert into orders values (10, 1, 3), (11, 2, 5), (12, 1, 1);
+create table stock (shop text, item_id int references items(id), count int,
+  primary key (shop, item_id));
+insert into stock values ('north', 1, 10), ('north', 2, 0), ('south', 1, 4);
+create table loose (a int, b text);
+insert into loose values (1, 'x');
+create view cheap as select id, name from items where price < 2;
+create schema extra;
+create table extra.notes (id int primary key, body text);
+insert into extra.notes values (1, 'hello');
+`;
+
+const METADATA = {
+  databases: {
+    shop: {
+      queries: {
+        by_name: { sql: "select id, name from items where name = :name" },
+      },
+    },
+  },
+};
+
+Deno.test({
+  name: "PostgreSQL: pages and JSON of a served database",
+  ignore: !HAVE_PG,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const cluster = await startCluster();
+    const svc = new Service({ postgres: [`shop=${cluster.url("app")}`], metadata: METADATA });
+    try {
+      await cluster.psql("create database app");
+      await cluster.psql(SCHEMA, "app");
+      await svc.invoke_startup();
+      const json = async (path: string) => {
+        const response = await svc.client.get(path);
+        assert.equal(response.status, 200, `${path}: ${response.text}`);
+        return response.json<Record<string, unknown>>();
+      };
+      const html = async (path: string) => {
+        const response = await svc.client.get(path);
+        assert.equal(response.status, 200, `${path}: ${response.text.slice(0, 500)}`);
+        return response.text;
+      };
+
+      await t.step("the index lists the database and its tables", async () => {
+        const page = await html("/");
+        assert.match(page, /href="\/shop"/);
+        assert.match(page, /items/);
+        const databases = await json("/-/databases.json") as unknown as {
+          databases: { name: string; path: unknown; is_mutable: boolean }[];
+        };
+        assert.deepEqual(databases.databases.map((db) => db.name), ["shop"]);
+      });
+
+      await t.step("the database page lists tables with counts, keys and views", async () => {
+        const db = await json("/shop.json") as {
+          tables: { name: string; count: number; primary_keys: string[] }[];
+          views: { name: string }[];
+        };
+        const tables = Object.fromEntries(db.tables.map((table) => [table.name, table]));
+        assert.deepEqual(Object.keys(tables), ["items", "orders", "stock", "loose"]);
+        assert.equal(tables.items.count, 3);
+        assert.deepEqual(tables.stock.primary_keys, ["shop", "item_id"]);
+        assert.deepEqual(db.views.map((view) => view.name), ["cheap"]);
+        assert.match(await html("/shop"), /orders/);
+      });
+
+      await t.step("table JSON maps values as a SQLite file would hold them", async () => {
+        const table = await json("/shop/items.json?_sort=id") as {
+          rows: Record<string, unknown>[];
+        };
+        const { big: _big, ...first } = table.rows[0];
+        assert.deepEqual(first, {
+          id: 1,
+          name: "apple",
+          price: 1.5,
+          tags: '["red","fruit"]',
+          meta: '{"a": 1}',
+          added: "2024-01-02",
+          on_sale: 1,
+        });
+        const text = (await svc.client.get("/shop/items.json?_sort=id&_shape=array")).text;
+        // A bigint beyond 2^53 is written exactly.
+        assert.match(text, /"big":9007199254740993\b/);
+        assert.match(await html("/shop/items"), /apple/);
+      });
+
+      await t.step("labels through foreign keys", async () => {
+        const orders = await json("/shop/orders.json?_labels=on&_sort=id") as {
+          rows: { item_id: { value: number; label: string } }[];
+        };
+        assert.deepEqual(orders.rows[0].item_id, { value: 1, label: "apple" });
+      });
+
+      await t.step("row pages by a single and by a compound key", async () => {
+        const row = await json("/shop/items/2.json") as { rows: { name: string }[] };
+        assert.equal(row.rows[0].name, "pear");
+        assert.match(await html("/shop/items/2"), /pear/);
+        const compound = await json("/shop/stock/north,2.json") as { rows: { count: number }[] };
+        assert.equal(compound.rows[0].count, 0);
+        assert.equal((await svc.client.get("/shop/items/99.json")).status, 404);
+        // Not a value of the key's type: no such row, not a server error.
+        assert.equal((await svc.client.get("/shop/items/abc.json")).status, 404);
+      });
+
+      await t.step("a table without a primary key has no row pages", async () => {
+        const response = await svc.client.get("/shop/loose/1.json");
+        assert.equal(response.status, 404);
+        assert.match(response.text, /no primary key/);
+      });
+
+      await t.step("custom SQL with named parameters, and a canned query", async () => {
+        const query = await json(
+          "/shop/-/query.json?sql=" +
+            encodeURIComponent("select name, price::text as p from items where id = :id") +
+            "&id=3",
+        ) as { rows: unknown[] };
+        assert.deepEqual(query.rows, [{ name: "fig", p: "4.00" }]);
+        const canned = await json("/shop/by_name.json?name=pear") as { rows: unknown[] };
+        assert.deepEqual(canned.rows, [{ id: 2, name: "pear" }]);
+        assert.match(await html("/shop/by_name?name=pear"), /pear/);
+        assert.match(await html("/shop/-/query?sql=select+1+as+one"), /one/);
+      });
+
+      await t.step("views read like tables", async () => {
+        const view = await json("/shop/cheap.json") as { rows: unknown[] };
+        assert.deepEqual(view.rows, [{ id: 1, name: "apple" }]);
+      });
+
+      await t.step("CSV export of a table", async () => {
+        const response = await svc.client.get("/shop/orders.csv?_sort=id");
+        assert.equal(response.status, 200);
+        assert.equal(response.text.trim().split(/\r?\n/)[1], "10,1,3");
+      });
+    } finally {
+      await svc.close();
+      await cluster.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "PostgreSQL: `vitrine URL` and --schema serve it from the command line",
+  ignore: !HAVE_PG,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cluster = await startCluster();
+    try {
+      await cluster.psql("create database app");
+      await cluster.psql(SCHEMA, "app");
+      const plain = await run([cluster.url("app"), "--get", "/-/databases.json"]);
+      assert.equal(plain.code, 0, plain.err);
+      assert.deepEqual(JSON.parse(plain.out).databases.map((db: { name: string }) => db.name), [
+        "app",
+      ]);
+      const both = await run([
+        "--postgres",
+        `mine=${cluster.url("app")}`,
+        "--schema",
+        "public,extra",
+        "--get",
+        "/mine.json",
+      ]);
+      assert.equal(both.code, 0, both.err);
+      const names = JSON.parse(both.out).tables.map((table: { name: string }) => table.name);
+      assert.ok(names.includes("public.items"), names.join());
+      assert.ok(names.includes("extra.notes"), names.join());
+    } finally {
+      await cluster.stop();
+    }
+  },
+});
