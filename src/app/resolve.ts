@@ -7,6 +7,7 @@
  */
 import type { DatabaseEngine as Database } from "../db/engine.ts";
 import type { SqlValue } from "../db/values.ts";
+import type { SqlDialect } from "../db/dialect.ts";
 import { rowPathValues, tilde_decode } from "../util/tilde.ts";
 import { keyText, numberFromText } from "../util/key_text.ts";
 import {
@@ -97,12 +98,12 @@ export async function resolveRow(databases: Databases, request: Request): Promis
   }
   const { sql, pks } = db.engine === "sqlite"
     ? rowQuery(table, declared)
-    : quotedRowQuery(table, declared);
+    : quotedRowQuery(db.dialect, table, declared);
   const values: SqlValue[] = keys;
   let params = Object.fromEntries(values.map((value, i) => [`p${i}`, value]));
   if (db.engine !== "sqlite") {
     // A key that is no value of the column's type ("abc" for an integer) names no row.
-    const results = await db.execute(sql, params).catch((error) => {
+    const results = await db.execute(sql, params, { log_sql_errors: false }).catch((error) => {
       if (error?.name === "QueryError") throw new RowNotFound(db.name, table, pk_values);
       throw error;
     });
@@ -142,11 +143,10 @@ const rowQueries = new WeakMap<
   Map<string, { sql: string; pks: readonly string[] }>
 >();
 
-/** `select * from "table" where "pk" = :p0 and …`: standard quoting, for other engines. */
-function quotedRowQuery(table: string, declared: readonly string[]) {
-  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const where = declared.map((pk, i) => `${quote(pk)} = :p${i}`).join(" and ");
-  return { sql: `select * from ${quote(table)} where ${where}`, pks: declared };
+/** `select * from "table" where "pk" = :p0 and …` in another engine's dialect. */
+function quotedRowQuery(dialect: SqlDialect, table: string, declared: readonly string[]) {
+  const where = declared.map((pk, i) => `${dialect.quoteIdentifier(pk)} = :p${i}`).join(" and ");
+  return { sql: `select * from ${dialect.tableName(table)} where ${where}`, pks: declared };
 }
 
 /** `select … where [pk] = :p0 and …` for `table` keyed by `declared` (the rowid when none). */

@@ -45,7 +45,9 @@ export interface ImportedData {
  */
 export function dropDefaultMemory(svc: Service): void {
   const memory = svc.databases.get("_memory");
-  if (memory instanceof Database && memory.is_memory && memory.memory_name === null) svc.remove_database("_memory");
+  if (memory instanceof Database && memory.is_memory && memory.memory_name === null) {
+    svc.remove_database("_memory");
+  }
 }
 
 const FILE_SUFFIX = /\.(db|sqlite3?)$/i;

@@ -13,6 +13,7 @@
 import type { Connection } from "../sqlite/connection.ts";
 import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
+import type { SqlDialect } from "./dialect.ts";
 import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
 import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
 import type { PoolCursor } from "./pool.ts";
@@ -26,6 +27,8 @@ export type EngineName = "sqlite" | "postgres";
 export interface DatabaseEngine {
   /** `"sqlite"` or `"postgres"`. */
   readonly engine: EngineName;
+  /** The SQL this engine speaks, for the table layer (`dialect.ts`). */
+  readonly dialect: SqlDialect;
   /** Name (the key in `svc.databases`). */
   name: string;
   /** URL path segment. */

@@ -20,6 +20,8 @@ import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import type { DatabaseHost } from "./host.ts";
 import type { DatabaseEngine } from "./engine.ts";
+import type { SqlDialect } from "./dialect.ts";
+import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
 import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
 import { DatabaseNotMutable, QueryError, QueryInterrupted } from "./errors.ts";
 import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
@@ -81,6 +83,8 @@ export class PostgresDatabase implements DatabaseEngine {
   added_at: Date | null = null;
   /** Schemas served. */
   readonly schemas: string[];
+  /** PostgreSQL's SQL for the table layer; tables are `schema.table` with several schemas. */
+  readonly dialect: SqlDialect;
   /** The connection URL with its password masked: safe to show. */
   readonly display_url: string;
   #host: DatabaseHost;
@@ -97,6 +101,9 @@ export class PostgresDatabase implements DatabaseEngine {
     this.route = target.name;
     this.schemas = options.schemas?.length ? options.schemas : ["public"];
     this.is_mutable = options.is_mutable ?? true;
+    this.dialect = this.schemas.length > 1
+      ? createPostgresDialect({ qualified_schemas: this.schemas })
+      : postgresDialect;
     this.display_url = maskUrl(target.url);
     this.#password = target.password;
     this.#sql = postgres({
@@ -468,10 +475,14 @@ export class PostgresDatabase implements DatabaseEngine {
   /** A catalog query: no row cap, a short time limit of its own. */
   #catalogRun: catalog.PgRunner = async (sql, params = []) => {
     try {
-      return await this.#readOnly(this.#setting("sql_time_limit_ms") > 0 ? 5000 : null, undefined, async (tx) => {
-        const rows = await tx.unsafe(sql, params as never[], ONE_STATEMENT).values();
-        return (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
-      });
+      return await this.#readOnly(
+        this.#setting("sql_time_limit_ms") > 0 ? 5000 : null,
+        undefined,
+        async (tx) => {
+          const rows = await tx.unsafe(sql, params as never[], ONE_STATEMENT).values();
+          return (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
+        },
+      );
     } catch (error) {
       throw this.#error(error, sql, null);
     }
@@ -570,10 +581,13 @@ export class PostgresDatabase implements DatabaseEngine {
   /** The label column (metadata `label_column`, else detected as for SQLite). */
   label_column_for_table(table: string): Promise<string | null> {
     const config = this.#host.tableConfig(this.name, table) ?? {};
-    return this.#cached(`label:${table}:${JSON.stringify(config.label_column ?? null)}`, async () => {
-      const relation = await this.#relation(table);
-      return relation ? await catalog.labelColumn(this.#catalogRun, relation.oid, config) : null;
-    });
+    return this.#cached(
+      `label:${table}:${JSON.stringify(config.label_column ?? null)}`,
+      async () => {
+        const relation = await this.#relation(table);
+        return relation ? await catalog.labelColumn(this.#catalogRun, relation.oid, config) : null;
+      },
+    );
   }
 
   /** Outgoing foreign keys. */
@@ -601,8 +615,10 @@ export class PostgresDatabase implements DatabaseEngine {
 
   /** `{table: {incoming, outgoing}}` for every table. */
   get_all_foreign_keys(): Promise<Record<string, TableForeignKeys>> {
-    return this.#cached("allfks", async () =>
-      catalog.allForeignKeys(this.#catalogRun, await this.#relations()));
+    return this.#cached(
+      "allfks",
+      async () => catalog.allForeignKeys(this.#catalogRun, await this.#relations()),
+    );
   }
 
   /** Nothing to hand back: the pool closes idle connections itself. */

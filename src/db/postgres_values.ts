@@ -48,7 +48,12 @@ export const PG_TYPES = {
   float: { to: 0, from: [700, 701], serialize: (x: unknown) => String(x), parse: Number },
   int8: { to: 0, from: [20], serialize: (x: unknown) => String(x), parse: parseInt8 },
   numeric: { to: 0, from: [1700], serialize: (x: unknown) => String(x), parse: parseNumeric },
-  bool: { to: 0, from: [16], serialize: (x: unknown) => String(x), parse: (x: string) => x === "t" ? 1 : 0 },
+  bool: {
+    to: 0,
+    from: [16],
+    serialize: (x: unknown) => String(x),
+    parse: (x: string) => x === "t" ? 1 : 0,
+  },
   json: { to: 0, from: [114, 3802], serialize: (x: unknown) => String(x), parse: asText },
   // date, time, timestamp, timestamptz, interval, timetz: the server's ISO text.
   time: {

@@ -12,7 +12,6 @@
 import type { ViewHost } from "./host.ts";
 import type { DatabaseEngine as Database } from "../db/engine.ts";
 import { QueryInterrupted } from "../db/errors.ts";
-import { escapeSqlIdentifier } from "../util/sql.ts";
 import type { CountResult } from "../table/count.ts";
 
 /**
@@ -88,7 +87,7 @@ export async function tableCounts(
       continue;
     }
     try {
-      const sql = countSql(table);
+      const sql = countSql(db, table);
       const limit = Math.min(limitMs, Math.ceil(left));
       const results = await db.execute(sql, [], { custom_time_limit: limit });
       counts[table] = rememberCount(db, table, Number(results.single_value()));
@@ -106,8 +105,8 @@ export async function tableCounts(
   return counts;
 }
 
-function countSql(table: string): string {
-  return `select count(*) from ${escapeSqlIdentifier(table)}`;
+function countSql(db: Database, table: string): string {
+  return `select count(*) from ${db.dialect.tableName(table)}`;
 }
 
 /** Databases whose background counts are under way. */
@@ -133,7 +132,7 @@ export function countLater(db: Database, tables: readonly string[]): void {
         request_deadline: false,
         log_sql_errors: false,
       };
-      const results = await db.execute(countSql(table), [], options);
+      const results = await db.execute(countSql(db, table), [], options);
       rememberCount(db, table, Number(results.single_value()));
     } catch {
       // Too slow even here, or the database was closed: it keeps no count.

@@ -34,8 +34,10 @@ Deno.test("? is a parameter only with positional values (else jsonb's operator)"
     text: "select $1 + $2",
     values: [1, 2],
   });
-  assert.equal(toPgStatement("select j ? 'k' from t where a = :a", { a: 1 }).text,
-    "select j ? 'k' from t where a = $1");
+  assert.equal(
+    toPgStatement("select j ? 'k' from t where a = :a", { a: 1 }).text,
+    "select j ? 'k' from t where a = $1",
+  );
 });
 
 Deno.test("arrays become JSON text; big integers stay exact numbers in JSON", () => {

@@ -92,7 +92,7 @@ export async function databaseView(svc: ViewHost, request: Request): Promise<Res
         top_database: () => top,
         allow_download: await downloadAllowed(svc, db, actor),
         renderers: { json: String(svc.urls.database(db.name, { format: "json" })) },
-        default_sql: defaultSql(tables),
+        default_sql: defaultSql(db, tables),
         attached_databases: await attachedDatabases(svc, db, actor),
       }, { view_name: "database", database: db.name });
     },
@@ -230,9 +230,14 @@ async function attachedDatabases(svc: ViewHost, db: Database, actor: Actor | nul
 }
 
 /** A starting query for the editor: the first visible table. */
-function defaultSql(tables: TableEntry[]): string {
+function defaultSql(db: Database, tables: TableEntry[]): string {
   const first = tables.find((table) => !table.hidden);
-  return first ? `select * from [${first.name.replaceAll("]", "]]")}] limit 10` : "";
+  if (!first) return "";
+  // SQLite's editor has always started with the bracketed name.
+  const from = db.engine === "sqlite"
+    ? `[${first.name.replaceAll("]", "]]")}]`
+    : db.dialect.tableName(first.name);
+  return `select * from ${from} limit 10`;
 }
 
 /** `entries` with `added` inserted after `key` (the JSON's key order). */

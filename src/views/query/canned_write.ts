@@ -75,12 +75,18 @@ async function runWrite(
   let rowcount: number;
   try {
     bound = cannedBindValues(params, body, request, svc.registered.magicParameters);
-    // Through the write_wrapper hooks, in a transaction unless the statement needs its own.
     const sql = String(query.sql);
-    rowcount = (await wrappedWrite(svc, request, db, (conn) =>
-      writeOne(conn, sql, bound as never), {
-      transaction: !needsOwnTransaction(sql),
-    })).rowcount;
+    if (db.engine === "sqlite") {
+      // Through the write_wrapper hooks, in a transaction unless the statement needs its own.
+      rowcount = (await wrappedWrite(svc, request, db, (conn) =>
+        writeOne(conn, sql, bound as never), {
+        transaction: !needsOwnTransaction(sql),
+      })).rowcount;
+    } else {
+      // Other engines run it in a transaction of their own; write_wrapper hooks wrap SQLite
+      // write connections and are not called (docs/postgres.md).
+      rowcount = (await db.execute_write(sql, bound as never)).rowcount;
+    }
     await svc.track_event(
       new ExecuteWriteEvent({
         actor: request.actor,

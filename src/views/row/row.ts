@@ -149,10 +149,11 @@ async function ensureRowVisible(
 async function rowUrlHint(svc: ViewHost, db: Database, table: string) {
   const pks = await db.primary_keys(table);
   const keys = pks.length ? pks : ["rowid"];
-  const quoted = keys.map((k) => `[${k.replaceAll("]", "]]")}]`).join(", ");
-  const first = (await db.execute(
-    `select ${quoted} from [${table.replaceAll("]", "]]")}] limit 1`,
-  )).first();
+  const bracket = (name: string) => `[${name.replaceAll("]", "]]")}]`;
+  const sqlite = db.engine === "sqlite";
+  const quoted = keys.map((k) => sqlite ? bracket(k) : db.dialect.quoteIdentifier(k)).join(", ");
+  const from = sqlite ? bracket(table) : db.dialect.tableName(table);
+  const first = (await db.execute(`select ${quoted} from ${from} limit 1`)).first();
   const path = String(svc.urls.table(db.name, table));
   const text = `Rows of ${table} are addressed by ${
     keys.length > 1 ? `their ${keys.length} key values (${keys.join(", ")})` : `their ${keys[0]}`

@@ -10,7 +10,6 @@ import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { QueryInterrupted } from "../../db/errors.ts";
-import { escapeSqlIdentifier } from "../../util/sql.ts";
 import { urlencode } from "../../table/url_args.ts";
 
 /** One table referencing the row. */
@@ -42,8 +41,8 @@ export async function foreignKeyTables(
   }
   if (incoming.length === 0) return [];
   const counts = incoming.map((fk) =>
-    `(select count(*) from ${escapeSqlIdentifier(fk.other_table)} where ${
-      escapeSqlIdentifier(fk.other_column)
+    `(select count(*) from ${db.dialect.tableName(fk.other_table)} where ${
+      db.dialect.escapeIdentifier(fk.other_column)
     } = :id)`
   );
   let values: unknown[];
