@@ -212,3 +212,26 @@ export function tableSql(conn: Connection, table: string): string | null {
   ]).rows[0];
   return row ? String(row[0]) : null;
 }
+
+/**
+ * For each table, the columns a new foreign key may point at: its single-column primary key and
+ * its columns with a unique index of their own (what {@link parentKeyProblem} accepts).
+ */
+export function keyColumns(conn: Connection): Record<string, string[]> {
+  const rows = conn.query(
+    `select m.name, p.name from sqlite_master m join pragma_table_info(m.name) p
+       where m.type = 'table' and p.pk = 1
+         and (select count(*) from pragma_table_info(m.name) where pk > 0) = 1
+     union
+     select m.name, ii.name from sqlite_master m join pragma_index_list(m.name) il
+       join pragma_index_info(il.name) ii
+       where m.type = 'table' and il."unique" and il.partial = 0
+         and (select count(*) from pragma_index_info(il.name)) = 1`,
+  ).rows;
+  const keys: Record<string, string[]> = {};
+  for (const [table, column] of rows) {
+    if (column === null) continue; // an index on an expression
+    (keys[String(table)] ??= []).push(String(column));
+  }
+  return keys;
+}

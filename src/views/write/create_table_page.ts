@@ -1,7 +1,10 @@
 /**
- * `GET /-/create-table[?database=name]`: a form for a new table (name, columns and their types,
- * primary key) in any database the actor may create tables in. The page's script posts it to
- * `/<db>/-/create` and opens the new table.
+ * `GET /-/create-table[?database=name]`: a form for a new table in any database the actor may
+ * create tables in: columns with every type `/-/create` takes (SQLite's and the registered column
+ * types), NOT NULL, defaults, a primary key of one or more columns and foreign keys to the
+ * database's tables, or columns read from pasted CSV/TSV rows. The page's script
+ * (static/create-table.js) previews the SQL with a dry run, posts it to `/<db>/-/create` and
+ * opens the new table.
  *
  * @module
  */
@@ -13,6 +16,8 @@ import { Forbidden, MethodNotAllowed } from "../../http/errors.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { visibleDatabases } from "../visible_databases.ts";
 import { allowed } from "./target.ts";
+import { CREATE_TYPES } from "./create.ts";
+import { foreignKeyTargets } from "./key_columns.ts";
 
 /** The create-table page; 403 when the actor may create tables nowhere. */
 export async function createTablePage(svc: ViewHost, request: Request): Promise<Response> {
@@ -27,6 +32,8 @@ export async function createTablePage(svc: ViewHost, request: Request): Promise<
       name: db.name,
       create_url: `${svc.urls.database(db.name)}/-/create`,
       selected: db.name === request.args.get("database"),
+      // What its foreign keys may point at, for the page's "references" choices.
+      key_columns: JSON.stringify(await foreignKeyTargets(svc, request.actor, db)),
     });
   }
   if (!databases.length) {
@@ -34,6 +41,7 @@ export async function createTablePage(svc: ViewHost, request: Request): Promise<
   }
   return await renderPage(svc, request, "create_table.html", {
     databases,
-    column_types: ["text", "integer", "float", "blob"],
+    sqlite_types: Object.keys(CREATE_TYPES),
+    column_types: svc.columnTypes.all().map((type) => type.type_name),
   }, { view_name: "create_table" });
 }

@@ -79,7 +79,21 @@ Deno.test("the create-table page lists the databases the actor may create tables
   await withWriter(async (svc) => {
     const page = await svc.client.get("/-/create-table?database=shop", as(svc, "writer"));
     assert.equal(page.status, 200);
-    assert.match(page.text, /<option value="\/shop\/-\/create" selected>shop<\/option>/);
+    const option = page.text.match(
+      /<option value="\/shop\/-\/create" data-key-columns="([^"]*)" selected>shop<\/option>/,
+    );
+    assert.ok(option, "shop is offered and chosen");
+    // Foreign keys may point at each table's single primary key (order_items has a compound
+    // one; log none; the full-text index's tables are hidden).
+    const keys = JSON.parse(option[1].replaceAll("&#34;", '"').replaceAll("&quot;", '"'));
+    assert.deepEqual(keys, { categories: ["id"], orders: ["id"], products: ["id"] });
+    // Every type /-/create takes, and the registered column types.
+    for (const type of ["text", "integer", "real", "numeric", "blob", "boolean", "datetime"]) {
+      assert.match(page.text, new RegExp(`<option value="${type}">${type}</option>`));
+    }
+    for (const type of ["url", "email", "json", "markdown", "textarea", "date", "image"]) {
+      assert.match(page.text, new RegExp(`<option value="column:${type}">${type}</option>`));
+    }
     const anonymous = await svc.client.get("/-/create-table");
     assert.equal(anonymous.status, 403);
     const post = await svc.client.post("/-/create-table", { headers: auth(svc) });
