@@ -13,7 +13,6 @@ import type { ViewHost } from "../host.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import type { SqlValue } from "../../db/values.ts";
 import { mentionsIdentifier } from "../../auth/sql_access.ts";
-import { escapeSqlIdentifier } from "../../util/sql.ts";
 import { rowPathOf } from "../../util/tilde.ts";
 
 /** Path of a BLOB cell's download, or null to fall back to base64. */
@@ -68,12 +67,13 @@ async function storedCells(
     const values = source.keyIndexes.map((i) => row[i]);
     return [keyOf(values), values] as const;
   })).values()];
-  const select = [...source.keys, ...wanted].map(escapeSqlIdentifier).join(", ");
-  const match = `(${source.keys.map((k) => `${escapeSqlIdentifier(k)} = ?`).join(" and ")})`;
+  const name = db.dialect.escapeIdentifier;
+  const select = [...source.keys, ...wanted].map(name).join(", ");
+  const match = `(${source.keys.map((k) => `${name(k)} = ?`).join(" and ")})`;
   for (let start = 0; start < keyRows.length; start += LOOKUP_CHUNK) {
     const chunk = keyRows.slice(start, start + LOOKUP_CHUNK);
     const results = await db.execute(
-      `select ${select} from ${escapeSqlIdentifier(source.table)} where ${
+      `select ${select} from ${db.dialect.tableName(source.table)} where ${
         chunk.map(() => match).join(" or ")
       }`,
       chunk.flat(),

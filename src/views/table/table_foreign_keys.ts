@@ -43,6 +43,9 @@ export async function compoundKeys(db: Database, table: string): Promise<CellFor
   // names no table twice there is none, and the page is spared this (uncached) query.
   const targets = (await db.foreign_keys_for_table(table)).map((fk) => fk.other_table);
   if (new Set(targets).size === targets.length) return [];
+  // Only SQLite's pragma tells keys apart; elsewhere each column's key links on its own
+  // (docs/postgres.md, "What does not work yet").
+  if (db.dialect.name !== "sqlite") return [];
   const rows = await db.execute(
     `select id, "from", "table", "to" from pragma_foreign_key_list(?) order by id, seq`,
     [table],
