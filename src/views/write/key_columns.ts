@@ -7,7 +7,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
-import type { Database } from "../../db/database.ts";
+import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { keyColumns } from "../../db/table_writes.ts";
 
 /** `{table: [column, ...]}`, tables in name order. */
