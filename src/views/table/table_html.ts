@@ -79,6 +79,7 @@ export async function tableHtml(
     columns: rows.columns,
     display_columns: rows.display_columns,
     display_rows: rows.display_rows,
+    row_paths: rows.row_paths,
     table_rows_template: svc.templates.select(templateCandidates("table_rows", names)),
     primary_keys: ctx.facts.pks,
     count,
@@ -179,11 +180,17 @@ async function renderedRows(ctx: TableContext, page: FetchedPage) {
     },
   };
   const display_columns = withSortLinks(ctx, displayColumns(ctx));
+  // Each row's key as in its URL: the editing script (static/table-edit.js) finds rows by it.
+  const keyIndexes = keys.map((key) => query.columns.indexOf(key));
+  const row_paths = ctx.is_view || keyIndexes.includes(-1)
+    ? null
+    : values.map((row) => rowPathOf(keyIndexes.map((i) => row[i])));
   if (!compound) {
     return {
       columns: query.columns,
       display_columns,
       display_rows: await displayRows(cellContext, query.columns, values),
+      row_paths,
     };
   }
   const columns = ["Link", ...query.columns];
@@ -211,5 +218,6 @@ async function renderedRows(ctx: TableContext, page: FetchedPage) {
       ...display_columns,
     ],
     display_rows: await displayRows(cellContext, columns, withLink),
+    row_paths,
   };
 }

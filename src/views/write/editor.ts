@@ -97,6 +97,11 @@ export async function tableActions(
   const links: MenuLink[] = [];
   if (await allowed(svc, actor, "insert-row", database, table)) {
     links.push({ href: "#insert-row", label: "Insert row" });
+    links.push({
+      href: "#paste-rows",
+      label: "Paste rows",
+      description: "Insert rows copied from a spreadsheet",
+    });
   }
   if (await allowed(svc, actor, "alter-table", database, table)) {
     links.push({ href: `${svc.urls.table(database, table)}/-/alter-table`, label: "Alter table" });
@@ -138,13 +143,18 @@ export async function editorVars(
   const pks = await db.primary_keys(table);
   if (view_name === "table") {
     const [insert, drop] = [await may("insert-row"), await may("drop-table")];
-    if (!insert && !drop) return null;
+    const [update, remove] = [await may("update-row"), await may("delete-row")];
+    if (!insert && !drop && !update && !remove) return null;
     return {
       write_ui: {
         table_url: tableUrl,
         database_url: String(svc.urls.database(database)),
         insert_url: insert ? `${tableUrl}/-/insert` : null,
         drop_url: drop ? `${tableUrl}/-/drop` : null,
+        // Inline edits use each row's `/-/update`; the selection's bulk endpoints these two.
+        update_url: update ? `${tableUrl}/-/update` : null,
+        delete_url: remove ? `${tableUrl}/-/delete` : null,
+        max_rows: Number(svc.setting("max_insert_rows")),
         primary_keys: pks,
         columns: withForeignKeys(
           await editorColumns(svc, database, table, pks),

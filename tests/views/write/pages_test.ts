@@ -23,6 +23,7 @@ Deno.test("table and database menus offer the write actions the actor may use", 
     const table = await svc.client.get("/shop/products", as(svc, "writer"));
     assert.deepEqual(menu(table.text), {
       "#insert-row": "Insert row",
+      "#paste-rows": "Paste rows",
       "/shop/products/-/alter-table": "Alter table",
       "#drop-table": "Drop table",
     });
