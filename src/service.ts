@@ -12,6 +12,8 @@
 import { Settings } from "./config/settings.ts";
 import { merge, Metadata } from "./config/metadata.ts";
 import { MetadataEdits } from "./db/metadata_edits.ts";
+import { WriteHistory } from "./db/history/history.ts";
+import type { HistoryMode } from "./db/history/store.ts";
 import { Database } from "./db/database.ts";
 import type { DatabaseEngine } from "./db/engine.ts";
 import { PostgresDatabase } from "./db/postgres_database.ts";
@@ -119,6 +121,7 @@ export class Service {
   #storedQueries: StoredQueries | null = null;
   #columnTypeStore: ColumnTypeStore | null = null;
   #metadataEdits: MetadataEdits | null = null;
+  #history: WriteHistory | null = null;
   /** The merged metadata, kept while neither the edits nor the hooks' answers can change it. */
   #mergedMetadata: { generation: number; metadata: Metadata } | null = null;
   #booting: Promise<void> | null = null;
@@ -457,6 +460,15 @@ export class Service {
       this.#columnTypeStore = new ColumnTypeStore(internal, this.#internalSchema);
     }
     return this.#columnTypeStore;
+  }
+
+  /** @internal The history of writes made through Vitrine (`db/history/`). */
+  get history(): WriteHistory {
+    this.#history ??= new WriteHistory(
+      () => this.get_internal_database(),
+      (database) => (this.metadata().database(database).history as HistoryMode | undefined) ?? null,
+    );
+    return this.#history;
   }
 
   /** @internal Metadata edited while serving (kept in the internal database). */

@@ -179,6 +179,14 @@ export const WRITE_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("drop-table", "dt", "resource", false, "Drop tables"),
 ]);
 
+/**
+ * The action of the history of writes (a default plugin too): undoing recorded changes, denied
+ * unless granted like every write.
+ */
+export const HISTORY_PERMISSIONS: readonly Permission[] = Object.freeze([
+  builtin("revert-change", "rvc", "database", false, "Undo changes recorded in the history"),
+]);
+
 /** The actions core registers itself at start-up: everything but the write API's. */
 export const CORE_PERMISSIONS: readonly Permission[] = Object.freeze([
   builtin("view-instance", "vi", "instance", true, "See the instance home page and its pages"),

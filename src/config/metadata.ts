@@ -5,6 +5,7 @@
 import YAML from "yaml";
 import { resolvePluginConfig } from "./plugin_config.ts";
 import { jsonErrorOffset, positionAt } from "./json_position.ts";
+import { HISTORY_MODES } from "../db/history/store.ts";
 
 /** A parsed metadata document (nested plain objects). */
 export type MetadataDict = Record<string, unknown>;
@@ -149,6 +150,12 @@ function checkShape(metadata: MetadataDict): void {
       if (value !== undefined && value !== null && !isPlainObject(value)) {
         throw new BadMetadataError(`"${key}" of database "${name}" must be a mapping by name`);
       }
+    }
+    const history = database.history;
+    if (history !== undefined && history !== null && !HISTORY_MODES.includes(history as never)) {
+      throw new BadMetadataError(
+        `"history" of database "${name}" must be one of ${HISTORY_MODES.join(", ")}`,
+      );
     }
     for (const [query, definition] of Object.entries(database.queries ?? {})) {
       const sql = isPlainObject(definition) ? definition.sql : definition;

@@ -88,7 +88,7 @@ export async function detectFtsTable(
 }
 
 /**
- * Tables to hide from listings: FTS shadow tables, `sqlite_stat*`, SpatiaLite's system tables,
+ * Tables to hide from listings: FTS shadow tables, `sqlite_stat*`, `_vitrine_history`, SpatiaLite's system tables,
  * FTS tables whose content table exists (`content=` or `<table>_fts`), and tables whose
  * `configOf(table).hidden` is true.
  */
@@ -114,6 +114,8 @@ export async function detectHiddenTables(
     for (const table of SPATIALITE_TABLES) if (existing.has(table)) hidden.add(table);
     for (const table of tables) if (/^(idx_|KNN)/.test(table)) hidden.add(table);
   }
+  // The history of writes kept in the file (`db/history/`) is Vitrine's, not the data's.
+  if (existing.has("_vitrine_history")) hidden.add("_vitrine_history");
   for (const table of tables) if (configOf(table).hidden) hidden.add(table);
   return [...hidden];
 }

@@ -80,6 +80,29 @@ const symbols = {
   sqlite3_str_errcode: { parameters: ["pointer"], result: "i32", optional: true },
   // char *sqlite3_str_value(sqlite3_str*);
   sqlite3_str_value: { parameters: ["pointer"], result: "pointer", optional: true },
+  // void *sqlite3_preupdate_hook(sqlite3*, void(*)(void*, sqlite3*, int op, const char *zDb,
+  //   const char *zName, sqlite3_int64 iKey1, sqlite3_int64 iKey2), void*);  and the four
+  // readers below: only in libraries built with SQLITE_ENABLE_PREUPDATE_HOOK, as Debian's is;
+  // without them writes are not recorded in the history (`preupdate.ts`)
+  sqlite3_preupdate_hook: {
+    parameters: ["pointer", "function", "pointer"],
+    result: "pointer",
+    optional: true,
+  },
+  // int sqlite3_preupdate_old(sqlite3*, int, sqlite3_value**);
+  sqlite3_preupdate_old: {
+    parameters: ["pointer", "i32", "buffer"],
+    result: "i32",
+    optional: true,
+  },
+  // int sqlite3_preupdate_new(sqlite3*, int, sqlite3_value**);
+  sqlite3_preupdate_new: {
+    parameters: ["pointer", "i32", "buffer"],
+    result: "i32",
+    optional: true,
+  },
+  // int sqlite3_preupdate_count(sqlite3*);
+  sqlite3_preupdate_count: { parameters: ["pointer"], result: "i32", optional: true },
   // void sqlite3_free(void*);
   sqlite3_free: { parameters: ["pointer"], result: "void" },
 

@@ -6,6 +6,7 @@
  */
 import type { MetadataEdits } from "../db/metadata_edits.ts";
 import type { DatabaseEngine as Database } from "../db/engine.ts";
+import type { WriteHistory } from "../db/history/history.ts";
 import type { StoredQueries } from "../db/stored_queries.ts";
 import type { ColumnTypeStore } from "../db/column_type_store.ts";
 import type { Row } from "../db/results.ts";
@@ -148,4 +149,6 @@ export interface ViewHost extends RenderHost {
   readonly column_type_store: ColumnTypeStore;
   /** Metadata edited while serving, kept in the internal database. */
   readonly metadata_edits: MetadataEdits;
+  /** The history of writes made through Vitrine (`db/history/`). */
+  readonly history: WriteHistory;
 }

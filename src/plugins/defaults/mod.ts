@@ -7,6 +7,7 @@ import * as actorAuth from "./actor_auth.ts";
 import * as defaultPermissions from "./default_permissions.ts";
 import * as errorPages from "./error_pages.ts";
 import * as writeApi from "./write_api.ts";
+import * as history from "./history.ts";
 import * as editMetadata from "./edit_metadata.ts";
 import * as coreEvents from "./core_events.ts";
 import * as charts from "./charts.ts";
@@ -24,6 +25,7 @@ const DEFAULT_PLUGINS: [string, Record<string, unknown>][] = [
   ["vitrine.error_pages", errorPages],
   ["vitrine.default_permissions", defaultPermissions],
   ["vitrine.write_api", writeApi],
+  ["vitrine.history", history],
   ["vitrine.edit_metadata", editMetadata],
   ["vitrine.core_events", coreEvents],
   // The built-in visualisations: each adds its scripts through the page hooks and can be switched

@@ -219,6 +219,10 @@ async function rowHtml(
   const top = await topHtml(svc, "top_row", hookArgs);
   return await renderPage(svc, request, templateCandidates("row", names), {
     row_actions,
+    // Rows of a database that can be written have a history of the changes made here.
+    history_url: db.is_mutable && request.url_vars.pks
+      ? `${svc.urls.table(db.name, table)}/${request.url_vars.pks}/-/history`
+      : null,
     top_row: () => top,
     database: db.name,
     table,

@@ -15,30 +15,49 @@ import { DatabaseNotMutable } from "../../db/errors.ts";
 import type { Event } from "../../plugins/events.ts";
 import { wrapWrite } from "../../plugins/write_wrappers.ts";
 import { Forbidden } from "../../http/errors.ts";
+import type { ChangeContext } from "../../db/history/store.ts";
 import { Response } from "../../http/response.ts";
 import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/json.ts";
 
 /**
  * `fn(conn)` on the write queue of `db`, inside a transaction the database opens (so a wait for
  * another process's write never holds up this thread), wrapped by the `write_wrapper` hooks;
- * resolves with its result once the events the wrappers queued were sent.
+ * resolves with its result once the events the wrappers queued were sent. This is the one place
+ * every write made through Vitrine passes, so it is where the history records the rows the write
+ * changed (`db/history/`), in the write's own transaction. `reverts` marks a revert's records
+ * with the changes they undid.
  */
 export async function runWrite<T>(
   svc: ViewHost,
   request: Request | null,
   db: Database,
   fn: (conn: WriteConnection) => T,
-  { transaction = true }: { transaction?: boolean } = {},
+  { transaction = true, reverts }: {
+    transaction?: boolean;
+    reverts?: ReadonlyMap<string, number>;
+  } = {},
 ): Promise<T> {
   const wrappers = svc.hooks.has("write_wrapper")
     ? await svc.hooks.call("write_wrapper", { database: db.name, request, transaction })
     : [];
+  const recording = await svc.history.recording(db, changeContext(db, request, reverts));
   const events: Event[] = [];
   try {
     const result = await db.execute_write_fn(
-      (conn) => wrapWrite(wrappers, conn, events, () => fn(conn)),
+      (conn) => {
+        recording?.start(conn);
+        try {
+          const result = wrapWrite(wrappers, conn, events, () => fn(conn));
+          recording?.finish(conn);
+          return result;
+        } catch (error) {
+          recording?.abort();
+          throw error;
+        }
+      },
       { transaction },
     ) as T;
+    await recording?.committed();
     for (const event of events) await svc.track_event(event);
     return result;
   } catch (error) {
@@ -47,6 +66,31 @@ export async function runWrite<T>(
     }
     throw error;
   }
+}
+
+const requestIds = new WeakMap<Request, string>();
+
+/** The id history files a request's changes under: one per request, however many writes it makes. */
+export function requestId(request: Request | null): string {
+  if (request === null) return crypto.randomUUID();
+  let id = requestIds.get(request);
+  if (!id) requestIds.set(request, id = crypto.randomUUID());
+  return id;
+}
+
+function changeContext(
+  db: Database,
+  request: Request | null,
+  reverts: ReadonlyMap<string, number> | undefined,
+): ChangeContext {
+  return {
+    database: db.name,
+    actor: request?.actor ?? null,
+    time: new Date().toISOString(),
+    request_id: requestId(request),
+    request: request ? `${request.method} ${request.path}` : null,
+    reverts,
+  };
 }
 
 /**

@@ -1,0 +1,213 @@
+/**
+ * What one write did to rows, found with SQLite's preupdate hook (`sqlite/preupdate.ts`): every
+ * row of a `main` table inserted, updated or deleted while the capture runs — by the statement
+ * itself, by its triggers or by foreign-key actions, whatever SQL did it (the write API,
+ * `execute-write`, a writable canned query). The changes are summed up per row: a row's values
+ * before its first change and after the write, read from the table itself at the end, so a change
+ * a savepoint rolled back (a dry run) and a row changed and changed back leave nothing. A row
+ * whose key changed is two changes: the old key deleted, the new one inserted.
+ *
+ * Not captured: virtual tables and their shadow tables (a full-text index follows its table),
+ * SQLite's own tables, tables of attached databases, and rows of a table whose column was dropped
+ * by the same write (their old values no longer match the columns). Generated columns are left
+ * out of the values (they cannot be written back).
+ *
+ * @module
+ */
+
+import type { Connection } from "../../sqlite/connection.ts";
+import {
+  type Cell,
+  preupdateAvailable,
+  type RowOperation,
+  watchRowChanges,
+} from "../../sqlite/preupdate.ts";
+import { cellJson } from "../../util/json_rows.ts";
+import { type HistoryRow, rowJson } from "./values.ts";
+import { rowReader } from "./rows.ts";
+
+/** One row's change, as history records it. */
+export interface ChangeRecord {
+  table: string;
+  /** JSON array of the row's primary key values (its rowid for a table without one). */
+  pks: string;
+  operation: RowOperation;
+  /** JSON object of the row before; null for an insert. */
+  before: string | null;
+  /** JSON object of the row after; null for a delete. */
+  after: string | null;
+}
+
+/** The name of the table history keeps in a database file (and in the internal database). */
+export const HISTORY_TABLE = "_vitrine_history";
+
+interface RawChange {
+  table: string;
+  count: number;
+  oldRowid: number | bigint;
+  newRowid: number | bigint;
+  old: Cell[] | null;
+  new: Cell[] | null;
+}
+
+/** What history needs to know of a table. */
+interface TableShape {
+  name: string;
+  withoutRowid: boolean;
+  /** Every column in table order, generated ones too (`pragma table_xinfo`). */
+  columns: { name: string; pk: number; hidden: number }[];
+  /** Column indexes in the order the preupdate hook hands values (virtual columns are absent). */
+  stored: number[];
+  /** Declared primary key columns, in key order. */
+  pks: string[];
+}
+
+/** A capture running on a write connection; `finish` ends it. */
+export class ChangeCapture {
+  readonly #changes: RawChange[] = [];
+  readonly #stop: () => void;
+  #stopped = false;
+
+  private constructor(conn: Connection) {
+    this.#stop = watchRowChanges(conn, (change) => {
+      if (change.schema !== "main" || change.table.startsWith("sqlite_")) return;
+      if (change.table === HISTORY_TABLE) return;
+      const cells = (read: (i: number) => Cell) =>
+        Array.from({ length: change.count }, (_, i) => read(i));
+      this.#changes.push({
+        table: change.table,
+        count: change.count,
+        oldRowid: change.oldRowid,
+        newRowid: change.newRowid,
+        old: change.operation === "insert" ? null : cells(change.before),
+        new: change.operation === "delete" ? null : cells(change.after),
+      });
+    });
+  }
+
+  /** Starts watching `conn`; null when the SQLite library has no preupdate hook. */
+  static start(conn: Connection): ChangeCapture | null {
+    return preupdateAvailable() ? new ChangeCapture(conn) : null;
+  }
+
+  /** Stops watching (again: no harm); throws what the watcher failed with, if anything. */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#stop();
+  }
+
+  /** Stops watching and sums the changes up per row (read on `conn`, inside the write). */
+  finish(conn: Connection): ChangeRecord[] {
+    this.stop();
+    const byTable = new Map<string, RawChange[]>();
+    for (const change of this.#changes) {
+      const list = byTable.get(change.table) ?? [];
+      if (!list.length) byTable.set(change.table, list);
+      list.push(change);
+    }
+    const records: ChangeRecord[] = [];
+    for (const [table, changes] of byTable) {
+      const shape = tableShape(conn, table);
+      if (shape === null) continue;
+      // More values than columns: a column was dropped since, so the values cannot be named.
+      if (changes.some((change) => change.count > shape.columns.length)) continue;
+      records.push(...tableRecords(conn, shape, changes));
+    }
+    return records;
+  }
+}
+
+/** A row's identity within one write: its rowid, or its key values in a WITHOUT ROWID table. */
+interface RowKey {
+  key: string;
+  rowid: number | bigint | null;
+  pkCells: Cell[];
+}
+
+function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[]): ChangeRecord[] {
+  const first = new Map<string, { at: RowKey; before: Cell[] | null }>();
+  const note = (at: RowKey, before: Cell[] | null) => {
+    if (!first.has(at.key)) first.set(at.key, { at, before });
+  };
+  for (const change of changes) {
+    if (change.old) note(rowKey(shape, change.old, change.oldRowid), change.old);
+    if (change.new) note(rowKey(shape, change.new, change.newRowid), null);
+  }
+  const read = afterReader(conn, shape);
+  const records: ChangeRecord[] = [];
+  for (const { at, before } of first.values()) {
+    const beforeRow = before ? namedRow(shape, before) : null;
+    const afterRow = read(at);
+    const beforeText = beforeRow ? rowJson(beforeRow) : null;
+    const afterText = afterRow ? rowJson(afterRow) : null;
+    if (beforeText === afterText) continue;
+    const row = (afterRow ?? beforeRow)!;
+    const pks = shape.pks.length
+      ? shape.pks.map((pk) =>
+        row.find(([name]) => name === pk)?.[1] ?? { value: null, real: false }
+      )
+      : [{ value: at.rowid, real: false }];
+    records.push({
+      table: shape.name,
+      pks: `[${pks.map((cell) => cellJson(cell.value, cell.real, false)).join(",")}]`,
+      operation: beforeText === null ? "insert" : afterText === null ? "delete" : "update",
+      before: beforeText,
+      after: afterText,
+    });
+  }
+  return records;
+}
+
+function rowKey(shape: TableShape, cells: Cell[], rowid: number | bigint): RowKey {
+  if (!shape.withoutRowid) return { key: String(rowid), rowid, pkCells: [] };
+  const pkCells = shape.pks.map((pk) => {
+    const column = shape.columns.findIndex((c) => c.name === pk);
+    return cells[shape.stored.indexOf(column)] ?? { value: null, real: false };
+  });
+  return {
+    key: rowJson(pkCells.map((cell, i) => [shape.pks[i], cell])),
+    rowid: null,
+    pkCells,
+  };
+}
+
+/** The hook's values named by column, generated columns left out. */
+function namedRow(shape: TableShape, cells: Cell[]): HistoryRow {
+  const row: HistoryRow = [];
+  shape.stored.forEach((column, i) => {
+    const { name, hidden } = shape.columns[column];
+    if (hidden === 0) row.push([name, cells[i] ?? { value: null, real: false }]);
+  });
+  return row;
+}
+
+/** Reads a row as it is now (null when it is gone), with each value's storage class. */
+function afterReader(conn: Connection, shape: TableShape): (at: RowKey) => HistoryRow | null {
+  const names = shape.columns.filter((c) => c.hidden === 0).map((c) => c.name);
+  const read = rowReader(conn, shape.name, names, shape.withoutRowid ? shape.pks : ["rowid"]);
+  return (at) => read(shape.withoutRowid ? at.pkCells.map((cell) => cell.value) : [at.rowid]);
+}
+
+function tableShape(conn: Connection, table: string): TableShape | null {
+  const listed = conn.query(
+    "select type, wr from pragma_table_list where schema = 'main' and name = ?",
+    [table],
+  ).rows[0];
+  if (!listed || listed[0] !== "table") return null;
+  const columns = conn.query(
+    "select name, pk, hidden from pragma_table_xinfo(?) order by cid",
+    [table],
+  ).rows.map(([name, pk, hidden]) => ({
+    name: String(name),
+    pk: Number(pk),
+    hidden: Number(hidden),
+  }));
+  return {
+    name: table,
+    withoutRowid: listed[1] === 1,
+    columns,
+    stored: columns.flatMap((column, i) => column.hidden === 2 ? [] : [i]),
+    pks: columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+  };
+}

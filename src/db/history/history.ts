@@ -1,0 +1,107 @@
+/**
+ * The history of writes made through Vitrine, for one service: which databases record where
+ * (`history` in a database's configuration: `internal`, `database` or `off`; by default the
+ * database's own `_vitrine_history` table when the file has one, else the internal database),
+ * the recording of one write, and the reading of what was recorded.
+ *
+ * A write in `database` mode is recorded in its own transaction: it commits or rolls back with
+ * the history rows. In `internal` mode the rows are written to the internal database right after
+ * the write committed, in one transaction of their own, and only then: a write that rolled back
+ * leaves no history, and a half-written history cannot happen (a crash between the two commits
+ * could lose the history of the last write, which `database` mode cannot).
+ *
+ * @module
+ */
+
+import type { Connection } from "../../sqlite/connection.ts";
+import type { DatabaseEngine as Database } from "../engine.ts";
+import { ChangeCapture, type ChangeRecord, HISTORY_TABLE } from "./capture.ts";
+import {
+  type ChangeContext,
+  type HistoryEntry,
+  type HistoryFilter,
+  type HistoryMode,
+  rawChanges,
+  type RawEntry,
+  readChanges,
+  writeChanges,
+} from "./store.ts";
+
+/** The recording of one write: `start` and `finish` run inside it, `committed` after it. */
+export interface WriteRecording {
+  /** Starts watching the write connection (inside the write, before its statements). */
+  start(conn: Connection): void;
+  /** Sums up what changed and, in `database` mode, records it (inside the write's transaction). */
+  finish(conn: Connection): void;
+  /** Stops watching a write that failed. */
+  abort(): void;
+  /** In `internal` mode, records what changed, once the write committed. */
+  committed(): Promise<void>;
+}
+
+/** Where writes of each database are recorded, and the reading of the records. */
+export class WriteHistory {
+  readonly #internal: () => Database;
+  readonly #configured: (database: string) => HistoryMode | null;
+
+  /**
+   * @param internal the internal database
+   * @param configured the `history` a database's configuration names, or null
+   */
+  constructor(internal: () => Database, configured: (database: string) => HistoryMode | null) {
+    this.#internal = internal;
+    this.#configured = configured;
+  }
+
+  /** Where `db`'s writes are recorded. */
+  async mode(db: Database): Promise<HistoryMode> {
+    // The preupdate hook is SQLite's: PostgreSQL databases are not recorded.
+    if (db.engine !== "sqlite" || !db.is_mutable || db.name === "_internal") return "off";
+    const configured = this.#configured(db.name);
+    if (configured) return configured;
+    return await db.table_exists(HISTORY_TABLE) ? "database" : "internal";
+  }
+
+  /** A recording for one write of `db`, or null when its writes are not recorded. */
+  async recording(db: Database, context: ChangeContext): Promise<WriteRecording | null> {
+    const mode = await this.mode(db);
+    if (mode === "off") return null;
+    let capture: ChangeCapture | null = null;
+    let records: ChangeRecord[] = [];
+    return {
+      start: (conn) => void (capture = ChangeCapture.start(conn)),
+      finish: (conn) => {
+        records = capture?.finish(conn) ?? [];
+        if (mode === "database") writeChanges(conn, records, context);
+      },
+      abort: () => {
+        try {
+          capture?.stop();
+        } catch { /* the write's own error matters more */ }
+      },
+      committed: async () => {
+        if (mode !== "internal" || !records.length) return;
+        await this.#internal().execute_write_fn(
+          (conn) => writeChanges(conn, records, context),
+          { transaction: true },
+        );
+      },
+    };
+  }
+
+  /** Recorded changes of `db`, newest first. */
+  async changes(db: Database, filter: Omit<HistoryFilter, "database">): Promise<HistoryEntry[]> {
+    const mode = await this.mode(db);
+    if (mode === "database") return await readChanges(db, { ...filter, database: null });
+    return await readChanges(this.#internal(), { ...filter, database: db.name });
+  }
+
+  /** The exact records of changes `ids` of `db`, oldest first (for a revert). */
+  async rawChanges(db: Database, ids: number[]): Promise<RawEntry[]> {
+    if (!ids.length) return [];
+    const found = await this.changes(db, { ids, limit: ids.length });
+    if (found.length !== ids.length) return [];
+    const source = (await this.mode(db)) === "database" ? db : this.#internal();
+    return await rawChanges(source, ids);
+  }
+}

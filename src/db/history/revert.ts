@@ -1,0 +1,113 @@
+/**
+ * Undoing recorded changes on the write connection, inside the caller's transaction: newest
+ * first, each one only if its row is still exactly as the change left it (its values equal the
+ * change's "after", or, for a delete, no row holds its key again). Otherwise nothing is undone:
+ * `RevertConflict` (409) says which row changed since, and the caller's transaction rolls back.
+ * Only the columns the change recorded are compared and written back, so a column added since
+ * does not stand in the way; one dropped since does.
+ *
+ * @module
+ */
+
+import type { Connection } from "../../sqlite/connection.ts";
+import type { SqlValue } from "../../sqlite/values.ts";
+import { StatusError } from "../../util/errors.ts";
+import { quoteSqlIdentifier } from "../../util/sql.ts";
+import type { RawEntry } from "./store.ts";
+import { type HistoryRow, parseRow, rowJson } from "./values.ts";
+import { rowReader } from "./rows.ts";
+
+/** A change that cannot be reverted because its row changed since: a 409. */
+export class RevertConflict extends StatusError {
+  override name = "RevertConflict";
+  /** A 409 with `message`. */
+  constructor(message: string) {
+    super(409, message, { title: "Cannot revert" });
+  }
+}
+
+/** Reverts `entries` (oldest first, as read), newest first, on `conn`. */
+export function revertChanges(conn: Connection, entries: readonly RawEntry[]): void {
+  for (const entry of [...entries].reverse()) revertOne(conn, entry);
+}
+
+function revertOne(conn: Connection, entry: RawEntry): void {
+  const pkRows = conn.query(
+    "select name from pragma_table_info(?) where pk > 0 order by pk",
+    [entry.table],
+  ).rows;
+  const exists = conn.query(
+    "select 1 from sqlite_master where type = 'table' and name = ?",
+    [entry.table],
+  ).rows.length > 0;
+  const label = `Change ${entry.id} (${entry.operation} of ${entry.table} row ${keyText(entry)})`;
+  if (!exists) throw new RevertConflict(`${label} cannot be reverted: the table is gone`);
+  const pks = pkRows.map(([name]) => String(name));
+  const before = entry.before === null ? null : parseRow(entry.before);
+  const after = entry.after === null ? null : parseRow(entry.after);
+  const keys = pks.length ? pks : ["rowid"];
+  const keyOf = (row: HistoryRow | null): SqlValue[] =>
+    pks.length
+      ? pks.map((pk) => row?.find(([name]) => name === pk)?.[1].value ?? null)
+      : [rowidOf(entry)];
+  const recorded = (after ?? before)!.map(([name]) => name);
+  let current: HistoryRow | null;
+  try {
+    current = rowReader(conn, entry.table, recorded, keys)(keyOf(after ?? before));
+  } catch {
+    throw new RevertConflict(`${label} cannot be reverted: the table's columns changed since`);
+  }
+  if (after !== null) {
+    if (current === null) {
+      throw new RevertConflict(`${label} cannot be reverted: the row was deleted since`);
+    }
+    if (rowJson(current) !== entry.after) {
+      throw new RevertConflict(
+        `${label} cannot be reverted: the row changed since (its values are no longer the ` +
+          `ones this change wrote)`,
+      );
+    }
+  } else if (current !== null) {
+    throw new RevertConflict(
+      `${label} cannot be reverted: a row with its key exists again`,
+    );
+  }
+  const table = quoteSqlIdentifier(entry.table);
+  const where = keys.map((key) => `${key === "rowid" ? key : quoteSqlIdentifier(key)} = ?`)
+    .join(" and ");
+  if (before === null) {
+    conn.run(`DELETE FROM ${table} WHERE ${where}`, keyOf(after));
+    return;
+  }
+  const values = before.map(([, cell]) => cell.value);
+  const slots = before.map(([, cell]) => cell.real ? "CAST(? AS REAL)" : "?");
+  if (after === null) {
+    const names = before.map(([name]) => quoteSqlIdentifier(name));
+    if (!pks.length) {
+      names.push("rowid");
+      slots.push("?");
+      values.push(rowidOf(entry));
+    }
+    conn.run(
+      `INSERT INTO ${table} (${names.join(", ")}) VALUES (${slots.join(", ")})`,
+      values,
+    );
+    return;
+  }
+  const sets = before.map(([name], i) => `${quoteSqlIdentifier(name)} = ${slots[i]}`);
+  conn.run(`UPDATE ${table} SET ${sets.join(", ")} WHERE ${where}`, [...values, ...keyOf(after)]);
+}
+
+function rowidOf(entry: RawEntry): SqlValue {
+  const [rowid] = parseRow(`{"rowid":${JSON.parse(entry.pks).length ? entryKey(entry) : "null"}}`);
+  return rowid[1].value;
+}
+
+/** The first key value's JSON text, kept exact (a rowid beyond 2^53 stays a bigint). */
+function entryKey(entry: RawEntry): string {
+  return entry.pks.slice(1, -1).split(",")[0];
+}
+
+function keyText(entry: RawEntry): string {
+  return (JSON.parse(entry.pks) as unknown[]).map(String).join(",");
+}

@@ -1,0 +1,217 @@
+/**
+ * Where the history of writes is kept and how it is read: a `_vitrine_history` table, in the
+ * internal database (the default: every database's changes, told apart by `database_name`) or in
+ * the written database file itself (`history: database` in the database's configuration, or
+ * whenever the file already has the table), so the history travels with the file. One row per
+ * changed row; one request's changes share its `request_id`.
+ *
+ * @module
+ */
+
+import type { Connection } from "../../sqlite/connection.ts";
+import type { DatabaseEngine as Database } from "../engine.ts";
+import type { SqlValue } from "../../sqlite/values.ts";
+import { type ChangeRecord, HISTORY_TABLE } from "./capture.ts";
+import { plainRow } from "./values.ts";
+
+/** The history table, the same in the internal database and in a database file. */
+export const HISTORY_SCHEMA = `
+CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (
+  id INTEGER PRIMARY KEY,
+  database_name TEXT NOT NULL,
+  table_name TEXT NOT NULL,
+  pks TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  before TEXT,
+  after TEXT,
+  actor_id TEXT,
+  actor TEXT,
+  time TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  request TEXT,
+  reverts INTEGER
+);
+CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_row ON ${HISTORY_TABLE} (table_name, pks);
+CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_request ON ${HISTORY_TABLE} (request_id);
+CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_reverts ON ${HISTORY_TABLE} (reverts);
+`;
+
+/**
+ * Where a database's writes are recorded: `internal` (the internal database), `database` (its own
+ * `_vitrine_history` table) or `off` (not recorded).
+ */
+export type HistoryMode = "internal" | "database" | "off";
+
+/** The modes a database's `history` configuration may name. */
+export const HISTORY_MODES: readonly HistoryMode[] = ["internal", "database", "off"];
+
+/** Who made a change, when, and in which request. */
+export interface ChangeContext {
+  database: string;
+  actor: Record<string, unknown> | null;
+  /** ISO 8601 UTC time. */
+  time: string;
+  request_id: string;
+  /** The request's method and path, e.g. `POST /shop/items/-/upsert`. */
+  request: string | null;
+  /** For a revert: the change each reverted row's change undid, by `table` + `pks`. */
+  reverts?: ReadonlyMap<string, number>;
+}
+
+/** The `reverts` key of a record. */
+export function rowKey(table: string, pks: string): string {
+  return `${table}\u0000${pks}`;
+}
+
+/** Records `records` on `conn` (inside the caller's transaction); creates the table if needed. */
+export function writeChanges(
+  conn: Connection,
+  records: readonly ChangeRecord[],
+  context: ChangeContext,
+): void {
+  if (!records.length) return;
+  conn.exec(HISTORY_SCHEMA);
+  const statement = conn.prepare(
+    `INSERT INTO ${HISTORY_TABLE} (database_name, table_name, pks, operation, before, after,
+      actor_id, actor, time, request_id, request, reverts)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  try {
+    const actorId = context.actor?.id ?? null;
+    const actor = context.actor ? JSON.stringify(context.actor) : null;
+    for (const record of records) {
+      statement.bind([
+        context.database,
+        record.table,
+        record.pks,
+        record.operation,
+        record.before,
+        record.after,
+        actorId === null ? null : String(actorId),
+        actor,
+        context.time,
+        context.request_id,
+        context.request,
+        context.reverts?.get(rowKey(record.table, record.pks)) ?? null,
+      ]);
+      while (statement.step()) { /* drain */ }
+      statement.reset();
+    }
+  } finally {
+    statement.finalize();
+  }
+}
+
+/** One recorded change, as pages and the JSON API show it. */
+export interface HistoryEntry {
+  id: number;
+  database: string;
+  table: string;
+  /** Primary key values (the rowid for tables without one). */
+  pks: unknown[];
+  operation: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** `before` as recorded: JSON text that keeps a REAL `12.0` and large integers exact. */
+  before_json: string | null;
+  /** `after` as recorded. */
+  after_json: string | null;
+  actor_id: string | null;
+  actor: Record<string, unknown> | null;
+  time: string;
+  request_id: string;
+  request: string | null;
+  /** The change this one reverted, if it was a revert. */
+  reverts: number | null;
+  /** The later change that reverted this one, if any. */
+  reverted_by: number | null;
+}
+
+/** Which changes to read, newest first. */
+export interface HistoryFilter {
+  /** The database's name: needed where several databases share the table (internal). */
+  database: string | null;
+  table?: string | null;
+  /** JSON array texts the key values may have been recorded as (any of them matches). */
+  pks?: string[] | null;
+  request_id?: string | null;
+  ids?: number[] | null;
+  /** Only changes with a smaller id (the next page). */
+  before_id?: number | null;
+  limit?: number;
+}
+
+/** The changes `filter` selects, newest first, read from `source`'s history table. */
+export async function readChanges(
+  source: Database,
+  filter: HistoryFilter,
+): Promise<HistoryEntry[]> {
+  if (!(await source.table_exists(HISTORY_TABLE))) return [];
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  const add = (sql: string, ...values: SqlValue[]) => {
+    where.push(sql);
+    params.push(...values);
+  };
+  if (filter.database !== null) add("h.database_name = ?", filter.database);
+  if (filter.table) add("h.table_name = ?", filter.table);
+  if (filter.pks) add(`h.pks in (${filter.pks.map(() => "?").join(", ")})`, ...filter.pks);
+  if (filter.request_id) add("h.request_id = ?", filter.request_id);
+  if (filter.ids) add(`h.id in (${filter.ids.map(() => "?").join(", ") || "null"})`, ...filter.ids);
+  if (filter.before_id) add("h.id < ?", filter.before_id);
+  const limit = filter.limit ?? 100;
+  const results = await source.execute(
+    `select h.*, (select min(r.id) from ${HISTORY_TABLE} r where r.reverts = h.id) as reverted_by
+    from ${HISTORY_TABLE} h ${where.length ? `where ${where.join(" and ")}` : ""}
+    order by h.id desc limit ${limit}`,
+    params,
+    { truncate: false },
+  );
+  return results.dicts().map((row) => ({
+    id: Number(row.id),
+    database: String(row.database_name),
+    table: String(row.table_name),
+    pks: JSON.parse(String(row.pks)),
+    operation: String(row.operation),
+    before: plainRow(row.before as string | null),
+    after: plainRow(row.after as string | null),
+    before_json: row.before as string | null,
+    after_json: row.after as string | null,
+    actor_id: row.actor_id === null ? null : String(row.actor_id),
+    actor: row.actor === null ? null : JSON.parse(String(row.actor)),
+    time: String(row.time),
+    request_id: String(row.request_id),
+    request: row.request === null ? null : String(row.request),
+    reverts: row.reverts === null ? null : Number(row.reverts),
+    reverted_by: row.reverted_by === null ? null : Number(row.reverted_by),
+  }));
+}
+
+/** The raw rows of changes (JSON texts kept exact), for a revert; oldest first. */
+export function rawChanges(source: Database, ids: number[]): Promise<RawEntry[]> {
+  return source.execute(
+    `select id, table_name, pks, operation, before, after from ${HISTORY_TABLE}
+    where id in (${ids.map(() => "?").join(", ")}) order by id`,
+    ids,
+    { truncate: false },
+  ).then((results) =>
+    results.dicts().map((row) => ({
+      id: Number(row.id),
+      table: String(row.table_name),
+      pks: String(row.pks),
+      operation: String(row.operation),
+      before: row.before as string | null,
+      after: row.after as string | null,
+    }))
+  );
+}
+
+/** A change as a revert needs it: the exact JSON texts. */
+export interface RawEntry {
+  id: number;
+  table: string;
+  pks: string;
+  operation: string;
+  before: string | null;
+  after: string | null;
+}

@@ -1,0 +1,57 @@
+/**
+ * The history of writes (`db/history/`, `views/history/`) as a default plugin on the public
+ * hooks: its pages and revert endpoint through `register_routes`, its `revert-change` action
+ * (denied unless granted) through `register_permissions`, and "History" entries in the table and
+ * database menus of actors who may revert changes (the row page links to its row's history for
+ * every visitor).
+ */
+import type { HookArgs } from "../hookspecs.ts";
+import { HISTORY_PERMISSIONS } from "../../auth/permission_registry.ts";
+import { HISTORY_ROUTES } from "../../views/history/routes.ts";
+
+/** The history pages and `/-/history/-/revert`. */
+export function register_routes(): typeof HISTORY_ROUTES {
+  return HISTORY_ROUTES;
+}
+
+/** `revert-change`. */
+export function register_permissions(): typeof HISTORY_PERMISSIONS {
+  return HISTORY_PERMISSIONS;
+}
+
+/** "History" of the table. */
+export async function table_actions(
+  { svc, actor, database, table }: HookArgs<"table_actions">,
+) {
+  if (!(await mayRevert(svc, actor, database))) return null;
+  return [{
+    href: `${svc.urls.table(database, table)}/-/history`,
+    label: "History",
+    description: "Changes made to this table through Vitrine",
+  }];
+}
+
+/** "History" of the database. */
+export async function database_actions(
+  { svc, actor, database }: HookArgs<"database_actions">,
+) {
+  if (!(await mayRevert(svc, actor, database))) return null;
+  return [{
+    href: `${svc.urls.database(database)}/-/history`,
+    label: "History",
+    description: "Recent changes made through Vitrine, which can be undone",
+  }];
+}
+
+/**
+ * The menus offer the history to those who can act on it (anyone who may see a table can read
+ * its history; row pages link to theirs for everyone).
+ */
+async function mayRevert(
+  svc: HookArgs<"table_actions">["svc"],
+  actor: HookArgs<"table_actions">["actor"],
+  database: string,
+): Promise<boolean> {
+  if (!svc.databases.get(database)?.is_mutable) return false;
+  return Boolean(await svc.permission_allowed(actor, "revert-change", database));
+}

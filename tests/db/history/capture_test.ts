@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { Connection } from "../../../src/sqlite/mod.ts";
+import { ChangeCapture } from "../../../src/db/history/capture.ts";
+import { revertChanges } from "../../../src/db/history/revert.ts";
+
+function captured(conn: Connection, sql: string) {
+  const capture = ChangeCapture.start(conn)!;
+  try {
+    conn.exec(sql);
+  } catch (error) {
+    capture.stop();
+    throw error;
+  }
+  return capture.finish(conn);
+}
+
+Deno.test("capture: values by column name, generated columns left out, REALs and BLOBs kept", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec(
+    "create table t (id integer primary key, a, twice as (a * 2), thrice as (a * 3) stored, b);" +
+      "insert into t (id, a, b) values (1, 1, 2.0)",
+  );
+  const records = captured(conn, "update t set a = 5, b = x'0102' where id = 1");
+  assert.deepEqual(records, [{
+    table: "t",
+    pks: "[1]",
+    operation: "update",
+    before: '{"id":1,"a":1,"b":2.0}',
+    after: '{"id":1,"a":5,"b":{"$base64":true,"encoded":"AQI="}}',
+  }]);
+});
+
+Deno.test("capture: one change per row, a savepoint rolled back and a row changed back leave nothing", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec("create table w (k text primary key, v) without rowid; insert into w values ('a', 1)");
+  const records = captured(
+    conn,
+    "update w set v = 2; update w set v = 3; insert into w values ('b', 1);" +
+      "savepoint s; delete from w; rollback to s; release s;" +
+      "insert into w values ('c', 1); delete from w where k = 'c'",
+  );
+  assert.deepEqual(records.map((r) => [r.operation, r.pks, r.before, r.after]), [
+    ["update", '["a"]', '{"k":"a","v":1}', '{"k":"a","v":3}'],
+    ["insert", '["b"]', null, '{"k":"b","v":1}'],
+  ]);
+});
+
+Deno.test("capture: a new key is a delete and an insert, and a revert puts both back", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec("create table t (id integer primary key, name); insert into t values (1, 'x')");
+  conn.exec("begin");
+  const records = captured(conn, "update t set id = 2 where id = 1");
+  conn.exec("commit");
+  assert.deepEqual(records.map((r) => [r.operation, r.pks]), [["delete", "[1]"], [
+    "insert",
+    "[2]",
+  ]]);
+  conn.exec("begin");
+  revertChanges(conn, records.map((r, i) => ({ id: i + 1, ...r })));
+  conn.exec("commit");
+  assert.deepEqual(conn.query("select id, name from t").rows, [[1, "x"]]);
+});

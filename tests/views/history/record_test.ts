@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { auth, fileRows, post } from "../write/_write_helpers.ts";
+import { changesAt, historyService } from "./_history_helpers.ts";
+import { parse_metadata } from "../../../src/config/metadata.ts";
+
+Deno.test("history: insert, upsert, update and delete are recorded with before and after", async () => {
+  await using svc = historyService();
+  assert.equal(
+    (await post(svc, "/shop/categories/-/insert", { rows: [{ id: 9, name: "Paint" }] })).status,
+    201,
+  );
+  const upsert = await post(svc, "/shop/products/-/upsert", {
+    rows: [{ id: 1, price: 12.0 }, { id: 2, name: "Spoon" }],
+  });
+  assert.equal(upsert.status, 200, upsert.text);
+  await post(svc, "/shop/categories/9/-/update", { update: { name: "Paints" } });
+  assert.equal((await post(svc, "/shop/order_items/A~2F1001,2/-/delete", {})).status, 200);
+  const changes = await changesAt(svc);
+  assert.deepEqual(
+    changes.map((c) => [c.operation, c.table, c.pks, c.actor]),
+    [
+      ["delete", "order_items", ["A/1001", 2], "writer"],
+      ["update", "categories", [9], "writer"],
+      ["update", "products", [2], "writer"],
+      ["update", "products", [1], "writer"],
+      ["insert", "categories", [9], "writer"],
+    ],
+  );
+  const [deleted, updated, spoon, knife, inserted] = changes;
+  assert.equal(inserted.before, null);
+  assert.deepEqual(inserted.after, { id: 9, name: "Paint" });
+  assert.deepEqual(updated.before, { id: 9, name: "Paint" });
+  assert.deepEqual(updated.after, { id: 9, name: "Paints" });
+  assert.equal(knife.before!.price, 34.5);
+  assert.equal(knife.after!.price, 12);
+  assert.equal(knife.after!.name, "Chef knife");
+  assert.equal(spoon.after!.name, "Spoon");
+  assert.deepEqual(deleted.after, null);
+  assert.deepEqual(deleted.before, { order_id: "A/1001", product_id: 2, quantity: 3 });
+  // One request, one id: both rows of the upsert share it; other requests have their own.
+  assert.equal(spoon.request_id, knife.request_id);
+  assert.notEqual(spoon.request_id, inserted.request_id);
+  assert.equal(knife.request, "POST /shop/products/-/upsert");
+  assert.match(knife.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  // A REAL stays a REAL in the JSON: 12.0, not 12.
+  const text = (await svc.client.get("/shop/products/1/-/history.json")).text;
+  assert.match(text, /"after":\{"id":1,[^}]*"price":12\.0,/);
+});
+
+Deno.test("history: execute-write records every row its statements changed, under one request", async () => {
+  await using svc = historyService();
+  const response = await post(svc, "/shop/-/execute-write", {
+    sql: "update products set price = price * 2 where category_id = 1;\n" +
+      "insert into log (message, level) values ('doubled', 'info');\n" +
+      "delete from order_items where order_id = 'A/1001'",
+  });
+  assert.equal(response.status, 200, response.text);
+  const changes = await changesAt(svc);
+  const kitchen = fileRows(svc, "select id from products where category_id = 1");
+  const items = changes.filter((c) => c.table === "order_items");
+  assert.ok(items.length >= 1 && items.every((c) => c.operation === "delete"));
+  assert.equal(changes.filter((c) => c.table === "products").length, kitchen.length);
+  const log = changes.find((c) => c.table === "log")!;
+  assert.equal(log.operation, "insert");
+  assert.equal(log.after!.message, "doubled");
+  // A table without a primary key is keyed by rowid.
+  assert.deepEqual(log.pks, [fileRows(svc, "select max(rowid) as r from log")[0].r]);
+  assert.equal(new Set(changes.map((c) => c.request_id)).size, 1);
+  assert.equal(changes[0].request, "POST /shop/-/execute-write");
+  // A dry run changes nothing and records nothing.
+  const dry = await post(svc, "/shop/-/execute-write", {
+    sql: "delete from log",
+    dry_run: true,
+  });
+  assert.equal(dry.status, 200, dry.text);
+  assert.equal((await changesAt(svc)).length, changes.length);
+});
+
+Deno.test("history: a writable canned query's changes are recorded", async () => {
+  await using svc = historyService();
+  const response = await svc.client.post("/shop/add_log_entry", {
+    body: JSON.stringify({ message: "restocked" }),
+    headers: { "content-type": "application/json", accept: "application/json", ...auth(svc) },
+  });
+  assert.equal(response.status, 200, response.text);
+  const [change] = await changesAt(svc);
+  assert.equal(change.table, "log");
+  assert.equal(change.operation, "insert");
+  assert.deepEqual(change.after, { message: "restocked", level: "info" });
+  assert.equal(change.actor, "writer");
+  assert.equal(change.request, "POST /shop/add_log_entry");
+});
+
+Deno.test("history: a write that rolls back leaves no history", async () => {
+  await using svc = historyService();
+  // The second row breaks the primary key: the first is not kept, and neither is its history.
+  const insert = await post(svc, "/shop/categories/-/insert", {
+    rows: [{ id: 10, name: "Ten" }, { id: 1, name: "Clash" }],
+  });
+  assert.equal(insert.status, 400);
+  const batch = await post(svc, "/shop/-/execute-write", {
+    sql: "update products set price = 0; insert into nowhere values (1)",
+  });
+  assert.equal(batch.status, 400);
+  assert.deepEqual(await changesAt(svc), []);
+  assert.deepEqual(fileRows(svc, "select * from categories where id = 10"), []);
+  // The internal database's history table holds nothing either.
+  const count = await svc.get_internal_database().execute_write_fn((conn) => {
+    const exists = conn.query("select 1 from sqlite_master where name = '_vitrine_history'");
+    return exists.rows.length ? conn.query("select count(*) from _vitrine_history").rows[0][0] : 0;
+  });
+  assert.equal(count, 0);
+});
+
+Deno.test("history: row, table and database pages list what concerns them, paginated", async () => {
+  await using svc = historyService();
+  for (const price of [1, 2, 3]) {
+    await post(svc, "/shop/products/1/-/update", { update: { price } });
+  }
+  await post(svc, "/shop/products/2/-/update", { update: { price: 9 } });
+  await post(svc, "/shop/categories/1/-/update", { update: { name: "Cooking" } });
+  assert.equal((await changesAt(svc, "/shop/products/1/-/history.json")).length, 3);
+  assert.equal((await changesAt(svc, "/shop/products/-/history.json")).length, 4);
+  assert.equal((await changesAt(svc, "/shop/-/history.json?table=categories")).length, 1);
+  const page = await svc.client.get("/shop/-/history.json?_size=2");
+  const body = page.json();
+  assert.equal(body.changes.length, 2);
+  assert.equal(body.next, String(body.changes[1].id));
+  const rest = await changesAt(svc, body.next_url);
+  assert.deepEqual(rest.map((c) => c.id), [3, 2]);
+  const requestId = rest[0].request_id;
+  const one = await changesAt(svc, `/shop/-/history.json?request_id=${requestId}`);
+  assert.deepEqual(one.map((c) => c.id), [3]);
+  assert.equal((await svc.client.get("/shop/-/history.json?_size=0")).status, 400);
+});
+
+Deno.test("history: the HTML pages say what is recorded, and the row page links its history", async () => {
+  await using svc = historyService();
+  await post(svc, "/shop/products/1/-/update", { update: { name: "Knife" } });
+  const row = await svc.client.get("/shop/products/1");
+  assert.match(row.text, /<a href="\/shop\/products\/1\/-\/history">History of this row<\/a>/);
+  const page = await svc.client.get("/shop/products/1/-/history");
+  assert.equal(page.status, 200);
+  assert.match(
+    page.text,
+    /Changes made by other programs writing to the database file directly\s+are not\s+recorded/,
+  );
+  assert.match(page.text, /<td class="history-before">Chef knife<\/td>/);
+  assert.match(page.text, /<td class="history-after">Knife<\/td>/);
+  // Anonymous visitors see the history but no undo buttons.
+  assert.doesNotMatch(page.text, /Undo this change/);
+  const signedIn = await svc.client.get("/shop/products/1/-/history", {
+    cookies: { ds_actor: svc.sign({ a: { id: "writer" } }, "actor") },
+  });
+  assert.match(signedIn.text, /Undo this change/);
+  // The database and table menus offer the history to those who may revert.
+  for (const path of ["/shop", "/shop/products"]) {
+    const menu = await svc.client.get(path, {
+      cookies: { ds_actor: svc.sign({ a: { id: "writer" } }, "actor") },
+    });
+    assert.match(menu.text, new RegExp(`href="${path}/-/history"`));
+    assert.doesNotMatch((await svc.client.get(path)).text, /-\/history"/);
+  }
+});
+
+Deno.test("history: a bad history setting is refused at start-up", () => {
+  assert.throws(
+    () => parse_metadata('{"databases": {"shop": {"history": "sometimes"}}}'),
+    /"history" of database "shop" must be one of internal, database, off/,
+  );
+});
