@@ -158,6 +158,8 @@ async function tableFacts(
     fts_columns: fts_table ? await db.table_columns(fts_table) : [],
     is_fts5: /using\s+fts5/i.test(ftsDefinition ?? ""),
     text_columns: columns.filter((c) => /TEXT|CHAR|CLOB|^$/i.test(column_types[c] ?? "")),
+    // A ready-made search document (PostgreSQL); SQLite searches its FTS tables instead.
+    search_vector: columns.find((c) => column_types[c] === "tsvector") ?? null,
   };
   // Shared by every page of the table from now on: frozen, so that none can change it for others.
   for (const value of Object.values(facts)) if (typeof value === "object") Object.freeze(value);
