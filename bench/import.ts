@@ -5,14 +5,19 @@
  * process on /dev/shm (when there is one), so disk flushes do not decide the result; each runs
  * twice and the better run counts.
  *
- * Run: `deno run -A bench/import.ts [MB]` (default 50: a CSV of about that size is generated;
- * `1024` measures the 1 GB case).
+ * Run: `deno run -A bench/import.ts [MB]` (default 50: a CSV of about that size is generated).
+ *
+ * `deno run -A bench/import.ts 1024 --memory` measures memory alone: one plain `vitrine insert`
+ * of a 1 GB CSV (generated in the system's temporary folder, on disk, and deleted afterwards),
+ * with its peak VmRSS and RssAnon sampled every 20 ms. The target is under 150 MiB of RssAnon
+ * whatever the file's size.
  */
 
 import { fileURLToPath } from "node:url";
 import { rssSampler } from "./lib/proc.ts";
 
-const MB = Number(Deno.args[0] ?? 50);
+const memoryOnly = Deno.args.includes("--memory");
+const MB = Number(Deno.args.find((arg) => !arg.startsWith("--")) ?? 50);
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const shm = (() => {
   try {
@@ -21,7 +26,11 @@ const shm = (() => {
     return undefined;
   }
 })();
-const dir = Deno.makeTempDirSync({ prefix: "vitrine-bench-import-", dir: shm });
+// A 1 GB file and its database are not kept in memory (/dev/shm) for the memory run.
+const dir = Deno.makeTempDirSync({
+  prefix: "vitrine-bench-import-",
+  dir: memoryOnly ? undefined : shm,
+});
 
 /** Writes the CSV: id, a quoted name, a real, a city, an ISO date; returns its row count. */
 async function writeCsv(path: string, bytes: number): Promise<number> {
@@ -48,8 +57,11 @@ async function writeCsv(path: string, bytes: number): Promise<number> {
   return rows;
 }
 
-/** Runs a command; returns its wall time in seconds and the peak RssAnon in MiB. */
-async function timed(cmd: string, args: string[]): Promise<{ seconds: number; anonMiB: number }> {
+/** Runs a command; returns its wall time in seconds and its peak VmRSS and RssAnon in MiB. */
+async function timed(
+  cmd: string,
+  args: string[],
+): Promise<{ seconds: number; anonMiB: number; rssMiB: number }> {
   const started = performance.now();
   const child = new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).spawn();
   const sampler = rssSampler(child.pid, 20);
@@ -59,6 +71,7 @@ async function timed(cmd: string, args: string[]): Promise<{ seconds: number; an
   return {
     seconds: (performance.now() - started) / 1000,
     anonMiB: Math.round(sampler.privatePeak() / 1024 / 1024),
+    rssMiB: Math.round(sampler.peak() / 1024 / 1024),
   };
 }
 
@@ -66,6 +79,34 @@ const csv = `${dir}/data.csv`;
 const rows = await writeCsv(csv, MB * 1024 * 1024);
 const size = Deno.statSync(csv).size;
 console.log(`CSV: ${rows.toLocaleString("en")} rows, ${(size / 1024 / 1024).toFixed(0)} MB`);
+
+if (memoryOnly) {
+  try {
+    const run = await timed(Deno.execPath(), [
+      "run",
+      "-A",
+      CLI,
+      "insert",
+      `${dir}/memory.db`,
+      "t",
+      csv,
+      "--silent",
+    ]);
+    console.log(
+      `${"".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ` +
+        `${"peak VmRSS".padStart(11)} ${"peak RssAnon".padStart(13)}`,
+    );
+    console.log(
+      `${"vitrine insert (plain command)".padEnd(34)} ${run.seconds.toFixed(1).padStart(7)} s ` +
+        `${Math.round(rows / run.seconds).toLocaleString("en").padStart(11)} ` +
+        `${String(run.rssMiB).padStart(7)} MiB ${String(run.anonMiB).padStart(9)} MiB` +
+        `   (target: RssAnon < 150 MiB)`,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+  Deno.exit(0);
+}
 
 const best = { sqlite: Infinity, vitrine: Infinity, typesOff: Infinity };
 let anon = 0;

@@ -28,10 +28,15 @@ export type BindParams = BindValue[] | Record<string, BindValue>;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Deno's types say `i64` parameters take a bigint, but they also accept a number, which spares
-// a BigInt allocation per bound integer.
-type BindInt64 = (stmt: Deno.PointerValue, index: number, value: number | bigint) => number;
-type ResultInt64 = (context: Deno.PointerValue, value: number | bigint) => void;
+// `i64` parameters are given a bigint: Deno 2.9 converts a number for them on a slow path, about
+// 200 ns a call against 40 ns for a fresh BigInt (measured with sqlite3_bind_int64).
+type BindInt64 = (stmt: Deno.PointerValue, index: number, value: bigint) => number;
+type ResultInt64 = (context: Deno.PointerValue, value: bigint) => void;
+
+// Text is encoded into this buffer and bound from it: SQLITE_TRANSIENT makes SQLite copy the
+// bytes before the call returns, so the next value may overwrite them. Allocating a Uint8Array
+// per value (TextEncoder.encode) made binding a short string cost 1 µs instead of 0.25 µs.
+const scratch = new Uint8Array(64 * 1024);
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -57,14 +62,19 @@ export function bindValue(stmt: Deno.PointerValue, index: number, value: BindVal
     case "number":
       // NaN binds as a REAL NaN, which SQLite stores as NULL.
       return isInteger(value)
-        ? (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, value)
+        ? (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, BigInt(value))
         : lib.sqlite3_bind_double(stmt, index, value);
     case "bigint":
       return (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, int64(value));
     case "boolean":
-      return (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, value ? 1 : 0);
+      return (lib.sqlite3_bind_int64 as BindInt64)(stmt, index, value ? 1n : 0n);
     case "string": {
-      // SQLITE_TRANSIENT makes SQLite copy the bytes, so the buffer may be dropped right away.
+      // A UTF-16 code unit takes at most 3 UTF-8 bytes: text that surely fits goes through the
+      // scratch buffer (SQLITE_TRANSIENT: SQLite copies it), longer text gets its own.
+      if (value.length * 3 <= scratch.length) {
+        const written = encoder.encodeInto(value, scratch).written;
+        return lib.sqlite3_bind_text(stmt, index, scratch, written, SQLITE_TRANSIENT);
+      }
       const bytes = encoder.encode(value);
       return lib.sqlite3_bind_text(stmt, index, bytes, bytes.byteLength, SQLITE_TRANSIENT);
     }
@@ -197,7 +207,7 @@ export function setResult(context: Deno.PointerValue, value: unknown): void {
   switch (typeof value) {
     case "number":
       return isInteger(value)
-        ? (lib.sqlite3_result_int64 as ResultInt64)(context, value)
+        ? (lib.sqlite3_result_int64 as ResultInt64)(context, BigInt(value))
         : lib.sqlite3_result_double(context, value);
     case "bigint":
       if (value < INT64_MIN || value > INT64_MAX) {
@@ -205,7 +215,7 @@ export function setResult(context: Deno.PointerValue, value: unknown): void {
       }
       return (lib.sqlite3_result_int64 as ResultInt64)(context, value);
     case "boolean":
-      return (lib.sqlite3_result_int64 as ResultInt64)(context, value ? 1 : 0);
+      return (lib.sqlite3_result_int64 as ResultInt64)(context, value ? 1n : 0n);
     case "string": {
       const bytes = encoder.encode(value);
       return lib.sqlite3_result_text(context, bytes, bytes.byteLength, SQLITE_TRANSIENT);

@@ -98,3 +98,18 @@ Deno.test("binding an unsupported type throws a TypeError", () => {
   assert.throws(() => conn.query("select ?", [{} as never]), TypeError);
   conn.close();
 });
+
+Deno.test("text binds whole at any length, each value after the other intact", () => {
+  const conn = Connection.open(":memory:");
+  // Short text goes through a shared buffer, text longer than it on its own: both in one row,
+  // so a value overwriting another's bytes would show.
+  const long = "é".repeat(30_000) + "end";
+  const values = ["", "a", "Zoë 🎉", long, "b\u0000c", "x".repeat(21_845), "y".repeat(21_846)];
+  const { rows } = conn.query(
+    `select ${values.map(() => "?, length(cast(? as blob))").join(", ")}`,
+    values.flatMap((value) => [value, value]),
+  );
+  const expected = values.flatMap((value) => [value, new TextEncoder().encode(value).length]);
+  assert.deepEqual(rows[0], expected);
+  conn.close();
+});
