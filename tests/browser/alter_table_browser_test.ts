@@ -56,10 +56,9 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       await page.getByRole("button", { name: "Apply change" }).click();
       await page.waitForURL(`${base}/shop/log`);
       assert.equal(await textOf(page, ".messages .message-info"), "Table log altered");
-      assert.match(
-        sqlite3("select sql from sqlite_master where name = 'log'"),
-        /\[severity\] INTEGER/,
-      );
+      const altered = sqlite3("select sql from sqlite_master where name = 'log'");
+      assert.match(altered, /\[severity\] INTEGER/);
+      assert.doesNotMatch(altered, /level/, "renamed, not added");
       assert.equal(
         sqlite3("select count(*) from log"),
         before.match(/INSERT INTO/g)?.length.toString() + "\n",
@@ -71,6 +70,69 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       await page.getByRole("button", { name: "Preview change" }).click();
       await page.locator(".write-error").waitFor();
       assert.match((await textOf(page, ".write-error"))!, /column price already exists/);
+    },
+    altererService,
+  );
+}
+
+for (const [width, height] of [[1280, 900], [390, 844]]) {
+  browserTest(
+    `alter table at ${width}x${height}: set the primary key, add a foreign key and a default, move a column`,
+    async (page, base) => {
+      await page.setViewportSize({ width, height });
+      // A table made by another program, with no key yet.
+      sqlite3(
+        "create table reviews (id integer, product integer, stars integer, note text);" +
+          "insert into reviews values (1, 1, 5, 'good'), (2, 2, null, 'fine');",
+      );
+      await signIn(page, base);
+      await page.goto(`${base}/shop/reviews/-/alter-table`);
+      const row = (name: string) =>
+        page.locator(".alter-column", { has: page.locator(`input[name=name][value=${name}]`) });
+      await row("id").getByLabel("primary key").check();
+      await row("product").getByLabel("References").selectOption({ label: "products.id" });
+      await row("stars").getByLabel("Default").fill("3");
+      await row("note").getByRole("button", { name: "Move up" }).click();
+      assert.equal(await overflowsHorizontally(page), false);
+      await page.getByRole("button", { name: "Preview change" }).click();
+      await page.locator(".alter-preview").waitFor();
+      const schema = (await page.locator(".alter-schema").textContent())!;
+      assert.match(schema, /\[id\] INTEGER PRIMARY KEY,\s+\[product\] INTEGER,\s+\[note\] TEXT,/);
+      assert.match(schema, /\[stars\] INTEGER DEFAULT 3/);
+      assert.match(schema, /FOREIGN KEY \(\[product\]\) REFERENCES \[products\]\(\[id\]\)/);
+      assert.match(sqlite3(".schema reviews"), /^CREATE TABLE reviews \(id integer,/);
+      await page.getByRole("button", { name: "Apply change" }).click();
+      await page.waitForURL(`${base}/shop/reviews`);
+      assert.equal(await textOf(page, ".messages .message-info"), "Table reviews altered");
+      assert.equal(sqlite3("select sql from sqlite_master where name = 'reviews'"), schema + "\n");
+      // (sqlite3's .schema writes a table renamed into place as CREATE TABLE IF NOT EXISTS.)
+      assert.match(
+        sqlite3(".schema reviews"),
+        /FOREIGN KEY \(\[product\]\) REFERENCES \[products\]/,
+      );
+      assert.equal(
+        sqlite3("select id, product, note, quote(stars) from reviews order by id"),
+        "1|1|good|5\n2|2|fine|NULL\n",
+      );
+      assert.equal(
+        sqlite3('select "table", "from", "to" from pragma_foreign_key_list(\'reviews\')'),
+        "products|product|id\n",
+      );
+      // The page shows the table as it is now: the key ticked, the reference chosen.
+      await page.goto(`${base}/shop/reviews/-/alter-table`);
+      assert.equal(await row("id").getByLabel("primary key").isChecked(), true);
+      assert.equal(
+        await row("product").getByLabel("References").locator("option:checked").textContent(),
+        "products.id",
+      );
+      assert.equal(await row("stars").getByLabel("Default").inputValue(), "3");
+      // Dropping the reference is a change of its own.
+      await row("product").getByLabel("References").selectOption({ label: "nothing" });
+      await page.getByRole("button", { name: "Preview change" }).click();
+      await page.locator(".alter-preview").waitFor();
+      await page.getByRole("button", { name: "Apply change" }).click();
+      await page.waitForURL(`${base}/shop/reviews`);
+      assert.equal(sqlite3("select count(*) from pragma_foreign_key_list('reviews')"), "0\n");
     },
     altererService,
   );
