@@ -193,18 +193,35 @@ function setUp(bar) {
     if (next) next.focus();
   });
 
+  const dataCell = (target) => {
+    const cell = target.closest("td");
+    const ok = cell && !cell.classList.contains("edit-select") && rows.includes(cell.parentElement);
+    return ok ? cell : null;
+  };
   table.addEventListener("dblclick", (event) => {
-    const cell = event.target.closest("td");
-    if (!cell || cell.classList.contains("edit-select") || !rows.includes(cell.parentElement)) {
-      return;
-    }
+    const cell = dataCell(event.target);
+    if (!cell) return;
     event.preventDefault();
+    open(cell);
+  });
+  // Touch screens: a first tap picks a cell, a second tap on it edits it (a link in it still
+  // opens on the first tap).
+  let tappedAgain = false;
+  table.addEventListener("pointerdown", (event) => {
+    tappedAgain = event.pointerType === "touch" && current !== null &&
+      dataCell(event.target) === current;
+  });
+  table.addEventListener("click", (event) => {
+    const cell = dataCell(event.target);
+    if (!tappedAgain || !cell || event.target.closest("a")) return;
+    tappedAgain = false;
     open(cell);
   });
   if (editCell) editCell.addEventListener("click", () => current && open(current));
 
   // The inline editor: a panel by the cell (a sheet at the bottom of narrow screens).
   let editor = null;
+  let openings = 0;
 
   function close() {
     if (!editor) return;
@@ -240,6 +257,8 @@ function setUp(bar) {
       return;
     }
     close();
+    // A double tap is two taps and a double-click: only the last open() of a burst goes on.
+    const ticket = ++openings;
     const tr = cell.parentElement;
     const column = heading(cell).dataset.column;
     say("Reading the row…");
@@ -257,6 +276,8 @@ function setUp(bar) {
       say(`Cannot read the row: ${error.message}`);
       return;
     }
+    if (ticket !== openings) return;
+    close();
     const field = fieldFrom(templates.get(column));
     if (!fill(field, value)) {
       say(`${column} holds a binary value: it is not edited here.`);

@@ -26,7 +26,7 @@ function editorService(): Service {
             "delete-row": EDITOR,
             "insert-row": EDITOR,
           },
-          tables: { products: { column_types: { added: "date" } } },
+          tables: { products: { column_types: { added: "date", tags: "json" } } },
         },
       },
     },
@@ -63,7 +63,8 @@ async function startEdit(page: Page, key: string, column: string, width: number)
     await cell(page, key, column).click();
     await page.getByRole("button", { name: "Edit cell" }).click();
   }
-  const editor = page.getByRole("dialog", { name: `Edit ${column} of row ${key}` });
+  const shown = key.replace("~2F", "/").replace(",", ", ");
+  const editor = page.getByRole("dialog", { name: `Edit ${column} of row ${shown}` });
   await editor.waitFor();
   return editor;
 }
@@ -95,6 +96,20 @@ for (const [width, height] of SCREENS) {
       await editor.waitFor({ state: "detached" });
       assert.equal((await cell(page, "4", "added").innerText()).trim(), "2024-06-30");
       assert.equal(sqlite3("select added from products where id = 4"), "2024-06-30");
+
+      // A JSON editor: Enter adds a line, bad JSON is refused on the spot, Ctrl+Enter saves.
+      editor = await startEdit(page, "3", "tags", width);
+      const tags = editor.getByLabel("tags", { exact: true });
+      assert.equal(await tags.inputValue(), '["sale"]');
+      await tags.fill('["sale",');
+      await tags.press("Enter");
+      assert.equal(await tags.inputValue(), '["sale",\n');
+      await tags.press("Control+Enter");
+      assert.match(await editor.locator(".write-error").innerText(), /tags must be valid JSON/);
+      await tags.fill('["sale", "boxed"]');
+      await tags.press("Control+Enter");
+      await editor.waitFor({ state: "detached" });
+      assert.equal(sqlite3("select tags from products where id = 3"), '["sale", "boxed"]');
 
       // The server refuses a category that does not exist: its message shows in the editor,
       // which stays open; Escape then closes it and nothing was written.
@@ -136,6 +151,18 @@ for (const [width, height] of SCREENS) {
       assert.equal(
         await page.evaluate<string>("document.activeElement.className"),
         "col-category_id type-int",
+      );
+
+      // A compound key: the row is found by both its values.
+      await page.goto(`${base}/shop/order_items`);
+      editor = await startEdit(page, "A~2F1001,2", "quantity", width);
+      await editor.getByLabel("quantity", { exact: true }).fill("4");
+      await editor.getByLabel("quantity", { exact: true }).press("Enter");
+      await editor.waitFor({ state: "detached" });
+      assert.equal((await cell(page, "A~2F1001,2", "quantity").innerText()).trim(), "4");
+      assert.equal(
+        sqlite3("select quantity from order_items where order_id = 'A/1001' and product_id = 2"),
+        "4",
       );
     },
     editorService,
@@ -217,6 +244,15 @@ for (const [width, height] of SCREENS) {
       );
       assert.equal(sqlite3("select count(*) from products"), "9");
 
+      // A header with a misspelt column is not taken for data.
+      await box.fill("nmae\tprice\nSpade\t3\n");
+      await panel.getByRole("button", { name: "Preview rows" }).click();
+      assert.equal(
+        await panel.locator(".write-error").innerText(),
+        "The first row looks like a header, but the table has no column nmae.",
+      );
+      assert.equal(await panel.locator(".paste-insert").isVisible(), false);
+
       // 50 rows with a header naming three columns, in another order than the table's.
       const lines = ["price\tname\tadded"];
       for (let i = 1; i <= 50; i++) {
@@ -249,3 +285,34 @@ for (const [width, height] of SCREENS) {
     editorService,
   );
 }
+
+browserTest(
+  "table page on a touch screen: a second tap on a cell edits it",
+  async (page, base) => {
+    const context = await page.context().browser()!.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    try {
+      await context.addCookies([
+        { name: "ds_actor", value: encodeActorCookie(current.signer, EDITOR), url: base },
+      ]);
+      const touch = await context.newPage();
+      await touch.goto(`${base}/shop/products`);
+      await touch.locator(".edit-bar:not([hidden])").waitFor();
+      await cell(touch, "9", "name").tap();
+      assert.equal(await touch.locator(".cell-editor").count(), 0, "the first tap only picks it");
+      await cell(touch, "9", "name").tap();
+      const editor = touch.getByRole("dialog", { name: "Edit name of row 9" });
+      await editor.waitFor();
+      await editor.getByLabel("name", { exact: true }).fill("Tea towels");
+      await editor.getByRole("button", { name: "Save" }).tap();
+      await editor.waitFor({ state: "detached" });
+      assert.equal(sqlite3("select name from products where id = 9"), "Tea towels");
+    } finally {
+      await context.close();
+    }
+  },
+  editorService,
+);
