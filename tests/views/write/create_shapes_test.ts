@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { errorsOf, fileRows, post, withWriter } from "./_write_helpers.ts";
+import { encodeActorCookie } from "../../../src/auth/actor_cookie.ts";
 
 const schemaOf = (svc: Parameters<typeof fileRows>[0], table: string) =>
   fileRows(svc, "select sql from sqlite_master where name = ?", [table])[0]?.sql ?? null;
@@ -267,5 +268,49 @@ Deno.test("create refuses bad pieces with a 400 naming them, and creates nothing
       else assert.match(error, message, JSON.stringify(body));
     }
     assert.equal(schemaOf(svc, "t"), null);
+  });
+});
+
+Deno.test("a foreign key may point at a uniquely indexed column, or at its own table", async () => {
+  await withWriter(async (svc) => {
+    await svc.get_database("shop").execute_write(
+      "create unique index categories_name on categories(name)",
+    );
+    const tagged = await post(svc, "/shop/-/create", {
+      table: "tagged",
+      columns: [{ name: "category", type: "text" }],
+      foreign_keys: [{ column: "category", fk_table: "categories", fk_column: "name" }],
+    });
+    assert.equal(tagged.status, 201, tagged.text);
+    const people = await post(svc, "/shop/-/create", {
+      table: "people",
+      columns: [{ name: "id", type: "integer" }, { name: "boss", type: "integer" }],
+      pk: "id",
+      foreign_keys: [{ column: "boss", fk_table: "people" }],
+    });
+    assert.equal(people.status, 201, people.text);
+    assert.deepEqual(
+      fileRows(
+        svc,
+        `select m.name as t, f."from", f."table", f."to" from sqlite_master m
+           join pragma_foreign_key_list(m.name) f where m.name in ('tagged', 'people') order by t`,
+      ),
+      [
+        { t: "people", from: "boss", table: "people", to: "id" },
+        { t: "tagged", from: "category", table: "categories", to: "name" },
+      ],
+    );
+    // The create page offers the uniquely indexed column as a target too.
+    const page = await svc.client.get("/-/create-table?database=shop", {
+      cookies: { ds_actor: encodeActorCookie(svc.signer, { id: "writer" }) },
+    });
+    const keys = page.text.match(/data-key-columns="([^"]*)" selected/)![1];
+    assert.deepEqual(
+      JSON.parse(keys.replaceAll("&#34;", '"').replaceAll("&quot;", '"')).categories,
+      [
+        "id",
+        "name",
+      ],
+    );
   });
 });
