@@ -25,7 +25,8 @@ import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
 import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
 import { DatabaseNotMutable, QueryError, QueryInterrupted } from "./errors.ts";
 import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
-import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
+import type { PoolCursor } from "./pool.ts";
+import { openPgExport } from "./postgres_cursor.ts";
 import { wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
 import { makeRows, Results, type Row } from "./results.ts";
@@ -51,8 +52,6 @@ const QUERY_CANCELED = "57014";
 const GENERIC_ERROR = 1;
 /** How long catalog answers are kept: PostgreSQL has no cheap "schema changed" counter. */
 const CATALOG_TTL_MS = 2000;
-/** Rows the driver fetches per round trip of an export's server-side cursor. */
-const CURSOR_BATCH = 1000;
 /**
  * Always the extended protocol: the driver would use the simple one for a query without
  * parameters, which runs several `;`-separated statements (`select 1; commit; delete …`).
@@ -260,9 +259,8 @@ export class PostgresDatabase implements DatabaseEngine {
   }
 
   /**
-   * An export's query through a server-side cursor in one read-only transaction: the driver
-   * fetches {@link CURSOR_BATCH} rows a round trip, so memory stays bounded whatever the size.
-   * Each chunk may take the query's time limit.
+   * An export's query through a server-side cursor in one read-only transaction, memory bounded
+   * whatever the size (`postgres_cursor.ts`).
    * @internal
    */
   exportCursor(
@@ -272,69 +270,14 @@ export class PostgresDatabase implements DatabaseEngine {
   ): PoolCursor | null {
     this.#assertOpen();
     const statement = toPgStatement(sql, params);
-    const values = statement.values.map(pgParam) as never[];
-    const limit = this.#timeLimit(options.custom_time_limit);
-    let columns: string[] = [];
-    let buffered: SqlValue[][] = [];
-    let done = false;
-    // The transaction stays open while the export runs: each `pull` lets the driver fetch one
-    // more batch; `finish` ends the loop (and the transaction).
-    let wake: (() => void) | null = null;
-    let arrived: ((value: boolean) => void) | null = null;
-    let failure: Error | null = null;
-    let stop = false;
-    let current: PendingQuery = null;
-    const cancelQuery = () => current?.cancel();
-    const transaction = this.#sql.begin("read only", async (tx) => {
-      if (limit !== null) await tx.unsafe(`set local statement_timeout = ${Math.ceil(limit)}`);
-      const query: PendingQuery = (tx as unknown as Sql)
-        .unsafe(statement.text, values, ONE_STATEMENT)
-        .values();
-      current = query;
-      for await (const chunk of (query as PendingQuery).cursor(CURSOR_BATCH)) {
-        columns = columnNames(query.statement?.columns ?? []);
-        buffered.push(...(chunk as unknown[][]).map((row) => row.map(pgCell)));
-        arrived?.(true);
-        await new Promise<void>((resolve) => wake = resolve);
-        if (stop) break;
-      }
-      columns = columnNames(query.statement?.columns ?? []);
-      done = true;
-      arrived?.(true);
-    }).catch((error) => {
-      failure = this.#error(error, sql, params);
-      done = true;
-      arrived?.(false);
+    return openPgExport({
+      begin: (fn) => this.#sql.begin("read only", fn),
+      text: statement.text,
+      values: statement.values.map(pgParam),
+      options: ONE_STATEMENT,
+      limitMs: this.#timeLimit(options.custom_time_limit),
+      fail: (error) => this.#error(error, sql, params),
     });
-    const fill = async (rows: number) => {
-      while (!done && buffered.length < rows) {
-        const got = new Promise<boolean>((resolve) => arrived = resolve);
-        const timer = limit === null ? null : setTimeout(cancelQuery, limit + CANCEL_GRACE_MS);
-        const resume = wake;
-        wake = null;
-        resume?.();
-        await got;
-        if (timer !== null) clearTimeout(timer);
-      }
-      if (failure) throw failure;
-    };
-    return {
-      next: async (request: ChunkRequest): Promise<CursorChunk> => {
-        await fill(request.rows);
-        const rows = buffered.slice(0, request.rows);
-        buffered = buffered.slice(request.rows);
-        const finished = done && buffered.length === 0;
-        return { columns, lines: null, rows: () => rows, real_columns: [], done: finished };
-      },
-      close: async () => {
-        stop = true;
-        cancelQuery();
-        const resume = wake;
-        wake = null;
-        resume?.();
-        await transaction;
-      },
-    };
   }
 
   /** Null: nothing tells cheaply what a server's database holds now (nothing is cached). */

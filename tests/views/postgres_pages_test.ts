@@ -24,6 +24,8 @@ create table stock (shop text, item_id int references items(id), count int,
 insert into stock values ('north', 1, 10), ('north', 2, 0), ('south', 1, 4);
 create table loose (a int, b text);
 insert into loose values (1, 'x');
+create table many (id int primary key, n int);
+insert into many select g, g * 2 from generate_series(1, 12000) g;
 create view cheap as select id, name from items where price < 2;
 create schema extra;
 create table extra.notes (id int primary key, body text);
@@ -79,7 +81,7 @@ Deno.test({
           views: { name: string }[];
         };
         const tables = Object.fromEntries(db.tables.map((table) => [table.name, table]));
-        assert.deepEqual(Object.keys(tables).sort(), ["items", "loose", "orders", "stock"]);
+        assert.deepEqual(Object.keys(tables).sort(), ["items", "loose", "many", "orders", "stock"]);
         assert.equal(tables.items.count, 3);
         assert.deepEqual(tables.stock.primary_keys, ["shop", "item_id"]);
         assert.deepEqual(db.views.map((view) => view.name), ["cheap"]);
@@ -146,6 +148,27 @@ Deno.test({
       await t.step("views read like tables", async () => {
         const view = await json("/shop/cheap.json") as { rows: unknown[] };
         assert.deepEqual(view.rows, [{ id: 1, name: "apple" }]);
+      });
+
+      await t.step("facets: a column, a date column and an array column", async () => {
+        type Facets = { facet_results: { results: Record<string, { results: unknown[] }> } };
+        const body = await json(
+          "/shop/items.json?_facet=on_sale&_facet_date=added&_facet_array=tags",
+        ) as unknown as Facets;
+        const values = (name: string) =>
+          (body.facet_results.results[name].results as { value: unknown; count: number }[])
+            .map((r) => [r.value, r.count]);
+        assert.deepEqual(values("on_sale"), [[0, 1], [1, 1]]);
+        assert.deepEqual(values("added"), [["2024-01-02", 1], ["2024-02-03", 1]]);
+        assert.deepEqual(values("tags"), [["fruit", 1], ["green", 1], ["red", 1]]);
+      });
+
+      await t.step("a streamed export sends every row through a server-side cursor", async () => {
+        const response = await svc.client.get("/shop/many.csv?_stream=on");
+        assert.equal(response.status, 200);
+        const lines = response.text.trim().split(/\r?\n/);
+        assert.equal(lines.length, 12001);
+        assert.equal(lines[12000], "12000,24000");
       });
 
       await t.step("CSV export of a table", async () => {
