@@ -28,7 +28,7 @@ const ROWS = Number(flags.rows ?? 5_000_000);
 
 console.log(`# PostgreSQL: ${fmt(ROWS)} rows\n\n${machine()}\n`);
 const cluster = await startCluster();
-let started = performance.now();
+const started = performance.now();
 await cluster.psql("create database bench");
 await cluster.psql(
   `create table trees (id int primary key, species text not null, height real,
