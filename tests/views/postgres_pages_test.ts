@@ -49,7 +49,12 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     const cluster = await startCluster();
-    const svc = new Service({ postgres: [`shop=${cluster.url("app")}`], metadata: METADATA });
+    const svc = new Service({
+      postgres: [`shop=${cluster.url("app")}`],
+      metadata: METADATA,
+      // A shared, busy machine must not time facets out.
+      settings: { facet_time_limit_ms: 5000, sql_time_limit_ms: 5000 },
+    });
     try {
       await cluster.psql("create database app");
       await cluster.psql(SCHEMA, "app");
