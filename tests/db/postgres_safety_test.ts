@@ -86,11 +86,14 @@ Deno.test({
       });
 
       await t.step("a client that goes away cancels its query on the server", async () => {
+        // A limit far away, so that only the client's going away can stop it.
+        const patient = new PostgresDatabase(
+          standaloneHost({ settings: { sql_time_limit_ms: 60000 } }),
+          parsePgTarget(readerUrl),
+        );
         const controller = new AbortController();
-        const query = db.execute("select pg_sleep(30) as sleepy_probe", null, {
+        const query = patient.execute("select pg_sleep(30) as sleepy_probe", null, {
           signal: controller.signal,
-          custom_time_limit: 20000,
-          request_deadline: false,
         });
         query.catch(() => {});
         const psql = (sql: string) => cluster.psql(sql, "app");
@@ -104,6 +107,7 @@ Deno.test({
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         assert.equal(await running(psql, "sleepy_probe"), 0);
+        patient.close();
       });
 
       await t.step("a write statement in custom SQL is refused", async () => {
