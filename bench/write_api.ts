@@ -5,7 +5,9 @@
  *
  * The files live on /dev/shm when there is one: a commit's fsync on a shared disk costs 10–30 ms
  * and varies more than everything else together, which would hide what the API itself costs.
- * Each path runs three rounds, interleaved with the others; the best round counts.
+ * Each path runs three rounds, interleaved with the others; the best round counts. The in-process
+ * path runs with the history of writes recorded in the internal database (the default), in the
+ * file, and off, which shows what recording costs.
  * Run: `deno run -A bench/write_api.ts [batches]`.
  */
 
@@ -69,18 +71,19 @@ function bindingAlone(): number {
   return rowsPerSecond(ms);
 }
 
-function writerService(): Service {
+/** `history`: where the database's writes are recorded (docs/history.md); the default, internal. */
+function writerService(history?: string): Service {
   return new Service({
     files: [freshDb()],
     secret: "bench",
     metadata: {
-      databases: { [`bench${fileNumber - 1}`]: { permissions: { "insert-row": true } } },
+      databases: { [`bench${fileNumber - 1}`]: { permissions: { "insert-row": true }, history } },
     },
   });
 }
 
-async function inProcess(): Promise<number> {
-  const svc = writerService();
+async function inProcess(history?: string): Promise<number> {
+  const svc = writerService(history);
   const db = [...svc.databases.keys()][0];
   const headers = { "content-type": "application/json" };
   await svc.client.post(`/${db}/events/-/insert`, { body: bodies[0], headers }); // warm up
@@ -129,7 +132,10 @@ async function overHttp(concurrency: number): Promise<number> {
 
 const paths: [string, () => number | Promise<number>][] = [
   ["binding alone (floor)", bindingAlone],
-  ["svc.client, in-process", inProcess],
+  ["svc.client, in-process", () => inProcess()],
+  // What recording the history costs: the same without it, and with it in the file itself.
+  ["svc.client, history off", () => inProcess("off")],
+  ["svc.client, history in file", () => inProcess("database")],
   ["HTTP, 1 client", () => overHttp(1)],
   ["HTTP, 4 clients", () => overHttp(4)],
 ];

@@ -25,6 +25,7 @@ import {
 import { cellJson } from "../../util/json_rows.ts";
 import { type HistoryRow, rowJson } from "./values.ts";
 import { rowReader } from "./rows.ts";
+import { quoteSqlIdentifier } from "../../util/sql.ts";
 
 /** One row's change, as history records it. */
 export interface ChangeRecord {
@@ -47,6 +48,7 @@ interface RawChange {
   oldRowid: number | bigint;
   newRowid: number | bigint;
   old: Cell[] | null;
+  /** Empty for a rowid table, whose key is the rowid; null for a delete. */
   new: Cell[] | null;
 }
 
@@ -69,6 +71,13 @@ export class ChangeCapture {
   #stopped = false;
 
   private constructor(conn: Connection) {
+    // Which tables keep rows by rowid: their new values need not be read in the hook (the key is
+    // the rowid, and the values after are read back at the end). A table created by the write
+    // itself is not known here, so its values are read.
+    const byRowid = new Set(
+      conn.query("select name from pragma_table_list where schema = 'main' and wr = 0").rows
+        .map(([name]) => String(name)),
+    );
     this.#stop = watchRowChanges(conn, (change) => {
       if (change.schema !== "main" || change.table.startsWith("sqlite_")) return;
       if (change.table === HISTORY_TABLE) return;
@@ -80,7 +89,11 @@ export class ChangeCapture {
         oldRowid: change.oldRowid,
         newRowid: change.newRowid,
         old: change.operation === "insert" ? null : cells(change.before),
-        new: change.operation === "delete" ? null : cells(change.after),
+        new: change.operation === "delete"
+          ? null
+          : byRowid.has(change.table)
+          ? []
+          : cells(change.after),
       });
     });
   }
@@ -134,7 +147,7 @@ function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[])
     if (change.old) note(rowKey(shape, change.old, change.oldRowid), change.old);
     if (change.new) note(rowKey(shape, change.new, change.newRowid), null);
   }
-  const read = afterReader(conn, shape);
+  const read = afterReader(conn, shape, [...first.values()].map(({ at }) => at));
   const records: ChangeRecord[] = [];
   for (const { at, before } of first.values()) {
     const beforeRow = before ? namedRow(shape, before) : null;
@@ -182,11 +195,41 @@ function namedRow(shape: TableShape, cells: Cell[]): HistoryRow {
   return row;
 }
 
-/** Reads a row as it is now (null when it is gone), with each value's storage class. */
-function afterReader(conn: Connection, shape: TableShape): (at: RowKey) => HistoryRow | null {
+/** Rows read back at a time (their rowids go in as one JSON array). */
+const CHUNK = 2000;
+
+/**
+ * Reads rows as they are now (null when gone), with each value's storage class: a rowid table's
+ * rows all at once, a chunk of rowids a query, since one query per row costs more than the row.
+ */
+function afterReader(
+  conn: Connection,
+  shape: TableShape,
+  keys: RowKey[],
+): (at: RowKey) => HistoryRow | null {
   const names = shape.columns.filter((c) => c.hidden === 0).map((c) => c.name);
-  const read = rowReader(conn, shape.name, names, shape.withoutRowid ? shape.pks : ["rowid"]);
-  return (at) => read(shape.withoutRowid ? at.pkCells.map((cell) => cell.value) : [at.rowid]);
+  if (shape.withoutRowid) {
+    const read = rowReader(conn, shape.name, names, shape.pks);
+    return (at) => read(at.pkCells.map((cell) => cell.value));
+  }
+  const select = names.map((name) => {
+    const q = quoteSqlIdentifier(name);
+    return `, ${q}, typeof(${q}) = 'real'`;
+  }).join("");
+  // query() keeps the compiled statement for the next write to this table.
+  const sql = `select rowid${select} from ${quoteSqlIdentifier(shape.name)}
+    where rowid in (select value from json_each(?))`;
+  const found = new Map<string, HistoryRow>();
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const rowids = keys.slice(i, i + CHUNK).map((key) => String(key.rowid));
+    for (const values of conn.query(sql, [`[${rowids.join(",")}]`]).rows) {
+      found.set(
+        String(values[0]),
+        names.map((name, j) => [name, { value: values[1 + 2 * j], real: values[2 + 2 * j] === 1 }]),
+      );
+    }
+  }
+  return (at) => found.get(String(at.rowid)) ?? null;
 }
 
 function tableShape(conn: Connection, table: string): TableShape | null {

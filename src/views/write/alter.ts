@@ -47,7 +47,9 @@ export async function alterTableView(svc: ViewHost, request: Request): Promise<R
     request,
     db,
     (conn) => alterTable(conn, table, operations, { apply }),
-    { transaction: false },
+    // A schema change, not a change of rows: a rebuild copies every row into a new table, which
+    // the history must not watch row by row.
+    { transaction: false, history: false },
   );
   if (apply) {
     await svc.refresh_catalog();

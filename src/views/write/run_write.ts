@@ -25,22 +25,26 @@ import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/
  * resolves with its result once the events the wrappers queued were sent. This is the one place
  * every write made through Vitrine passes, so it is where the history records the rows the write
  * changed (`db/history/`), in the write's own transaction. `reverts` marks a revert's records
- * with the changes they undid.
+ * with the changes they undid; `history: false` is for schema changes (an alter's rebuild copies
+ * every row, which is no change of data).
  */
 export async function runWrite<T>(
   svc: ViewHost,
   request: Request | null,
   db: Database,
   fn: (conn: WriteConnection) => T,
-  { transaction = true, reverts }: {
+  { transaction = true, reverts, history = true }: {
     transaction?: boolean;
     reverts?: ReadonlyMap<string, number>;
+    history?: boolean;
   } = {},
 ): Promise<T> {
   const wrappers = svc.hooks.has("write_wrapper")
     ? await svc.hooks.call("write_wrapper", { database: db.name, request, transaction })
     : [];
-  const recording = await svc.history.recording(db, changeContext(db, request, reverts));
+  const recording = history
+    ? await svc.history.recording(db, changeContext(db, request, reverts))
+    : null;
   const events: Event[] = [];
   try {
     const result = await db.execute_write_fn(
