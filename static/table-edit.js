@@ -69,6 +69,10 @@ function fill(field, value) {
   const picker = PICKERS[input.type];
   if (picker && text && !picker.test(text)) input.type = "text";
   input.value = text;
+  // A one-line box grows to show a value of several lines (up to eight).
+  if (input.tagName === "TEXTAREA" && !MULTILINE.has(field.dataset.widget)) {
+    input.rows = Math.min(8, text.split("\n").length);
+  }
   return true;
 }
 

@@ -42,6 +42,16 @@ function sqlite3(sql: string): string {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
+/** Errors the page reports (script errors, CSP refusals), to assert there were none. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return errors;
+}
+
 async function openTable(page: Page, base: string, width: number, height: number) {
   await page.setViewportSize({ width, height });
   await page.context().addCookies([
@@ -73,6 +83,7 @@ for (const [width, height] of SCREENS) {
   browserTest(
     `table page at ${width}x${height}: edit a cell inline; a 400 stays in place; Escape cancels; keys are not editable`,
     async (page, base) => {
+      const errors = pageErrors(page);
       await openTable(page, base, width, height);
       // A REAL column: "5" is stored as 5.0, and the cell shows what was stored.
       let editor = await startEdit(page, "2", "price", width);
@@ -164,6 +175,8 @@ for (const [width, height] of SCREENS) {
         sqlite3("select quantity from order_items where order_id = 'A/1001' and product_id = 2"),
         "4",
       );
+      // The refused write above is a 400 the browser logs as a failed request; nothing else.
+      assert.deepEqual(errors.filter((error) => !/status of 400/.test(error)), []);
     },
     editorService,
   );
