@@ -60,3 +60,21 @@ Deno.test("capture: a new key is a delete and an insert, and a revert puts both 
   conn.exec("commit");
   assert.deepEqual(conn.query("select id, name from t").rows, [[1, "x"]]);
 });
+
+Deno.test("capture: rows a trigger or a foreign-key action changed belong to the write too", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec(
+    "pragma foreign_keys = on;" +
+      "create table parent (id integer primary key);" +
+      "create table child (id integer primary key, parent integer references parent on delete cascade);" +
+      "create table audit (what text);" +
+      "create trigger parent_gone after delete on parent begin insert into audit values ('gone'); end;" +
+      "insert into parent values (1); insert into child values (10, 1)",
+  );
+  const records = captured(conn, "delete from parent where id = 1");
+  assert.deepEqual(records.map((r) => [r.table, r.operation, r.pks]).sort(), [
+    ["audit", "insert", "[1]"],
+    ["child", "delete", "[10]"],
+    ["parent", "delete", "[1]"],
+  ]);
+});
