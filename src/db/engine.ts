@@ -19,9 +19,36 @@ import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
 import type { PoolCursor } from "./pool.ts";
 import type { Results, Row } from "./results.ts";
 import type { WriteResult } from "./write_ops.ts";
+import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
+import type { WriteRow } from "./write_values.ts";
 
 /** Which engine holds a database. */
 export type EngineName = "sqlite" | "postgres";
+
+/** Row writes an engine does without a SQLite write connection . */
+export interface RowWrites {
+  /** Inserts `rows`; `ignore` skips rows whose key exists, `replace` overwrites them. */
+  insert(
+    target: KeyedTable,
+    rows: readonly WriteRow[],
+    options: { ignore?: boolean; replace?: boolean; returning?: boolean },
+  ): Promise<ReturnedRow[] | null>;
+  /** Inserts or updates each row by its primary key. */
+  upsert(
+    target: KeyedTable,
+    rows: readonly WriteRow[],
+    options: { returning?: boolean },
+  ): Promise<ReturnedRow[] | null>;
+  /** Sets `update`'s columns on the row keyed by `keyValues`. */
+  update(
+    target: KeyedTable,
+    keyValues: readonly unknown[],
+    update: WriteRow,
+    options: { returning?: boolean },
+  ): Promise<ReturnedRow | null>;
+  /** Deletes the row keyed by `keyValues`; how many rows went. */
+  delete(target: KeyedTable, keyValues: readonly unknown[]): Promise<number>;
+}
 
 /** A database served by Vitrine, of any engine. */
 export interface DatabaseEngine {
@@ -91,6 +118,12 @@ export interface DatabaseEngine {
     fn: (conn: Connection) => T,
     options?: WriteFnOptions,
   ): Promise<Awaited<T> | string>;
+
+  /**
+   * How the write API writes rows on an engine without SQLite write connections; absent for
+   * SQLite, whose row writes run on its write connection (`runWrite`).
+   */
+  readonly row_writes?: RowWrites;
 
   /** Attached databases (SQLite's `ATTACH`); none elsewhere. */
   attached_databases(): Promise<Row[]>;

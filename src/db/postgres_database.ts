@@ -19,7 +19,8 @@ import { SqliteError } from "../sqlite/errors.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import type { DatabaseHost } from "./host.ts";
-import type { DatabaseEngine } from "./engine.ts";
+import type { DatabaseEngine, RowWrites } from "./engine.ts";
+import { pgRowWrites, type PgWriteRun, writeRefusal } from "./postgres_writes.ts";
 import type { SqlDialect } from "./dialect.ts";
 import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
 import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
@@ -84,6 +85,8 @@ export class PostgresDatabase implements DatabaseEngine {
   readonly schemas: string[];
   /** PostgreSQL's SQL for the table layer; tables are `schema.table` with several schemas. */
   readonly dialect: SqlDialect;
+  /** The write API's row writes, each in a transaction of its own (`postgres_writes.ts`). */
+  readonly row_writes: RowWrites;
   /** The connection URL with its password masked: safe to show. */
   readonly display_url: string;
   #host: DatabaseHost;
@@ -105,6 +108,7 @@ export class PostgresDatabase implements DatabaseEngine {
       : postgresDialect;
     this.display_url = maskUrl(target.url);
     this.#password = target.password;
+    this.row_writes = pgRowWrites(this.dialect, (fn) => this.#writeTransaction(fn));
     this.#sql = postgres({
       host: target.host,
       port: target.port,
@@ -340,6 +344,36 @@ export class PostgresDatabase implements DatabaseEngine {
       return { rowcount: -1, lastrowid: 0 };
     } catch (error) {
       throw this.#error(error, sql, null);
+    } finally {
+      this.#writes--;
+    }
+  }
+
+  /** `fn` in one read-write transaction; the server's refusals as the write API answers them. */
+  async #writeTransaction<T>(fn: (run: PgWriteRun) => Promise<T>): Promise<T> {
+    this.#assertWritable();
+    this.#writes++;
+    try {
+      return await this.#sql.begin(async (tx) =>
+        await fn(async (text, values) => {
+          const start = traceClock();
+          try {
+            const rows = await (tx as unknown as Sql).unsafe(
+              text,
+              values as never[],
+              ONE_STATEMENT,
+            );
+            const objects = (rows as unknown as Record<string, unknown>[]).map((row) =>
+              Object.fromEntries(Object.entries(row).map(([key, value]) => [key, pgCell(value)]))
+            );
+            return { rows: objects, count: Number((rows as { count?: number }).count ?? 0) };
+          } finally {
+            traceSql({ database: this.name, sql: text, params: null, start, end: traceClock() });
+          }
+        })
+      ) as T;
+    } catch (error) {
+      throw writeRefusal(error);
     } finally {
       this.#writes--;
     }

@@ -26,6 +26,8 @@ grant select on items to reader;
 create role writer login password '${PASSWORD}';
 grant select, insert, update, delete on items to writer;
 grant usage on sequence counter to writer;
+create table locked (id int primary key);
+grant select on locked to writer;
 `;
 
 const METADATA = {
@@ -187,10 +189,22 @@ Deno.test({
     const cluster = await startCluster({ passwords: true });
     await cluster.psql("create database app");
     await cluster.psql(SCHEMA, "app");
+    const grants = Object.fromEntries(
+      ["insert-row", "update-row", "delete-row"].map((action) => [action, { id: "ann" }]),
+    );
     const svc = new Service({
       postgres: [cluster.url("app", "writer", PASSWORD)],
-      metadata: METADATA,
+      metadata: { databases: { app: { ...METADATA.databases.app, permissions: grants } } },
+      secret: "pg-write-tests",
     });
+    const api = (path: string, body: unknown, actor = "ann") =>
+      svc.client.post(path, {
+        body: JSON.stringify(body),
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${svc.create_token(actor)}`,
+        },
+      });
     try {
       await t.step("a canned write inserts a row", async () => {
         const response = await svc.client.post("/app/add_item", {
@@ -211,7 +225,57 @@ Deno.test({
         );
       });
 
-      await t.step("the write API's row endpoints say they are not available yet", async () => {
+      await t.step("the write API inserts, upserts, updates and deletes rows", async () => {
+        const inserted = await api("/app/items/-/insert", {
+          rows: [{ id: 4, name: "kiwi" }, { id: 5, name: "lime" }],
+          return: true,
+        });
+        assert.equal(inserted.status, 201, inserted.text);
+        assert.deepEqual(inserted.json<{ rows: unknown[] }>().rows, [
+          { id: 4, name: "kiwi" },
+          { id: 5, name: "lime" },
+        ]);
+        const upserted = await api("/app/items/-/upsert", {
+          rows: [{ id: 4, name: "KIWI" }, { id: 6, name: "date" }],
+          return: true,
+        });
+        assert.equal(upserted.status, 200, upserted.text);
+        assert.deepEqual(upserted.json<{ rows: unknown[] }>().rows, [
+          { id: 4, name: "KIWI" },
+          { id: 6, name: "date" },
+        ]);
+        const updated = await api("/app/items/5/-/update", {
+          update: { name: "LIME" },
+          return: true,
+        });
+        assert.equal(updated.status, 200, updated.text);
+        assert.deepEqual(updated.json<{ row: unknown }>().row, { id: 5, name: "LIME" });
+        const deleted = await api("/app/items/6/-/delete", {});
+        assert.equal(deleted.status, 200, deleted.text);
+        assert.equal(
+          (await cluster.psql("select string_agg(name, ',' order by id) from items", "app"))
+            .trim(),
+          "apple,pear,plum,KIWI,LIME",
+        );
+      });
+
+      await t.step("the write API's refusals: bad data 400, no permission 403", async () => {
+        const duplicate = await api("/app/items/-/insert", { row: { id: 4, name: "again" } });
+        assert.equal(duplicate.status, 400);
+        assert.match(duplicate.text, /duplicate key/);
+        const wrongType = await api("/app/items/-/insert", { row: { id: "x", name: "y" } });
+        assert.equal(wrongType.status, 400);
+        const stranger = await api("/app/items/-/insert", { row: { id: 9, name: "z" } }, "bob");
+        assert.equal(stranger.status, 403);
+        const missing = await api("/app/items/99/-/delete", {});
+        assert.equal(missing.status, 404);
+        // The role may not write this table: the server's refusal, as a 403.
+        const locked = await api("/app/locked/-/insert", { row: { id: 1 } });
+        assert.equal(locked.status, 403, locked.text);
+        assert.match(locked.text, /permission denied for table locked/);
+      });
+
+      await t.step("what needs a SQLite write connection says it is not available", async () => {
         const db = svc.get_database("app");
         await assert.rejects(db.execute_write_fn(() => 1), /not available yet on PostgreSQL/);
       });

@@ -85,17 +85,27 @@ async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Prom
   await checkTypedValues(svc, db.name, table, body.rows);
   const target = { table, pks };
   const options = { alter: body.alter, returning: body.returning };
-  const rows = await runWrite(
-    svc,
-    request,
-    db,
-    (conn) =>
-      upsert ? upsertRows(conn, target, body.rows, options) : insertRows(conn, target, body.rows, {
-        ...options,
-        ignore: body.ignore,
-        replace: body.replace,
-      }),
-  );
+  const writes = db.row_writes;
+  if (writes && body.alter) throw new BadRequest(`"alter" is not available on ${db.engine}`);
+  const rows = writes
+    ? await (upsert ? writes.upsert(target, body.rows, options) : writes.insert(target, body.rows, {
+      ...options,
+      ignore: body.ignore,
+      replace: body.replace,
+    }))
+    : await runWrite(
+      svc,
+      request,
+      db,
+      (conn) =>
+        upsert
+          ? upsertRows(conn, target, body.rows, options)
+          : insertRows(conn, target, body.rows, {
+            ...options,
+            ignore: body.ignore,
+            replace: body.replace,
+          }),
+    );
   // Columns added by `alter` change what the catalog lists.
   if (body.alter) await svc.refresh_catalog();
   const num_rows = body.rows.length;

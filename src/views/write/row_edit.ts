@@ -36,16 +36,16 @@ export async function updateView(svc: ViewHost, request: Request): Promise<Respo
   }
   const update = data.update;
   await checkTypedValues(svc, db.name, table, [update as Record<string, unknown>]);
-  const row = await runWrite(
-    svc,
-    request,
-    db,
-    (conn) =>
-      updateRow(conn, { table, pks }, keyValues, update, {
-        alter,
-        returning: Boolean(data.return),
-      }),
-  );
+  const returning = Boolean(data.return);
+  if (db.row_writes && alter) throw new BadRequest(`"alter" is not available on ${db.engine}`);
+  const row = db.row_writes
+    ? await db.row_writes.update({ table, pks }, keyValues, update, { returning })
+    : await runWrite(
+      svc,
+      request,
+      db,
+      (conn) => updateRow(conn, { table, pks }, keyValues, update, { alter, returning }),
+    );
   if (alter) await svc.refresh_catalog();
   await svc.track_event(
     new UpdateRowEvent({ actor: request.actor, database: db.name, table, pks: keyValues }),
@@ -60,7 +60,8 @@ export async function deleteView(svc: ViewHost, request: Request): Promise<Respo
   await requireVisible(svc, request.actor, db.name, table);
   await requireActions(svc, request, ["delete-row"], db.name, table);
   requireMutable(db);
-  await runWrite(svc, request, db, (conn) => deleteRow(conn, { table, pks }, keyValues));
+  if (db.row_writes) await db.row_writes.delete({ table, pks }, keyValues);
+  else await runWrite(svc, request, db, (conn) => deleteRow(conn, { table, pks }, keyValues));
   await svc.track_event(
     new DeleteRowEvent({ actor: request.actor, database: db.name, table, pks: keyValues }),
   );

@@ -52,11 +52,20 @@ export async function targetRow(svc: ViewHost, request: Request): Promise<WriteR
   if (keyValues.length !== keys.length) {
     throw new BadRequest("URL row identifier does not match the primary key for this table");
   }
-  const where = keys.map((key) => `[${key.replaceAll("]", "]]")}] = ?`).join(" and ");
-  const found = await target.db.execute(
-    `select 1 from [${target.table.replaceAll("]", "]]")}] where ${where}`,
-    keyValues,
-  );
+  const { db } = target;
+  // SQLite's own SQL as it always was; other engines quote through their dialect.
+  const quote = db.engine === "sqlite"
+    ? (name: string) => `[${name.replaceAll("]", "]]")}]`
+    : (name: string) => db.dialect.quoteIdentifier(name);
+  const from = db.engine === "sqlite" ? quote(target.table) : db.dialect.tableName(target.table);
+  const where = keys.map((key) => `${quote(key)} = ?`).join(" and ");
+  const found = await db.execute(`select 1 from ${from} where ${where}`, keyValues, {
+    log_sql_errors: false,
+  }).catch((error) => {
+    // A key that is no value of the column's type ("abc" for an integer): no such record.
+    if (db.engine !== "sqlite" && error?.name === "QueryError") return { rows: [] };
+    throw error;
+  });
   if (!found.rows.length) throw new NotFound(`Record not found: ${keyValues.join(",")}`);
   return { ...target, keyValues };
 }

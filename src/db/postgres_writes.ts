@@ -1,0 +1,131 @@
+/**
+ * The write API's row writes (insert, upsert, update, delete) on a PostgreSQL database: each
+ * call is one read-write transaction of the pool, its statements built with the dialect's
+ * quoting and `$n` parameters, the rows written read back with `RETURNING *`. The same answers
+ * as `row_writes.ts` gives on SQLite; the server's refusals become 400s (bad data, a broken
+ * constraint) or 403s (the role may not write), with the server's message.
+ *
+ * @module
+ */
+
+import type { SqlValue } from "../sqlite/values.ts";
+import { StatusError } from "../util/errors.ts";
+import type { SqlDialect } from "./dialect.ts";
+import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
+import type { RowWrites } from "./engine.ts";
+import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
+
+/** Runs one statement of the transaction: its rows as objects, and how many it changed. */
+export type PgWriteRun = (
+  text: string,
+  values: unknown[],
+) => Promise<{ rows: Record<string, SqlValue>[]; count: number }>;
+
+/** SQLSTATE classes of the data's fault: 22 data exception, 23 integrity constraint. */
+const DATA_FAULT = /^2[23]/;
+/** SQLSTATE insufficient_privilege. */
+const NO_PRIVILEGE = "42501";
+
+/** A value bound for PostgreSQL: JSON objects as their text, booleans as PostgreSQL's. */
+function param(value: unknown): unknown {
+  const bound = bindable(value);
+  if (typeof bound === "boolean") return bound ? "t" : "f";
+  if (typeof bound === "number" || typeof bound === "bigint") return String(bound);
+  return bound;
+}
+
+/** The server's refusal as the write API answers it. */
+export function writeRefusal(error: unknown): unknown {
+  const code = (error as { code?: string }).code ?? "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (DATA_FAULT.test(code)) return new RowWriteError(message, { cause: error });
+  if (code === NO_PRIVILEGE) {
+    return new StatusError(403, message, { title: "Permission denied", cause: error });
+  }
+  return error;
+}
+
+/** Row writes over `transaction`, which runs its function in one read-write transaction. */
+export function pgRowWrites(
+  dialect: SqlDialect,
+  transaction: <T>(fn: (run: PgWriteRun) => Promise<T>) => Promise<T>,
+): RowWrites {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  const where = (keys: readonly string[], offset: number) =>
+    keys.map((key, i) => `${q(key)} = $${offset + i + 1}`).join(" and ");
+  const keysOf = (target: KeyedTable) => {
+    if (!target.pks.length) {
+      throw new RowWriteError("This table has no primary key: its rows cannot be written here");
+    }
+    return [...target.pks];
+  };
+  const insertSql = (table: string, row: WriteRow, conflict: string) => {
+    const columns = Object.keys(row);
+    const into = dialect.tableName(table);
+    return columns.length
+      ? `insert into ${into} (${columns.map(q).join(", ")}) values (${
+        columns.map((_, i) => `$${i + 1}`).join(", ")
+      }) ${conflict} returning *`
+      : `insert into ${into} default values ${conflict} returning *`;
+  };
+  return {
+    insert: (target, rows, options) =>
+      transaction(async (run) => {
+        const returned: ReturnedRow[] = [];
+        for (const row of rows) {
+          let conflict = "";
+          if (options.ignore) conflict = "on conflict do nothing";
+          else if (options.replace && target.pks.length) {
+            // SQLite's INSERT OR REPLACE: the whole row is the new one (unnamed columns too).
+            const others = Object.keys(row).filter((c) => !target.pks.includes(c));
+            const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
+            conflict = `on conflict (${target.pks.map(q).join(", ")}) ` +
+              (set ? `do update set ${set}` : "do nothing");
+          }
+          const values = Object.values(row).map(param);
+          const result = await run(insertSql(target.table, row, conflict), values);
+          returned.push(...result.rows);
+        }
+        return options.returning ? returned : null;
+      }),
+    upsert: (target, rows, options) =>
+      transaction(async (run) => {
+        const keys = keysOf(target);
+        const returned: ReturnedRow[] = [];
+        for (const row of rows) {
+          const others = Object.keys(row).filter((c) => !keys.includes(c));
+          const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
+          // With nothing to set, `do update` sets a key to itself, so the row is returned.
+          const action = set || `${q(keys[0])} = excluded.${q(keys[0])}`;
+          const conflict = `on conflict (${keys.map(q).join(", ")}) do update set ${action}`;
+          const values = Object.values(row).map(param);
+          returned.push(...(await run(insertSql(target.table, row, conflict), values)).rows);
+        }
+        return options.returning ? returned : null;
+      }),
+    update: (target, keyValues, update, options) =>
+      transaction(async (run) => {
+        const keys = keysOf(target);
+        const columns = Object.keys(update);
+        const table = dialect.tableName(target.table);
+        const keyParams = keyValues.map(param);
+        if (!columns.length) {
+          const found = await run(`select * from ${table} where ${where(keys, 0)}`, keyParams);
+          return options.returning ? found.rows[0] ?? null : null;
+        }
+        const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
+        const result = await run(
+          `update ${table} set ${set} where ${where(keys, columns.length)} returning *`,
+          [...columns.map((c) => param(update[c])), ...keyParams],
+        );
+        return options.returning ? result.rows[0] ?? null : null;
+      }),
+    delete: (target, keyValues) =>
+      transaction(async (run) => {
+        const keys = keysOf(target);
+        const table = dialect.tableName(target.table);
+        return (await run(`delete from ${table} where ${where(keys, 0)}`, keyValues.map(param)))
+          .count;
+      }),
+  };
+}
