@@ -14,6 +14,7 @@
  * @module
  */
 
+import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
 import type { SqlValue } from "../db/values.ts";
 import { quoteSqlIdentifier } from "../util/sql.ts";
 
@@ -160,7 +161,11 @@ export function hasOrderBy(sql: string): boolean | null {
  * (an expression, a COLLATE, a table column the result does not show, a name two result columns
  * share): sorting it again could change the user's order.
  */
-export function stableOrderBy(sql: string, columns: string[]): string | null {
+export function stableOrderBy(
+  sql: string,
+  columns: string[],
+  dialect: SqlDialect = sqliteDialect,
+): string | null {
   const ordered = hasOrderBy(sql);
   if (ordered === null || !columns.length) return null;
   const terms = ordered ? parseOrderBy(sql) : [];
@@ -178,7 +183,8 @@ export function stableOrderBy(sql: string, columns: string[]): string | null {
     if (position > columns.length) return null;
     own.push(`${position}${term.desc ? " desc" : ""} nulls ${term.nulls_first ? "first" : "last"}`);
   }
-  return [...own, ...columns.map((_, i) => String(i + 1))].join(", ");
+  // The tie-breakers put NULLs first, as SQLite does, whatever the engine's default.
+  return [...own, ...columns.map((_, i) => dialect.orderTerm(String(i + 1), false))].join(", ");
 }
 
 /**

@@ -22,6 +22,8 @@
  *   which tables get a count depends on the engine's speed (see {@link listingWithoutCounts}).
  * - `display_columns`: type names, and `notnull` of primary keys (NOT NULL by definition in
  *   PostgreSQL).
+ * - Custom SQL's `next` tokens: by key in SQLite when the ORDER BY ends on a unique key, by
+ *   offset elsewhere.
  * - Ties in a canned query's own ORDER BY ({@link TIES}): the engines break them differently.
  *
  * Both services run with generous time limits ({@link SETTINGS}), and the PostgreSQL cluster uses
@@ -269,6 +271,13 @@ export const URLS: string[] = [
   "/shop/products_by_category.json?category=Garden",
   "/shop/products_by_category.json?category=Kitchen&_shape=array",
   "/demo/trees_by_species.json?species=Red+maple",
+  // Custom SQL past max_returned_rows: pages by offset (or key) with a count of all rows.
+  "walk:/demo/-/query.json?sql=select+id,+address+from+trees+order+by+id",
+  "walk:/demo/-/query.json?sql=select+address,+height_m+from+trees",
+  "walk:/demo/-/query.json?sql=select+tree_id,+inspected+from+inspections+order+by+inspected" +
+  ",+tree_id&_extra=count",
+  "/demo/-/query.csv?sql=select+id,+address+from+trees+order+by+id&_stream=on",
+  "/demo/-/query.json?sql=select+id+from+trees&_next=1400",
   // Exports.
   "/shop/products.csv",
   "/shop/products.csv?_dl=on",
@@ -330,6 +339,7 @@ const TIES = new Set(["/demo/trees_by_species.json?species=Red+maple"]);
 /** One answer with what differs by design taken out (see the module comment). */
 export function normalise(url: string, value: unknown): unknown {
   const keyless = [...KEYLESS].some((table) => url.includes(`/${encodeURIComponent(table)}`));
+  const customSql = url.includes("/-/query");
   const walk = (node: unknown, key = ""): unknown => {
     if (Array.isArray(node)) return node.map((item) => walk(item, key));
     if (node === null || typeof node !== "object") return node;
@@ -340,6 +350,14 @@ export function normalise(url: string, value: unknown): unknown {
       if (keyless && (k === "rowid" || k === "next" || k === "next_url" || k === "primary_keys")) {
         continue;
       }
+      // Custom SQL whose ORDER BY ends on a unique key pages by key in SQLite (`k…` tokens),
+      // by offset elsewhere: whether there is a next page is compared, and the pages themselves.
+      if (customSql && (k === "next" || k === "next_url")) {
+        out[k] = v !== null;
+        continue;
+      }
+      // …so where SQLite pages by key, PostgreSQL adds its total order (`order_added`).
+      if (customSql && k === "order_added") continue;
       // A column's declared type is each engine's own name for it, and a primary key column
       // is NOT NULL in PostgreSQL by definition, where SQLite reports what was declared.
       if (key === "display_columns" && (k === "type" || k === "notnull")) continue;

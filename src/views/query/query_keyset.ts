@@ -15,7 +15,7 @@
  */
 
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
-import type { SqlValue } from "../../db/values.ts";
+import type { BindParams, SqlValue } from "../../db/values.ts";
 import { type OrderTerm, parseOrderBy, stableOrderBy } from "../../table/query_keyset.ts";
 
 /** How a query's pages go by key: its ORDER BY terms and the result columns they name. */
@@ -91,9 +91,27 @@ export async function keysetPlan(db: Database, sql: string): Promise<KeysetPlan 
 /**
  * The order the server adds to the offset pages of `sql` so they are read in one total order
  * (`stableOrderBy`), or null when the query's own ORDER BY cannot be said over its result
- * columns, or the SQL does not prepare (its pages then go as SQLite reads them).
+ * columns, or the SQL does not prepare (its pages then go as SQLite reads them). An engine other
+ * than SQLite takes the result's `columns` when the caller has read them, else asks for none of
+ * its rows to learn them (with the query's `params`).
  */
-export async function stableOrder(db: Database, sql: string): Promise<string | null> {
+export async function stableOrder(
+  db: Database,
+  sql: string,
+  { columns, params = {} }: { columns?: string[]; params?: Record<string, unknown> } = {},
+): Promise<string | null> {
+  if (db.dialect.name !== "sqlite") {
+    try {
+      const names = columns ?? (await db.execute(
+        `select * from ${db.dialect.subquery(`\n${queryBody(sql)}\n`)} limit 0`,
+        params as BindParams,
+        { log_sql_errors: false },
+      )).columns;
+      return stableOrderBy(sql, names, db.dialect);
+    } catch {
+      return null;
+    }
+  }
   try {
     const columns = await db.execute_fn((conn) => {
       using statement = conn.prepare(sql);

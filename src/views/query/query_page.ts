@@ -88,7 +88,7 @@ export async function runReadQuery(
     // A later offset page of a query whose order is not total is read in the order the server
     // adds, as its first page was (below).
     const order = offset > 0 && !next.as_written && !await keysetPlan(db, sql)
-      ? await stableOrder(db, sql)
+      ? await stableOrder(db, sql, { params })
       : null;
     const page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql, order);
     if (page && next.as_written && page.next !== null) page.next = `u${page.next}`;
@@ -98,7 +98,7 @@ export async function runReadQuery(
       if (page.next !== null && offset === 0 && page.rows.length) {
         const plan = await keysetPlan(db, sql);
         const rows = page.rows;
-        const added = plan ? null : await stableOrder(db, sql);
+        const added = plan ? null : await stableOrder(db, sql, { columns: page.columns });
         if (plan) {
           page.next = keysetToken(rows.length, plan.positions.map((p) => rows.at(-1)![p]));
         } else if (added) {
@@ -110,6 +110,8 @@ export async function runReadQuery(
           const ordered = await readPage(db, sql, params, 0, budget, owner_sql, added)
             .catch((error) => {
               if (error instanceof QueryInterrupted) return null;
+              // Another engine may have no order for a column's type (PostgreSQL's `json`).
+              if (db.dialect.name !== "sqlite" && error instanceof QueryError) return null;
               throw error;
             });
           if (ordered) return { ...ordered, order_added: true, error: null };
@@ -470,11 +472,11 @@ async function countRows(
   sql: string,
   params: Record<string, unknown>,
 ): Promise<number | null> {
-  const wrapped = pagedQuerySql(sql, 0);
+  const wrapped = pagedQuerySql(sql, 0, null, db.dialect);
   if (wrapped === null) return null;
   try {
     const results = await db.execute(
-      `select count(*) from (${wrapped})`,
+      `select count(*) from ${db.dialect.subquery(wrapped, "counted")}`,
       params as never,
       { custom_time_limit: 500, log_sql_errors: false },
     );

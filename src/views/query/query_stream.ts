@@ -9,6 +9,7 @@
  * @module
  */
 
+import { type SqlDialect, sqliteDialect } from "../../db/dialect.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { QueryError } from "../../db/errors.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
@@ -42,18 +43,20 @@ const LEADING_COMMENTS = /^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/;
 
 /**
  * `select * from (<sql>) limit -1 offset <offset>` (with `order by <order>` before the limit when
- * given), or null for `EXPLAIN`, which cannot be a subquery. Trailing semicolons go; the SQL sits
- * on its own lines so a trailing `--` comment cannot swallow the closing parenthesis.
+ * given; in `dialect`, SQLite's when not given), or null for `EXPLAIN`, which cannot be a
+ * subquery. Trailing semicolons go; the SQL sits on its own lines so a trailing `--` comment
+ * cannot swallow the closing parenthesis.
  */
 export function pagedQuerySql(
   sql: string,
   offset: number,
   order: string | null = null,
+  dialect: SqlDialect = sqliteDialect,
 ): string | null {
   if (/^explain\b/i.test(sql.replace(LEADING_COMMENTS, ""))) return null;
   const body = sql.trim().replace(/[;\s]+$/, "");
   const orderBy = order ? ` order by ${order}` : "";
-  return `select * from (\n${body}\n)${orderBy} limit -1 offset ${offset}`;
+  return `select * from ${dialect.subquery(`\n${body}\n`)}${orderBy}${dialect.offsetOnly(offset)}`;
 }
 
 /** One page of a query read at an offset of its wrapped statement. */
@@ -84,7 +87,7 @@ export async function readQueryPage(
   owner_sql = false,
   order: string | null = null,
 ): Promise<QueryPageRead | null> {
-  const paged = pagedQuerySql(sql, offset, order);
+  const paged = pagedQuerySql(sql, offset, order, db.dialect);
   if (paged === null) return null;
   // execute() stops at max_returned_rows and says whether more rows follow.
   const results = await db.execute(paged, params as BindParams, {
@@ -131,7 +134,7 @@ export async function streamQuery(
   params: Record<string, unknown>,
   custom_time_limit: number | null,
 ): Promise<StreamedQuery | null> {
-  const wrapped = pagedQuerySql(sql, 0);
+  const wrapped = pagedQuerySql(sql, 0, null, db.dialect);
   if (wrapped === null) return null;
   try {
     const cursor = await openCursorExport(db, wrapped, params as BindParams, custom_time_limit);
