@@ -256,6 +256,9 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // the whole file takes (5 s for 625 MB from the disk), past its time limit: it failed.
       // `--inspect-file` gives hashes without reading the files.
       for (const db of svc.databases.values()) void db.hash;
+      // The read workers too, ready before the first request: each takes the main thread for
+      // 45–90 ms to create, and longer to boot (db/pool.ts).
+      await svc.readPool().prestart();
       const server = await listen(svc, flags);
       library?.watch();
       // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.

@@ -10,7 +10,7 @@ import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introsp
 import type { Row } from "./results.ts";
 import { QueryInterrupted } from "./errors.ts";
 import { SchemaCache } from "./schema_cache.ts";
-import { viewIsRepeatable } from "./repeatable.ts";
+import { selectIsRepeatable, viewIsRepeatable } from "./repeatable.ts";
 
 /** Introspection for a database; `Database` supplies the query runner and table config. */
 export abstract class DatabaseIntrospection {
@@ -64,6 +64,14 @@ export abstract class DatabaseIntrospection {
       if (!await introspect.objectExists(run, name, "view")) return true;
       return await viewIsRepeatable(run, name);
     });
+  }
+
+  /**
+   * @internal True when the read-only statement `sql` gives the same rows whenever the data is
+   * the same (`repeatable.ts`): custom SQL whose answers the query cache may keep and share.
+   */
+  is_sql_repeatable(sql: string): Promise<boolean> {
+    return this.#cached(`repeatable-sql:${sql}`, (run) => selectIsRepeatable(run, sql));
   }
 
   /** Table names in schema order. */

@@ -73,14 +73,20 @@ export interface SqlDialect {
   arrayContains(table: string, column: string, param: string, negated: boolean): string;
   /** `(value, count)` rows of the items of array column `c` over `sql`, best first. */
   arrayFacetSql(sql: string, c: string, limit: number): string;
-  /** The distinct kinds (`array` and others) of the non-blank values of `c` in `sql`. */
-  arrayKindsSql(sql: string, c: string, consider: number): string;
+  /**
+   * One row over the first `consider` rows of `sql`: for each escaped column of `columns`, how
+   * many of its non-empty values are JSON arrays, then how many are not (array facet suggestions).
+   */
+  arrayKindCountsSql(sql: string, columns: string[], consider: number): string;
   /** Up to 100 non-empty arrays of `c` in `sql`, as JSON text. */
   arraySampleSql(sql: string, c: string): string;
   /** `(value, count)` rows of the days of `c` over `sql`, best first. */
   dateFacetSql(sql: string, c: string, limit: number): string;
-  /** Days of the first 100 rows of `sql` whose `c` looks like a date. */
-  dateSuggestSql(sql: string, c: string): string;
+  /**
+   * One row over the first 100 rows of `sql`: for each escaped column of `columns`, 1 when some
+   * value looks like a date and is one, else 0 (date facet suggestions).
+   */
+  dateSuggestSql(sql: string, columns: string[]): string;
 
   /** One `order by` term placing NULLs as SQLite does: first ascending, last descending. */
   orderTerm(expression: string, desc: boolean): string;
@@ -123,19 +129,29 @@ export const sqliteDialect: SqlDialect = {
     `group by 1 order by 2 desc, 1 limit ${limit}`,
   // A value that is not JSON counts as a kind of its own (asked of json_type, it would fail the
   // query: an error on every page of such a table, and errors are never cached).
-  arrayKindsSql: (sql, c, consider) =>
-    `select distinct case when json_valid(${c}) then json_type(${c}) else 'not json' end ` +
-    `from (select * from (${sql}) limit ${consider}) ` +
-    `where ${c} is not null and ${c} != ''`,
+  arrayKindCountsSql: (sql, columns, consider) =>
+    `select ${
+      columns.map((c) => {
+        const given = `${c} is not null and ${c} != ''`;
+        // A value that is not JSON is a kind of its own (json_type would fail the query on it).
+        const array = `case when json_valid(${c}) then json_type(${c}) = 'array' else 0 end`;
+        return `sum(case when ${given} and ${array} then 1 else 0 end), ` +
+          `sum(case when ${given} and not (${array}) then 1 else 0 end)`;
+      }).join(", ")
+    } from (select * from (${sql}) limit ${consider})`,
   arraySampleSql: (sql, c) =>
     `select ${c} from (${sql}) where ${c} is not null and ${c} != '' ` +
     `and json_array_length(${c}) > 0 limit 100`,
   dateFacetSql: (sql, c, limit) =>
     `select date(${c}) as value, count(*) as count from (${sql}) ` +
     `where date(${c}) is not null group by 1 order by 2 desc, 1 limit ${limit}`,
-  dateSuggestSql: (sql, c) =>
-    `select date(${c}) from (select * from (${sql}) limit 100) ` +
-    `where ${c} glob '????-??-*'`,
+  dateSuggestSql: (sql, columns) =>
+    `select ${
+      columns.map((c) =>
+        `max(case when ${c} glob '????-??-*' and date(${c}) is not null then 1 else 0 end)`
+      )
+        .join(", ")
+    } from (select * from (${sql}) limit 100)`,
   orderTerm: (expression, desc) => desc ? `${expression} desc` : expression,
   offsetOnly: (offset) => ` limit -1 offset ${offset}`,
   // SQLite searches FTS tables, which `src/table/search.ts` handles itself.

@@ -133,6 +133,11 @@ export interface DatabaseEngine {
   view_exists(view: string): Promise<boolean>;
   /** @internal True when reading `name` gives the same rows for the same data. */
   is_repeatable(name: string): Promise<boolean>;
+  /**
+   * @internal True when the read-only statement `sql` gives the same rows for the same data:
+   * custom SQL whose answers may be kept and shared.
+   */
+  is_sql_repeatable(sql: string): Promise<boolean>;
   /** Table names. */
   table_names(): Promise<string[]>;
   /** View names. */

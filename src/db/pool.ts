@@ -146,6 +146,35 @@ export class ReadPool {
     };
   }
 
+  /**
+   * Starts the base workers now, and resolves once they are ready. Creating a worker holds the
+   * calling thread for 45–90 ms (Deno builds its isolate there), and booting one takes longer:
+   * started on demand, they held the first pages of a fresh server, and every request arriving
+   * with them (bench/big_files.ts, bench/cold_start.ts). A server calls this before it listens.
+   * Workers started here and never used stop after their idle time like any other.
+   */
+  async prestart(): Promise<void> {
+    if (this.#closed) return;
+    const started: PoolWorker[] = [];
+    while (this.#workers.filter((w) => !w.spare).length < this.size) {
+      const worker = this.#startWorker(false);
+      worker.used = true;
+      started.push(worker);
+      this.#next(worker);
+    }
+    // A worker that fails to boot leaves the pool (#drop), which wakes this loop too.
+    while (!this.#closed && started.some((w) => !w.ready && this.#workers.includes(w))) {
+      await new Promise<void>((resolve) => this.#readyWaiters.push(resolve));
+    }
+  }
+
+  /** Callers of {@link prestart} waiting for a worker to become ready (or to leave). */
+  #readyWaiters: (() => void)[] = [];
+
+  #wakeReadyWaiters(): void {
+    for (const wake of this.#readyWaiters.splice(0)) wake();
+  }
+
   /** Workers started so far and whether each is running a query. */
   threads(): { name: string; busy: number }[] {
     return this.#workers.map((w) => ({ name: `vitrine-read-${w.index}`, busy: w.current ? 1 : 0 }));
@@ -297,6 +326,7 @@ export class ReadPool {
    */
   close(): void {
     this.#closed = true;
+    this.#wakeReadyWaiters();
     const error = () => new Error("The read pool was closed");
     for (const job of [...this.#short, ...this.#long]) this.#settle(job).reject(error());
     this.#short = [];
@@ -632,6 +662,7 @@ export class ReadPool {
         this.#bootedFor += wallClock() - this.#bootingSince;
         this.#bootingSince = null;
       }
+      this.#wakeReadyWaiters();
       return;
     }
     if (message.type === "connection") {
@@ -691,6 +722,7 @@ export class ReadPool {
    */
   #drop(worker: PoolWorker, error: Error | null, terminate = true): void {
     this.#workers = this.#workers.filter((w) => w !== worker);
+    this.#wakeReadyWaiters();
     if (worker.idleTimer !== null) clearTimeout(worker.idleTimer);
     // Interrupt first, so the native query stops even though the thread is terminated.
     if (worker.current && worker.pointer !== null) this.#interrupt(worker.pointer);

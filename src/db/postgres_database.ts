@@ -507,6 +507,11 @@ export class PostgresDatabase implements DatabaseEngine {
     return (await this.#relation(name))?.type !== "view";
   }
 
+  /** False: custom SQL on PostgreSQL is never shared (no check of its functions yet). @internal */
+  is_sql_repeatable(_sql: string): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   /** Table names (creation order within each schema). */
   table_names(): Promise<string[]> {
     return this.#names("table");

@@ -131,10 +131,15 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
         jsonArray(`inner_rows.${c}`)
       }) as elements(item)) as items(facet_item) ` +
       `group by 1 order by 2 desc, 1 limit ${limit}`,
-    arrayKindsSql: (sql, c, consider) =>
-      `select distinct case when ${jsonArray(c)} is not null then 'array' else 'not array' end ` +
-      `from ${subquery(`select * from ${subquery(sql)} limit ${consider}`, "considered")} ` +
-      `where ${c} is not null and (${c})::text != ''`,
+    arrayKindCountsSql: (sql, columns, consider) =>
+      `select ${
+        columns.map((c) => {
+          const given = `${c} is not null and (${c})::text != ''`;
+          const array = `${jsonArray(c)} is not null`;
+          return `sum(case when ${given} and ${array} then 1 else 0 end), ` +
+            `sum(case when ${given} and not (${array}) then 1 else 0 end)`;
+        }).join(", ")
+      } from ${subquery(`select * from ${subquery(sql)} limit ${consider}`, "considered")}`,
     arraySampleSql: (sql, c) =>
       `select ${jsonArray(c)}::text from ${subquery(sql)} ` +
       `where ${c} is not null and (${c})::text != '' ` +
@@ -142,11 +147,12 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
     dateFacetSql: (sql, c, limit) =>
       `select ${day(c)} as value, count(*) as count from ${subquery(sql)} ` +
       `where ${day(c)} is not null group by 1 order by 2 desc, 1 limit ${limit}`,
-    dateSuggestSql: (sql, c) =>
-      `select ${day(c)} from ${
-        subquery(`select * from ${subquery(sql)} limit 100`, "first_rows")
-      } ` +
-      `where (${c})::text ~ '^.{4}-.{2}-'`,
+    dateSuggestSql: (sql, columns) =>
+      `select ${
+        columns.map((c) =>
+          `max(case when (${c})::text ~ '^.{4}-.{2}-' and ${day(c)} is not null then 1 else 0 end)`
+        ).join(", ")
+      } from ${subquery(`select * from ${subquery(sql)} limit 100`, "first_rows")}`,
     orderTerm: (expression, desc) =>
       desc ? `${expression} desc nulls last` : `${expression} nulls first`,
     offsetOnly: (offset) => ` offset ${offset}`,

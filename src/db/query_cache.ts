@@ -7,7 +7,8 @@
  * older ones age out of the map. Memory databases never reach this cache (`Database.execute`).
  *
  * Identical queries asked at the same time run once (single flight): later callers wait for the
- * first one's answer. Failures (a time limit, an error) are never kept.
+ * first one's answer. Failures (a time limit, an error) are never kept, nor shared: a caller whose
+ * shared run failed runs the query again on its own.
  *
  * @module
  */
@@ -110,7 +111,14 @@ export class QueryCache {
     const pending = this.#pending.get(key);
     if (pending) {
       this.#hits++;
-      return await pending;
+      try {
+        return await pending;
+      } catch {
+        // The first caller's failure is its own (its time limit, counted from its arrival; its
+        // cancellation): a caller that joined it runs the query itself, and fails only if that
+        // fails too (a deadline already past fails at once, unrun).
+        return await this.getShared(key, run);
+      }
     }
     this.#misses++;
     const running = run();

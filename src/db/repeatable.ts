@@ -93,12 +93,21 @@ function skipQuoted(sql: string, start: number): number {
 }
 
 /** True when every read of view `name` gives the same rows for the same data (see above). */
-export async function viewIsRepeatable(run: SqlRunner, name: string): Promise<boolean> {
+export function viewIsRepeatable(run: SqlRunner, name: string): Promise<boolean> {
+  return selectIsRepeatable(run, `select * from ${quoteSqlIdentifier(name)}`);
+}
+
+/**
+ * True when the read-only statement `sql` gives the same rows every time the data is the same
+ * (see above): custom SQL whose answers may be kept and shared (`db/query_cache.ts`). False for
+ * SQL that does not compile.
+ */
+export async function selectIsRepeatable(run: SqlRunner, sql: string): Promise<boolean> {
   let program;
   try {
-    program = await run(`explain select * from ${quoteSqlIdentifier(name)}`);
+    program = await run(`explain ${sql}`);
   } catch {
-    return false; // a view that does not compile is not cached either
+    return false; // SQL that does not compile is not cached either
   }
   const calls = new Map<string, Set<number>>();
   for (const row of program) {
@@ -121,6 +130,7 @@ export async function viewIsRepeatable(run: SqlRunner, name: string): Promise<bo
   // `strftime(format)` alone formats the current time, and the program does not show how many
   // arguments a call has: any view of the file written that way makes strftime a clock here.
   if (calls.has("strftime")) {
+    if (hasOneArgumentStrftime(sql)) return false;
     const views = await run("select sql from sqlite_master where type = 'view'");
     if (views.some((row) => hasOneArgumentStrftime(String(row[0] ?? "")))) return false;
   }

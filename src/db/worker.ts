@@ -108,8 +108,10 @@ async function handle(message: ToWorker): Promise<void> {
   if (message.type === "init") {
     cacheSizeKb = message.cacheSizeKb;
     extensions = message.extensions;
-    if (message.niceness > 0) lowerThreadPriority(message.niceness);
     ready = loadPlugins(message.pluginModules).finally(() => {
+      // Lowered once booted, not before: loading modules at a lower priority on a busy machine
+      // took seconds, and a fresh server's first queries waited for it (issue 42).
+      if (message.niceness > 0) lowerThreadPriority(message.niceness);
       readyAt = wallClock();
       post({ type: "ready" });
     });

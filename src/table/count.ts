@@ -24,7 +24,8 @@ export type CountRunner = (sql: string, params: Record<string, unknown>) => Prom
 
 /**
  * Counts the rows of `from` (`from <table> where …`, as in `TableQuery.count_from`), falling back
- * to capped counts when the full one times out. Other errors propagate.
+ * to capped counts when the full one times out. Other errors propagate. Without `full`, only the
+ * capped counts run (the caller knows the full one would time out).
  */
 export async function countWithFallback(
   run: CountRunner,
@@ -32,9 +33,10 @@ export async function countWithFallback(
   params: Record<string, unknown>,
   caps: readonly number[] = COUNT_CAPS,
   dialect: SqlDialect = sqliteDialect,
+  full = true,
 ): Promise<CountResult> {
   try {
-    return { count: await run(`select count(*) ${from}`, params), truncated: false };
+    if (full) return { count: await run(`select count(*) ${from}`, params), truncated: false };
   } catch (error) {
     if (!isQueryInterrupted(error)) throw error;
   }

@@ -13,19 +13,33 @@ export class ArrayFacet extends Facet {
   static override type = "array";
   readonly type = "array";
 
-  /** Columns whose non-empty values are all JSON arrays of strings. */
+  /**
+   * Columns whose non-empty values are all JSON arrays of strings: among the first
+   * {@link SUGGEST_CONSIDER} rows, one query counts every column's non-empty values that are JSON
+   * arrays and those that are not; a column of arrays only then has a sample of its values read.
+   */
   suggest(): Promise<FacetSuggestion[]> {
     // Best effort: a timeout just means no suggestion.
-    return this.suggestColumns(async (c) => {
-      const types = await this.runSuggestSql(
-        this.dialect.arrayKindsSql(this.sql, c, SUGGEST_CONSIDER),
+    return this.suggestColumnsTogether(async (columns) => {
+      const [row] = positional(
+        await this.runSuggestSql(
+          this.dialect.arrayKindCountsSql(this.sql, columns, SUGGEST_CONSIDER),
+        ),
       );
-      const kinds = positional(types).map((row) => row[0]);
-      if (!kinds.includes("array") || kinds.some((k) => k !== "array" && k !== null)) return false;
-      const sample = await this.runSuggestSql(this.dialect.arraySampleSql(this.sql, c));
-      const values = positional(sample).map((row) => row[0]);
-      return values.length > 0 && values.every(isJsonArrayOfStrings);
+      const verdicts: boolean[] = [];
+      for (const [i, c] of columns.entries()) {
+        const arraysOnly = Number(row[2 * i]) > 0 && Number(row[2 * i + 1]) === 0;
+        verdicts.push(arraysOnly && await this.#stringArrays(c));
+      }
+      return verdicts;
     });
+  }
+
+  /** True when the first 100 non-empty arrays of the escaped column `c` hold strings only. */
+  async #stringArrays(c: string): Promise<boolean> {
+    const sample = await this.runSuggestSql(this.dialect.arraySampleSql(this.sql, c));
+    const values = positional(sample).map((row) => row[0]);
+    return values.length > 0 && values.every(isJsonArrayOfStrings);
   }
 
   /** `[results, timed_out]` for every requested array facet. */
@@ -53,12 +67,14 @@ export class DateFacet extends Facet {
   static override type = "date";
   readonly type = "date";
 
-  /** Columns where some of the first 100 values look like `YYYY-MM-…`. */
+  /** Columns where some of the first 100 values look like `YYYY-MM-…`: one query for all. */
   suggest(): Promise<FacetSuggestion[]> {
     // Best effort, as for array suggestions.
-    return this.suggestColumns(async (c) => {
-      const result = await this.runSuggestSql(this.dialect.dateSuggestSql(this.sql, c));
-      return positional(result).some((row) => row[0]);
+    return this.suggestColumnsTogether(async (columns) => {
+      const [row] = positional(
+        await this.runSuggestSql(this.dialect.dateSuggestSql(this.sql, columns)),
+      );
+      return columns.map((_, i) => Number(row[i]) === 1);
     });
   }
 

@@ -32,21 +32,30 @@ export class ColumnFacet extends Facet {
   static override type = "column";
   readonly type = "column";
 
-  /** Columns with 2…facet-size distinct values, fewer than the rows, some repeated. */
-  async suggest(): Promise<FacetSuggestion[]> {
-    const rowCount = await this.row_count();
+  /**
+   * Columns with 2…facet-size distinct values, fewer than the rows, some repeated, among the
+   * first {@link SUGGEST_CONSIDER} rows: one query counts, for every column, its distinct values
+   * and its values (a value is repeated when there are fewer distinct values than values), and
+   * the rows themselves unless known.
+   */
+  suggest(): Promise<FacetSuggestion[]> {
     const size = this.get_facet_size();
     const d = this.dialect;
-    return await this.suggestColumns(async (c) => {
-      const distinct = await this.runSuggestSql(
-        `select ${c}, count(*) from ${
-          d.subquery(`select * from ${d.subquery(this.sql)} limit ${SUGGEST_CONSIDER}`)
-        } ` +
-          `where ${c} is not null group by 1 limit ${size + 1}`,
+    return this.suggestColumnsTogether(async (columns) => {
+      const counts = columns.map((c) => `count(distinct ${c}), count(${c})`).join(", ");
+      const considered = d.subquery(
+        `select * from ${d.subquery(this.sql)} limit ${SUGGEST_CONSIDER}`,
+        "considered",
       );
-      const count = positional(distinct).length;
-      return count > 1 && count < rowCount && count <= size &&
-        positional(distinct).some((row) => Number(row[1]) > 1);
+      const [row] = positional(
+        await this.runSuggestSql(`select count(*), ${counts} from ${considered}`),
+      );
+      const rowCount = this.rowCount ?? Number(row[0]);
+      return columns.map((_, i) => {
+        const distinct = Number(row[1 + 2 * i]);
+        const values = Number(row[2 + 2 * i]);
+        return distinct > 1 && distinct <= size && distinct < rowCount && distinct < values;
+      });
     }, isQueryInterrupted);
   }
 

@@ -152,15 +152,29 @@ export async function tableRowCount(
   svc: ViewHost,
   db: Database,
   table: string,
-  count: () => Promise<CountResult>,
+  count: (full: boolean) => Promise<CountResult>,
 ): Promise<CountResult> {
   const known = knownCount(db, table, inspectedCounts(svc, db));
   if (known !== undefined) return { count: known, truncated: false };
-  const result = await count();
+  const slow = slowCounts.get(db);
+  const result = await count(!slow?.has(table));
   if (result.count !== null && !result.truncated) rememberCount(db, table, result.count);
-  else countLater(db, [table]);
+  else {
+    if (countsNeverChange(db)) {
+      if (!slow) slowCounts.set(db, new Set([table]));
+      else slow.add(table);
+    }
+    countLater(db, [table]);
+  }
   return result;
 }
+
+/**
+ * Tables of immutable files whose full count did not fit in a page's time. The file cannot
+ * change, so the next pages go straight to the capped counts (a 20,000,000-row table's count
+ * cost every page 100 ms before it gave up) until the count made after the page is known.
+ */
+const slowCounts = new WeakMap<Database, Set<string>>();
 
 /**
  * The count of `table` in an immutable file, from an earlier count or `--inspect-file`, capped at

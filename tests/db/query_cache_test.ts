@@ -72,3 +72,24 @@ Deno.test("getShared() gives the kept answer itself, with the page bytes kept al
   assert.deepEqual(copy.rows, [[1]]);
   assert.equal(copy.page, page);
 });
+
+Deno.test("a caller that joined a run that failed runs the query itself", async () => {
+  const cache = new QueryCache(1024 * 1024);
+  const key = QueryCache.key("hash", "select slow", null);
+  // The first caller's query is stopped at its own limit while the second waits for it.
+  const first = cache.get(key, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    throw Object.assign(new Error("interrupted"), { name: "QueryInterrupted" });
+  });
+  let secondRuns = 0;
+  const second = cache.get(key, () => (secondRuns++, Promise.resolve(answer(7))));
+  await assert.rejects(first, /interrupted/);
+  assert.equal((await second).rows[0][0], 7);
+  assert.equal(secondRuns, 1);
+  // A failure the second caller meets on its own run is its own to see.
+  const failing = QueryCache.key("hash", "select boom", null);
+  const a = cache.get(failing, () => Promise.reject(new Error("boom")));
+  const b = cache.get(failing, () => Promise.reject(new Error("boom again")));
+  await assert.rejects(a, /boom/);
+  await assert.rejects(b, /boom again/);
+});

@@ -190,3 +190,33 @@ Deno.test("tiny queries run on the main thread and answer exactly what a worker 
     host.close();
   }
 });
+
+Deno.test("prestart boots every base worker before the first query, at the main thread's priority", async () => {
+  const file = await Deno.makeTempFile();
+  Deno.env.set("VITRINE_TEST_NICE_FILE", file);
+  await import("./nice_plugin.ts"); // the main thread's line, first
+  const host = testHost({
+    settings: { num_sql_threads: 2, spare_sql_threads: 0 },
+    pluginModules: [new URL("./nice_plugin.ts", import.meta.url).href],
+  });
+  const db = new Database(host, { memory_name: "prestart" });
+  try {
+    const pool = host.readPool();
+    await pool.prestart();
+    // Both workers are up and have loaded their plugins before any query asked for one.
+    assert.equal(pool.threads().length, 2);
+    const [mainNice, ...booted] = Deno.readTextFileSync(file).trim().split("\n").map(Number);
+    assert.equal(booted.length, 2);
+    // A worker boots as fast as the server does: a lower priority while loading its modules
+    // starved it on a busy machine (a fresh server's first queries failed at their limit).
+    for (const nice of booted) assert.equal(nice, mainNice);
+    // Once booted, a base worker steps back for the main thread (db/pool.ts).
+    const [[queried]] = (await db.execute("select thread_nice()")).values;
+    assert.equal(queried, Math.min(19, mainNice + 5));
+  } finally {
+    Deno.env.delete("VITRINE_TEST_NICE_FILE");
+    db.close();
+    host.close();
+    await Deno.remove(file);
+  }
+});

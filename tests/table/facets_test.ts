@@ -183,3 +183,39 @@ Deno.test("array facets are suggested for JSON-array columns only, by queries th
     assert.equal(svc.queryCache()!.stats().misses, misses);
   });
 });
+
+Deno.test("suggestions ask one query per facet kind, with the answers of a query per column", async () => {
+  const { Service } = await import("../../src/service.ts");
+  const { createDatabase, withTempDir } = await import("../sqlite/helpers.ts");
+  await withTempDir(async (dir) => {
+    const path = `${dir}/kinds.db`;
+    // Collations, types that differ (text '1' and integer 1), empty strings, NULLs, JSON that is
+    // no array or no JSON at all: what a probe per column answered, the merged probes must too.
+    createDatabase(
+      path,
+      `create table t (id integer primary key, tags text, day text, colour text collate nocase,
+         n integer, mixed, sparse text, bad text);
+       insert into t values
+         (1, '["a","b"]', '2020-01-01', 'Red', 1, '1', '', '[1]'),
+         (2, '["b"]', 'not a date', 'red', 1, 1, '["x"]', '{"a":1}'),
+         (3, '[]', null, 'Blue', 2, 1, null, '["y"]'),
+         (4, '["c"]', '2020-01-02 10:00', 'blue', 2, '1', '["z"]', 'oops');`,
+    );
+    await using svc = new Service({ files: [path], settings: { trace_debug: true } });
+    const response = await svc.client.get("/kinds/t.json?_extra=suggested_facets&_trace=1");
+    const body = response.json<{
+      suggested_facets: { name: string; type?: string }[];
+      _trace: { traces: { sql?: string }[] };
+    }>();
+    assert.deepEqual(
+      body.suggested_facets.map((s) => `${s.type ?? "column"}:${s.name}`),
+      ["column:colour", "column:n", "column:mixed", "date:day", "array:tags", "array:sparse"],
+    );
+    // The first rows are read once per kind (and a sample of each column of arrays only), not
+    // once per column and kind: 8 columns asked 25 queries before.
+    const probes = body._trace.traces.filter((t) =>
+      /limit (1000|100)\)/.test(t.sql ?? "") || /json_array_length/.test(t.sql ?? "")
+    );
+    assert.equal(probes.length, 5, probes.map((t) => t.sql).join("\n"));
+  });
+});

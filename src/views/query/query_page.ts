@@ -18,7 +18,13 @@ import { realColumnTypes } from "../../render/json.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { actionLinks, topHtml } from "../page_hooks.ts";
 import { templateCandidates } from "../../render/template_lookup.ts";
-import { pagedQuerySql, queryColumnNames, readQueryPage, streamQuery } from "./query_stream.ts";
+import {
+  pagedQuerySql,
+  queryColumnNames,
+  type QueryReadHow,
+  readQueryPage,
+  streamQuery,
+} from "./query_stream.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { requestTimeLeft } from "../../db/request_clock.ts";
 import { queryLinks } from "./query_links.ts";
@@ -68,6 +74,10 @@ export async function runReadQuery(
   renderers?: ReadonlyMap<string, OutputRenderer>,
   { owner_sql = false }: { owner_sql?: boolean } = {},
 ): Promise<QueryOutcome> {
+  // Answers of SQL that gives the same rows for the same data are kept and shared: sixteen
+  // clients asking one count at once run it once (issue 42), and an immutable file's answer
+  // never runs again. An owner's stored query runs under its owner's rights: never shared.
+  const how = { owner_sql, cache: !owner_sql && await db.is_sql_repeatable(sql) };
   const limit = request.args.get("_timelimit");
   const custom_time_limit = limit && /^\d+$/.test(limit) ? Number(limit) : null;
   const next = nextPosition(request);
@@ -81,7 +91,7 @@ export async function runReadQuery(
       const plan = await keysetPlan(db, sql);
       if (!plan) throw new BadRequest("_next cannot page this query by key: its order has changed");
       return {
-        ...await readKeysetPage(db, sql, params, plan, next, custom_time_limit, owner_sql),
+        ...await readKeysetPage(db, sql, params, plan, next, custom_time_limit, how),
         error: null,
       };
     }
@@ -90,7 +100,7 @@ export async function runReadQuery(
     const order = offset > 0 && !next.as_written && !await keysetPlan(db, sql)
       ? await stableOrder(db, sql, { params })
       : null;
-    const page = await readPage(db, sql, params, offset, custom_time_limit, owner_sql, order);
+    const page = await readPage(db, sql, params, offset, custom_time_limit, how, order);
     if (page && next.as_written && page.next !== null) page.next = `u${page.next}`;
     if (page) {
       // A result that goes on, in a total order, goes on by key from its first page; in any
@@ -107,7 +117,7 @@ export async function runReadQuery(
           const budget = left === null
             ? custom_time_limit
             : Math.max(1, Math.min(Math.floor(left / 2), custom_time_limit ?? Infinity));
-          const ordered = await readPage(db, sql, params, 0, budget, owner_sql, added)
+          const ordered = await readPage(db, sql, params, 0, budget, how, added)
             .catch((error) => {
               if (error instanceof QueryInterrupted) return null;
               // Another engine may have no order for a column's type (PostgreSQL's `json`).
@@ -127,6 +137,7 @@ export async function runReadQuery(
       custom_time_limit,
       log_sql_errors: false,
       owner_sql,
+      cache: how.cache,
     });
     return {
       columns: results.columns,
@@ -173,7 +184,7 @@ async function readKeysetPage(
   plan: KeysetPlan,
   next: { offset: number; values?: SqlValue[] },
   custom_time_limit: number | null,
-  owner_sql: boolean,
+  how: QueryReadHow,
 ): Promise<Omit<QueryOutcome, "error">> {
   const values = next.values!;
   if (values.length !== plan.terms.length) {
@@ -183,11 +194,12 @@ async function readKeysetPage(
   const results = await db.execute(paged.sql, { ...params, ...paged.params } as BindParams, {
     custom_time_limit,
     log_sql_errors: false,
-    owner_sql,
+    owner_sql: how.owner_sql,
+    cache: how.cache,
   });
   const rows = results.values;
   const last = rows.at(-1);
-  const columns = await queryColumnNames(db, sql, params, results.columns, owner_sql);
+  const columns = await queryColumnNames(db, sql, params, results.columns, how);
   const offset = next.offset + rows.length;
   return {
     columns,
@@ -211,11 +223,11 @@ async function readPage(
   params: Record<string, unknown>,
   offset: number,
   custom_time_limit: number | null,
-  owner_sql: boolean,
+  how: QueryReadHow,
   order: string | null = null,
 ): Promise<Omit<QueryOutcome, "error"> | null> {
   try {
-    return await readQueryPage(db, sql, params, offset, custom_time_limit, true, owner_sql, order);
+    return await readQueryPage(db, sql, params, offset, custom_time_limit, true, how, order);
   } catch (error) {
     if (offset === 0 && error instanceof QueryError && !error.storage_failure) return null;
     throw error;

@@ -60,6 +60,17 @@ export function pagedQuerySql(
 }
 
 /** One page of a query read at an offset of its wrapped statement. */
+/** How a query's pages are read. */
+export interface QueryReadHow {
+  /** The SQL is a stored query's owner's (`Database.execute`'s `owner_sql`). */
+  owner_sql?: boolean;
+  /**
+   * Its answers may be kept and shared (`db/query_cache.ts`): the SQL gives the same rows for
+   * the same data (`Database.is_sql_repeatable`).
+   */
+  cache?: boolean;
+}
+
 export interface QueryPageRead {
   columns: string[];
   rows: SqlValue[][];
@@ -84,7 +95,7 @@ export async function readQueryPage(
   offset: number,
   custom_time_limit: number | null,
   fixColumns = true,
-  owner_sql = false,
+  how: QueryReadHow = {},
   order: string | null = null,
 ): Promise<QueryPageRead | null> {
   const paged = pagedQuerySql(sql, offset, order, db.dialect);
@@ -93,12 +104,13 @@ export async function readQueryPage(
   const results = await db.execute(paged, params as BindParams, {
     custom_time_limit,
     log_sql_errors: false,
-    owner_sql,
+    owner_sql: how.owner_sql,
+    cache: how.cache,
   });
   const rows = results.values;
   const next = results.truncated && rows.length ? String(offset + rows.length) : null;
   const columns = fixColumns
-    ? await queryColumnNames(db, sql, params, results.columns, owner_sql)
+    ? await queryColumnNames(db, sql, params, results.columns, how)
     : results.columns;
   return {
     columns,
@@ -118,10 +130,11 @@ export async function queryColumnNames(
   sql: string,
   params: Record<string, unknown>,
   wrapped: string[],
-  owner_sql = false,
+  how: QueryReadHow = {},
 ): Promise<string[]> {
   if (!wrapped.some((name) => /:\d+$/.test(name))) return wrapped;
-  return (await db.execute(sql, params as BindParams, { page_size: 1, owner_sql })).columns;
+  const { owner_sql, cache } = how;
+  return (await db.execute(sql, params as BindParams, { page_size: 1, owner_sql, cache })).columns;
 }
 
 /**

@@ -67,8 +67,15 @@ async function countRows(ctx: TableContext): Promise<CountResult> {
     first = false;
     return Number((await ctx.db.execute(sql, params as BindParams, options)).single_value());
   };
-  const count = () =>
-    countWithFallback(run, ctx.query.count_from, ctx.query.from_params, undefined, ctx.db.dialect);
+  const count = (full = true) =>
+    countWithFallback(
+      run,
+      ctx.query.count_from,
+      ctx.query.from_params,
+      undefined,
+      ctx.db.dialect,
+      full,
+    );
   // Unfiltered, it is the table's count, which immutable files remember.
   if (ctx.query.filtered) return await count();
   return await tableRowCount(ctx.svc, ctx.db, ctx.table, count);
