@@ -153,10 +153,10 @@ Deno.test("facet SQL names every subquery, as PostgreSQL 15 requires", () => {
   for (
     const sql of [
       pg.arrayFacetSql("select * from t", '"tags"', 31),
-      pg.arrayKindsSql("select * from t", '"tags"', 1000),
+      pg.arrayKindCountsSql("select * from t", ['"tags"', '"other"'], 1000),
       pg.arraySampleSql("select * from t", '"tags"'),
       pg.dateFacetSql("select * from t", '"made"', 31),
-      pg.dateSuggestSql("select * from t", '"made"'),
+      pg.dateSuggestSql("select * from t", ['"made"', '"other"']),
     ]
   ) {
     assert.match(sql, /\(select \* from t\) as \w+ /, sql);
