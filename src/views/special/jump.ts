@@ -151,7 +151,9 @@ async function pluginItems(svc: ViewHost, request: Request): Promise<JumpItem[]>
       ? svc.get_database(fragment.database)
       : svc.get_internal_database();
     const results = await db.execute(
-      `select type, label, description, url, search_text, display_name from (\n${fragment.sql}\n)`,
+      `select type, label, description, url, search_text, display_name from ${
+        db.dialect.subquery(`\n${fragment.sql}\n`)
+      }`,
       (fragment.params ?? {}) as never,
       { page_size: MAX_MATCHES * 10 },
     );
