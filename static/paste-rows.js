@@ -6,7 +6,7 @@
 // order (after an automatic id, when the rows have no value for it).
 import { Papa } from "./vendor/csv.js";
 import { postJson } from "./post-json.js";
-import { valueJson } from "./write-fields.js";
+import { showError, valueJson } from "./write-fields.js";
 
 const PREVIEW_ROWS = 10;
 
@@ -66,21 +66,17 @@ function setUp(panel) {
   const text = panel.querySelector(".paste-text");
   const summary = panel.querySelector(".paste-summary");
   const preview = panel.querySelector(".paste-preview");
-  const error = panel.querySelector(".write-error");
   const insert = panel.querySelector(".paste-insert");
   let pending = null; // { rows, targets }
 
-  const showError = (message) => {
-    error.textContent = message || "";
-    error.hidden = !message;
-  };
+  const say = (message) => showError(panel, message);
 
   function reset() {
     pending = null;
     insert.hidden = true;
     summary.textContent = "";
     preview.replaceChildren();
-    showError("");
+    say("");
   }
 
   function show() {
@@ -94,12 +90,12 @@ function setUp(panel) {
       if (!rows.length) return;
       ({ header, targets } = plan(rows, columns));
     } catch (problem) {
-      showError(problem.message);
+      say(problem.message);
       return;
     }
     if (header) rows = rows.slice(1);
     if (!rows.length) {
-      showError("Only a header row was pasted: paste the rows below it too.");
+      say("Only a header row was pasted: paste the rows below it too.");
       return;
     }
     const table = element("table", { class: "rows-and-columns paste-preview-table" });
@@ -120,7 +116,7 @@ function setUp(panel) {
     summary.textContent = `${rows.length} row${rows.length === 1 ? "" : "s"} for the columns ` +
       `${used.join(", ")} (${header ? "matched by the header row" : "in order"})${more}.`;
     if (rows.length > maxRows) {
-      showError(`At most ${maxRows} rows can be pasted at once: paste fewer.`);
+      say(`At most ${maxRows} rows can be pasted at once: paste fewer.`);
       return;
     }
     pending = { rows, targets };
@@ -148,13 +144,13 @@ function setUp(panel) {
   text.addEventListener("input", () => pending && reset());
   insert.addEventListener("click", async () => {
     if (!pending) return;
-    showError("");
+    say("");
     insert.disabled = true;
     try {
       await postJson(panel.dataset.url, body(pending), { from: panel });
       location.assign(location.href.replace(/#.*$/, ""));
     } catch (problem) {
-      showError(`Nothing was inserted. ${problem.message}`);
+      say(`Nothing was inserted. ${problem.message}`);
       insert.disabled = false;
     }
   });

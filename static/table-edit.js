@@ -2,14 +2,17 @@
 // A cell opens an editor on double-click, on Enter (or F2) once focused, or with the bar's
 // "Edit cell" button (touch screens have no double-click): the field its column's type asks for,
 // the very fields of the row forms (static/write-fields.js), saved through the row's
-// `/-/update`. Ticked rows are edited or deleted together through the table's `/-/update` and
-// `/-/delete`, each one transaction. Cells are focusable and the arrow keys move between them.
+// `/-/update`. Cells are focusable and the arrow keys move between them. The tick boxes and
+// what is done to the ticked rows are table-select.js's.
 import { postJson } from "./post-json.js";
+import { setUpSelection } from "./table-select.js";
 import {
+  copyField,
   enhanceField,
   fieldJson,
   fieldProblem,
   parseJson,
+  showError,
   state,
   tildeDecode,
 } from "./write-fields.js";
@@ -21,22 +24,6 @@ const PICKERS = {
 };
 /** Widgets whose value spans lines: Enter adds a line there, Ctrl+Enter saves. */
 const MULTILINE = new Set(["json", "textarea"]);
-
-let copies = 0;
-
-const rowsText = (count) => (count === 1 ? "1 row" : `${count} rows`);
-
-/** A copy of a column's field from its `<template>`, with ids of its own. */
-function fieldFrom(template) {
-  const field = template.content.firstElementChild.cloneNode(true);
-  const suffix = `-copy${++copies}`;
-  field.querySelectorAll("[id]").forEach((node) => (node.id += suffix));
-  field.querySelectorAll("label[for]").forEach((node) => (node.htmlFor += suffix));
-  field.querySelectorAll("[list]").forEach((node) => {
-    node.setAttribute("list", node.getAttribute("list") + suffix);
-  });
-  return field;
-}
 
 /**
  * A row's JSON with each number kept as written (`{"number": "12.0"}`), so a REAL stays `12.0`
@@ -76,23 +63,14 @@ function fill(field, value) {
   return true;
 }
 
-function showError(container, message) {
-  const box = container.querySelector(".write-error");
-  box.textContent = message || "";
-  box.hidden = !message;
-}
-
 function setUp(bar) {
   const table = document.querySelector("table.rows-and-columns");
   if (!table || !table.tHead || !table.querySelector("tbody tr[data-row]")) return;
   const csrftoken = bar.closest("[data-csrftoken]").dataset.csrftoken;
   const tableUrl = bar.dataset.tableUrl;
   const keyCount = Math.max(1, JSON.parse(bar.dataset.pks).length);
-  const maxRows = Number(bar.dataset.maxRows) || 100;
   const status = bar.querySelector(".edit-bar-status");
   const editCell = bar.querySelector("[data-edit-cell]");
-  const bulkEdit = bar.querySelector("[data-bulk-edit]");
-  const bulkDelete = bar.querySelector("[data-bulk-delete]");
   const templates = new Map(
     [...bar.querySelectorAll("template[data-cell-editor]")].map((t) => [t.dataset.cellEditor, t]),
   );
@@ -107,47 +85,7 @@ function setUp(bar) {
   const keyValues = (tr) => tr.dataset.row.split(",").map(tildeDecode);
   const keyOf = (tr) => (keyCount === 1 ? keyValues(tr)[0] : keyValues(tr));
   const post = (url, body, flash) => postJson(url, body, { csrftoken, flash, parse: parseJson });
-
-  // Selection: a box per row and one for the page.
-  const selectAll = Object.assign(document.createElement("input"), { type: "checkbox" });
-  selectAll.setAttribute("aria-label", "Select every row on this page");
-  const corner = document.createElement("th");
-  corner.className = "edit-select";
-  corner.scope = "col";
-  corner.append(selectAll);
-  table.tHead.rows[0].prepend(corner);
-  for (const tr of table.tBodies[0].rows) {
-    const cell = document.createElement("td");
-    cell.className = "edit-select";
-    if (tr.dataset.row !== undefined) {
-      const box = Object.assign(document.createElement("input"), { type: "checkbox" });
-      box.setAttribute("aria-label", `Select row ${keyValues(tr).join(", ")}`);
-      cell.append(box);
-    }
-    tr.prepend(cell);
-  }
-  const boxOf = (tr) => tr.cells[0].querySelector("input");
-  const selected = () => rows.filter((tr) => boxOf(tr).checked);
-  function refresh() {
-    const count = selected().length;
-    rows.forEach((tr) => tr.classList.toggle("edit-selected", boxOf(tr).checked));
-    selectAll.checked = count > 0 && count === rows.length;
-    selectAll.indeterminate = count > 0 && count < rows.length;
-    if (bulkEdit) {
-      bulkEdit.textContent = `Edit column for ${rowsText(count)}`;
-      bulkEdit.disabled = count === 0;
-    }
-    if (bulkDelete) {
-      bulkDelete.textContent = `Delete ${rowsText(count)}`;
-      bulkDelete.disabled = count === 0;
-    }
-  }
-  selectAll.addEventListener("change", () => {
-    rows.forEach((tr) => (boxOf(tr).checked = selectAll.checked));
-    refresh();
-  });
-  rows.forEach((tr) => boxOf(tr).addEventListener("change", refresh));
-  refresh();
+  setUpSelection({ bar, table, rows, templates, keyValues, keyOf, post });
 
   // Cells: focusable one at a time (Tab enters the grid at the last one focused).
   const dataCells = (tr) => [...tr.cells].slice(1);
@@ -254,7 +192,7 @@ function setUp(bar) {
   addEventListener("resize", place, { passive: true });
 
   async function open(cell) {
-    if (!bulkEdit) return; // no update-row: selection only
+    if (!editCell) return; // no update-row: selection only
     const refused = refusal(cell);
     if (refused) {
       say(refused);
@@ -282,7 +220,7 @@ function setUp(bar) {
     }
     if (ticket !== openings) return;
     close();
-    const field = fieldFrom(templates.get(column));
+    const field = copyField(templates.get(column));
     if (!fill(field, value)) {
       say(`${column} holds a binary value: it is not edited here.`);
       return;
@@ -388,98 +326,6 @@ function setUp(bar) {
       location.reload(); // the page as a whole then shows what is stored
     }
   }
-
-  // Bulk edit and delete: a dialog that says how many rows, then one request.
-  function bulkDialog(id, button, prepare, body, url) {
-    const dialog = document.getElementById(id);
-    if (!dialog || !button) return;
-    const confirm = dialog.querySelector("[data-confirm]");
-    button.addEventListener("click", () => {
-      const chosen = selected();
-      if (!chosen.length) return;
-      showError(dialog, "");
-      prepare(dialog, chosen);
-      if (chosen.length > maxRows) {
-        showError(dialog, `At most ${maxRows} rows can be changed at once.`);
-      }
-      confirm.disabled = chosen.length > maxRows;
-      dialog.showModal();
-    });
-    dialog.querySelector("[data-cancel]").addEventListener("click", () => dialog.close());
-    confirm.addEventListener("click", async () => {
-      showError(dialog, "");
-      const pks = selected().map(keyOf);
-      let text;
-      try {
-        text = body(dialog, pks);
-      } catch (problem) {
-        showError(dialog, problem.message);
-        return;
-      }
-      dialog.querySelectorAll("button").forEach((b) => (b.disabled = true));
-      try {
-        await post(url, text, true);
-        location.reload();
-      } catch (error) {
-        showError(dialog, error.message);
-        dialog.querySelectorAll("button").forEach((b) => (b.disabled = false));
-      }
-    });
-  }
-
-  const editDialog = document.getElementById("bulk-edit");
-  const chooser = editDialog && editDialog.querySelector(".bulk-edit-column");
-  let bulkField = null;
-  function mountField() {
-    const template = templates.get(chooser.value);
-    bulkField = template ? fieldFrom(template) : null;
-    editDialog.querySelector(".bulk-edit-field").replaceChildren(...(bulkField ? [bulkField] : []));
-    if (bulkField) enhanceField(bulkField);
-  }
-  if (chooser) {
-    chooser.addEventListener("change", mountField);
-    mountField();
-  }
-  /** "row 4", "rows 4, 5 and 8" (the first ten, then how many more). */
-  function whichRows(chosen) {
-    const names = chosen.slice(0, 10).map((tr) => keyValues(tr).join(", "));
-    if (chosen.length > 10) names.push(`${chosen.length - 10} more`);
-    if (names.length === 1) return `row ${names[0]}`;
-    return `rows ${names.slice(0, -1).join("; ")} and ${names[names.length - 1]}`;
-  }
-
-  bulkDialog("bulk-edit", bulkEdit, (dialog, chosen) => {
-    const count = chosen.length;
-    dialog.querySelector("[data-confirm]").textContent = `Set for ${rowsText(count)}`;
-    dialog.querySelector(".write-dialog-detail").textContent = count === 1
-      ? `The value is set on ${whichRows(chosen)}.`
-      : `The value is set on ${whichRows(chosen)} in one transaction: on all of them or, ` +
-        "when one cannot take it, on none.";
-  }, (_dialog, pks) => {
-    if (!bulkField) throw new Error("Choose a column.");
-    const problem = fieldProblem(bulkField, "update");
-    if (problem) throw new Error(problem);
-    const value = fieldJson(bulkField, "update");
-    return `{"pks":${JSON.stringify(pks)},"update":{${JSON.stringify(chooser.value)}:${value}}}`;
-  }, bar.dataset.updateUrl);
-  bulkDialog(
-    "bulk-delete",
-    bulkDelete,
-    (dialog, chosen) => {
-      const count = chosen.length;
-      const which = whichRows(chosen);
-      const rows = which[0].toUpperCase() + which.slice(1);
-      dialog.querySelector("h2").textContent = `Delete ${rowsText(count)}?`;
-      dialog.querySelector("[data-confirm]").textContent = `Delete ${rowsText(count)}`;
-      dialog.querySelector(".write-dialog-detail").textContent =
-        (count === 1
-          ? `${rows} will be deleted.`
-          : `${rows} will be deleted in one transaction: all of them or, when one cannot be, none.`) +
-        " This cannot be undone.";
-    },
-    (_dialog, pks) => JSON.stringify({ pks }),
-    bar.dataset.deleteUrl,
-  );
 }
 
 for (const bar of document.querySelectorAll(".edit-bar")) setUp(bar);

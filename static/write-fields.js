@@ -204,3 +204,24 @@ export function enhanceField(field) {
   });
   sync();
 }
+
+let copies = 0;
+
+/** A copy of a column's field from its `<template>`, with ids of its own. */
+export function copyField(template) {
+  const field = template.content.firstElementChild.cloneNode(true);
+  const suffix = `-copy${++copies}`;
+  field.querySelectorAll("[id]").forEach((node) => (node.id += suffix));
+  field.querySelectorAll("label[for]").forEach((node) => (node.htmlFor += suffix));
+  field.querySelectorAll("[list]").forEach((node) => {
+    node.setAttribute("list", node.getAttribute("list") + suffix);
+  });
+  return field;
+}
+
+/** Shows `message` (or hides the box, when empty) in the `.write-error` of `container`. */
+export function showError(container, message) {
+  const box = container.querySelector(".write-error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
