@@ -45,6 +45,22 @@ export type { ResolvedRow, ResolvedTable, ServiceOptions } from "./src/service.t
  * the introspection methods (`table_names()`, `table_columns()`, `primary_keys()`, ...).
  */
 export { Database } from "./src/db/database.ts";
+/**
+ * A served database of any engine, as `svc.get_database()` returns it: SQLite's `Database`
+ * or a PostgreSQL database (`--postgres`, `new Service({ postgres: [url] })`).
+ */
+export type { DatabaseEngine, EngineName, RowWrites } from "./src/db/engine.ts";
+/** The SQL an engine speaks, as the table layer builds it (`db.dialect`). */
+export type { FullTextSource, FullTextSql, SqlDialect } from "./src/db/dialect.ts";
+/** A table and its primary key, a row to write, and a row read back (the write API's). */
+export type { KeyedTable, ReturnedRow } from "./src/db/row_writes.ts";
+/** A row to write: column names to values. */
+export type { WriteRow } from "./src/db/write_values.ts";
+/**
+ * A PostgreSQL database served beside SQLite files (`docs/postgres.md`); usually made by
+ * `new Service({ postgres: ["postgres://user@host/db"] })`.
+ */
+export { PostgresDatabase, type PostgresOptions } from "./src/db/postgres_database.ts";
 /** Options of `new Database()`, `db.execute()` and the write methods. */
 export type {
   DatabaseOptions,

@@ -19,6 +19,7 @@ const VALUES = [
   "MultipleValues",
   "hookimpl",
   "Permission",
+  "PostgresDatabase",
   "actor_matches_allow",
   "tilde_encode",
   "tilde_decode",

@@ -34,6 +34,7 @@ export type ReturnedRow = Record<string, unknown>;
 
 /** How rows are identified: the declared primary key columns, or `["rowid"]`. */
 export interface KeyedTable {
+  /** The table's name. */
   table: string;
   /** Declared primary key columns; empty for rowid tables. */
   pks: readonly string[];
