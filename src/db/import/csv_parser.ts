@@ -37,6 +37,8 @@ export class CsvParser {
   #eol: "" | "\n" | "\r\n" | "\r" = "";
   /** The character that counts lines: LF, or CR in a file whose records end with CR alone. */
   #lineBreak = LF;
+  /** Where the next `#lineBreak` is in the text being read (-1: not looked for yet). */
+  #nextBreak = -1;
 
   constructor(delimiter: string, quote: string) {
     this.#delimiter = delimiter.charCodeAt(0);
@@ -60,6 +62,7 @@ export class CsvParser {
   #read(text: string, final: boolean): CsvRecord[] {
     const records: CsvRecord[] = [];
     const n = text.length;
+    this.#nextBreak = -1;
     const delimiter = this.#delimiter;
     const quote = this.#quote;
     const quoteChar = String.fromCharCode(quote);
@@ -91,6 +94,7 @@ export class CsvParser {
             const close = text.indexOf(quoteChar, from);
             if (close === -1) {
               if (!final) return this.#keep(records, text, start, startLine);
+              this.#nextBreak = -1; // looked for from further on
               throw new ImportError(
                 "a quoted field is not closed: its quote runs to the end of the file",
                 { line: startLine + this.#lineBreaks(text, start, i) },
@@ -170,6 +174,7 @@ export class CsvParser {
       if (c === CR && i + 1 === text.length && !final) return -1;
       this.#eol = c === LF ? "\n" : text.charCodeAt(i + 1) === LF ? "\r\n" : "\r";
       this.#lineBreak = this.#eol === "\r" ? CR : LF;
+      this.#nextBreak = -1;
     }
     switch (this.#eol) {
       case "\n":
@@ -184,9 +189,15 @@ export class CsvParser {
 
   /** Line breaks in `text` from `from` up to `to` (LF, or CR in a file whose records end so). */
   #lineBreaks(text: string, from: number, to: number): number {
+    // Most quoted fields hold no line break: the next one in the text, found once, says so.
+    if (this.#nextBreak < from) {
+      const at = text.indexOf(String.fromCharCode(this.#lineBreak), from);
+      this.#nextBreak = at === -1 ? Infinity : at;
+    }
+    if (this.#nextBreak >= to) return 0;
     const lineBreak = this.#lineBreak;
     let count = 0;
-    for (let k = from; k < to; k++) if (text.charCodeAt(k) === lineBreak) count++;
+    for (let k = this.#nextBreak; k < to; k++) if (text.charCodeAt(k) === lineBreak) count++;
     return count;
   }
 
