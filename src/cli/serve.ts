@@ -27,6 +27,7 @@ import {
 } from "./processes.ts";
 import { isDirectory, isFile } from "../util/files.ts";
 import { isPostgresUrl, parsePgTarget } from "../db/postgres_url.ts";
+import { PostgresDatabase } from "../db/postgres_database.ts";
 import { returnFreedMemoryNow, returnFreedMemorySooner } from "../util/malloc_tuning.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
 
@@ -242,6 +243,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
           throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
         }
       }
+      await checkPostgres(svc);
       if (flags.get) {
         try {
           await svc.invoke_startup();
@@ -279,6 +281,27 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       if (copy > 0 && count >= copy && metricsDir) svc.metrics.shareWith(metricsDir, copy, count);
       await server.finished;
     });
+}
+
+/**
+ * Connects to each PostgreSQL database once before serving: a wrong host, password or database
+ * name is told at start (password masked), not on every page.
+ */
+async function checkPostgres(svc: Service): Promise<void> {
+  for (const db of svc.databases.values()) {
+    if (!(db instanceof PostgresDatabase)) continue;
+    try {
+      await db.execute("select 1", null, { log_sql_errors: false, request_deadline: false });
+    } catch (error) {
+      await svc.close();
+      throw new CliExit(
+        1,
+        `Error: cannot reach PostgreSQL database "${db.name}" (${db.display_url}): ${
+          error instanceof Error ? error.message : error
+        }`,
+      );
+    }
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { toPgStatement } from "../../src/db/postgres_params.ts";
 import { maskUrl, parsePgTarget, pgpassLookup } from "../../src/db/postgres_url.ts";
 import { pgCell } from "../../src/db/postgres_values.ts";
+import { run } from "../cli/run_main.ts";
 
 Deno.test("named parameters become $n, each name once, in first-seen order", () => {
   const { text, values } = toPgStatement(
@@ -78,4 +79,12 @@ Deno.test(".pgpass: the first matching line wins, * matches anything, \\: escape
   assert.equal(pgpassLookup({ host: "h", port: 5432, database: "db", user: "ann" }, env), "pa:ss");
   assert.equal(pgpassLookup({ host: "x", port: 1, database: "d", user: "u" }, env), "fallback");
   Deno.removeSync(file);
+});
+
+Deno.test("a server that cannot be reached is told at start, password masked", async () => {
+  const result = await run(["postgres://ann:hunter2@127.0.0.1:1/sales", "--get", "/"]);
+  assert.equal(result.code, 1);
+  const printed = result.out + result.err;
+  assert.match(printed, /cannot reach PostgreSQL database "sales" \(postgres:\/\/ann:\*\*\*@/);
+  assert.ok(!printed.includes("hunter2"), printed);
 });
