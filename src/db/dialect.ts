@@ -64,6 +64,11 @@ export interface SqlDialect {
   globValue(pattern: string): string;
   /** `expression` compared as text (`= ''` on any column type). */
   asText(expression: string): string;
+  /**
+   * What `count(distinct …)` counts for `expression`, on a column of any type (PostgreSQL's
+   * `json` and `point` have no equality: their text stands in).
+   */
+  distinctKey(expression: string): string;
   /** The calendar day (`YYYY-MM-DD` text) of a date or datetime value; null when not one. */
   date(expression: string): string;
   /** True (a predicate) when `expression` looks like `YYYY-MM-…` (date facet suggestions). */
@@ -113,6 +118,7 @@ export const sqliteDialect: SqlDialect = {
   glob: (expression, param) => `${expression} glob ${param}`,
   globValue: (pattern) => pattern,
   asText: (expression) => expression,
+  distinctKey: (expression) => expression,
   date: (expression) => `date(${expression})`,
   looksLikeDate: (expression) => `${expression} glob '????-??-*'`,
   arrayContains: (table, column, param, negated) =>

@@ -118,6 +118,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
     glob: (expression, param) => `(${expression})::text ~ ${param}`,
     globValue: globToRegex,
     asText: (expression) => `(${expression})::text`,
+    distinctKey: (expression) => `(${expression})::text`,
     date: day,
     looksLikeDate: (expression) => `(${expression})::text ~ '^.{4}-.{2}-'`,
     arrayContains: (table, column, param, negated) =>

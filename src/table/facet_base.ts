@@ -8,6 +8,7 @@
  */
 
 import { type SqlDialect, sqliteDialect } from "../db/dialect.ts";
+import { TableArgsError } from "./errors.ts";
 import { argList, argPairs, type ArgsLike, readSetting, type SettingsLike } from "./args.ts";
 import { type ArgPair, pathWithAddedArgs, pathWithRemovedArgs } from "./url_args.ts";
 import {
@@ -274,6 +275,11 @@ export abstract class Facet {
             : { name: column, type: this.type, results: values, hideable, toggle_url, truncated },
         );
       } catch (error) {
+        // A type another engine cannot group or sort (PostgreSQL's `json`): the visitor's
+        // request, not a server failure. SQLite groups and sorts every value.
+        if (this.dialect.name !== "sqlite" && (error as Error)?.name === "QueryError") {
+          throw new TableArgsError(`Cannot facet by ${column}: ${(error as Error).message}`);
+        }
         if (!isQueryInterrupted(error)) throw error;
         timedOut.push(column);
       }

@@ -42,7 +42,8 @@ export class ColumnFacet extends Facet {
     const size = this.get_facet_size();
     const d = this.dialect;
     return this.suggestColumnsTogether(async (columns) => {
-      const counts = columns.map((c) => `count(distinct ${c}), count(${c})`).join(", ");
+      const counts = columns.map((c) => `count(distinct ${d.distinctKey(c)}), count(${c})`)
+        .join(", ");
       const considered = d.subquery(
         `select * from ${d.subquery(this.sql)} limit ${SUGGEST_CONSIDER}`,
         "considered",

@@ -164,3 +164,27 @@ Deno.test("facet SQL names every subquery, as PostgreSQL 15 requires", () => {
   assert.equal(pg.subquery("select 1"), "(select 1) as vitrine_rows");
   assert.equal(sqliteDialect.subquery("select 1"), "(select 1)");
 });
+
+Deno.test("the SQLite dialect writes the SQL SQLite always got", () => {
+  const sql = "select * from t";
+  assert.equal(
+    sqliteDialect.arrayFacetSql(sql, "tags", 31),
+    "select facet_item as value, count(*) as count from (select distinct item.value as " +
+      "facet_item, inner_rows.* from (select * from t) as inner_rows, json_each(inner_rows.tags) " +
+      "as item where json_valid(inner_rows.tags)) group by 1 order by 2 desc, 1 limit 31",
+  );
+  assert.equal(
+    sqliteDialect.dateFacetSql(sql, "added", 31),
+    "select date(added) as value, count(*) as count from (select * from t) " +
+      "where date(added) is not null group by 1 order by 2 desc, 1 limit 31",
+  );
+  assert.equal(
+    sqliteDialect.arrayContains("my table", "tags", ":p0", true),
+    ":p0 not in (select value from json_each([my table].tags))",
+  );
+  assert.equal(sqliteDialect.like('"name"', ":p0", true), '"name" not like :p0');
+  assert.equal(sqliteDialect.date('"d"'), 'date("d")');
+  assert.equal(sqliteDialect.orderTerm("price", true), "price desc");
+  assert.equal(sqliteDialect.offsetOnly(20), " limit -1 offset 20");
+  assert.equal(sqliteDialect.fullText({ text_columns: ["a"] }, ":search", false), null);
+});

@@ -27,6 +27,8 @@ insert into docs (id, title, labels, meta, loose, seen, due) values
   (2, 'A dog runs', '{b}', '["y"]', 'not json [', '2024-01-02 23:00+00', '2024-01-03'),
   (3, 'Cats', '{}', '{"k": 1}', '[1,', '2024-02-01 00:00+00', null),
   (4, 'Birds', null, null, '["p", "q"]', null, '2024-02-01');
+create table shapes (id int primary key, raw json, spot point, kind text);
+insert into shapes values (1, '{"a": 1}', '(1,2)', 'x'), (2, '[1]', '(3,4)', 'x'), (3, null, null, 'y');
 create table events (at int, what text);
 insert into events select n, 'event ' || n from generate_series(1, 7) as n;
 `;
@@ -112,6 +114,25 @@ Deno.test({
         assert.deepEqual(await ids("title__glob=*s"), [1, 2, 3, 4]);
         assert.deepEqual(await ids("title__glob=*S"), []);
       });
+
+      await t.step(
+        "columns without equality (json, point) leave suggestions to the others",
+        async () => {
+          const page = await json("/app/shapes.json?_extra=suggested_facets") as {
+            suggested_facets: { name: string }[];
+          };
+          assert.deepEqual(page.suggested_facets.map((s) => s.name), ["kind"]);
+          const html = await svc.client.get("/app/shapes");
+          assert.equal(html.status, 200);
+          // Asked for all the same, it is the request's error, said in PostgreSQL's words.
+          const asked = await svc.client.get("/app/shapes.json?_facet=raw");
+          assert.equal(asked.status, 400);
+          assert.match(
+            asked.json<{ error: string }>().error,
+            /^Cannot facet by raw: could not identify an? \w+ operator for type json$/,
+          );
+        },
+      );
 
       await t.step("a table without a key pages by offset in storage order", async () => {
         const seen: unknown[] = [];
