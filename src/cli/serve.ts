@@ -261,6 +261,8 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // The read workers too, ready before the first request: each takes the main thread for
       // 45–90 ms to create, and longer to boot (db/pool.ts).
       await svc.readPool().prestart();
+      // And the page templates: compiled by the first page of each kind, they held it too.
+      svc.templates.precompile(PAGE_TEMPLATES);
       const server = await listen(svc, flags);
       library?.watch();
       // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.
@@ -350,6 +352,44 @@ function stopOnSignals(
 
 /** How often a copy started by `--processes` checks that its supervisor is still there. */
 const PARENT_CHECK_MS = 1_000;
+
+/** The templates of the pages a visitor meets first, with what they extend and include. */
+const PAGE_TEMPLATES = [
+  "base.html",
+  "index.html",
+  "database.html",
+  "table.html",
+  "row.html",
+  "query.html",
+  "error.html",
+  ...[
+    "action_menu",
+    "crumbs",
+    "database_contents",
+    "database_sql_form",
+    "database_summary",
+    "definitions",
+    "description_source_license",
+    "error_message",
+    "export_menu",
+    "facets",
+    "filters",
+    "footer",
+    "foreign_key_tables",
+    "format_links",
+    "hidden_columns",
+    "messages",
+    "nav_menu",
+    "pagination",
+    "private_badge",
+    "query_error",
+    "query_results",
+    "rows_toolbar",
+    "sql_form",
+    "table",
+    "table_summary",
+  ].map((name) => `_${name}.html`),
+];
 
 /**
  * A copy started by `--processes` stops (as on Ctrl+C: no delay) when its supervisor is gone

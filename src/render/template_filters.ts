@@ -19,8 +19,14 @@ export interface NunjucksEnvironment {
   addGlobal(name: string, value: unknown): unknown;
   addTest(name: string, fn: (...args: never[]) => boolean): unknown;
   getFilter(name: string): unknown;
-  /** A compiled template, e.g. for `svc.render_template(template)`. */
-  getTemplate(name: string): { render(context: object): string; path?: string };
+  /**
+   * A template, e.g. for `svc.render_template(template)`; compiled now with `eagerCompile`, else
+   * at its first render.
+   */
+  getTemplate(
+    name: string,
+    eagerCompile?: boolean,
+  ): { render(context: object): string; path?: string };
   render(name: string, context: object): string;
   renderString(source: string, context: object): string;
 }

@@ -176,3 +176,18 @@ Deno.test("edited or newly added user templates are picked up without a restart"
     await Deno.remove(user, { recursive: true });
   }
 });
+
+Deno.test("precompile() compiles templates ahead of their first render (missing names skipped)", async () => {
+  const defaults = await tempDir(DEFAULTS);
+  try {
+    const env = new TemplateEnvironment({ templateDirs: [], defaultDir: defaults });
+    env.precompile(["table.html", "no-such.html"]);
+    // The file changes after start: the page renders what was compiled then, which shows that
+    // its first render read nothing (a page of a fresh server paid the compilation).
+    await Deno.writeTextFile(`${defaults}/table.html`, "changed");
+    const { html } = env.render("table.html", { table: "products" });
+    assert.match(html, /^<title>Base<\/title><p>default table products<\/p>/);
+  } finally {
+    await Deno.remove(defaults, { recursive: true });
+  }
+});
