@@ -83,3 +83,20 @@ Deno.test("a failed batch adds none of its rows and names the line of the row at
   );
   assert.deepEqual(conn.query("select count(*) from sqlite_master where name = 't'").rows, [[0]]);
 });
+
+Deno.test("--upsert and --replace take a batch's rows in the file's order, repeated keys too", async () => {
+  const conn = Connection.open(":memory:");
+  await importText("id,name,n\n1,a,10\n2,b,20\n", { pk: ["id"] }, conn);
+  const lines = ["id,name"];
+  for (let i = 0; i < 300; i++) lines.push(`${i % 5},x${i}`);
+  await importText(lines.join("\n"), { upsert: true }, conn);
+  assert.deepEqual(conn.query("select * from t order by id").rows, [
+    [0, "x295", null],
+    [1, "x296", 10],
+    [2, "x297", 20],
+    [3, "x298", null],
+    [4, "x299", null],
+  ]);
+  await importText(lines.join("\n"), { replace: true }, conn);
+  assert.deepEqual(conn.query("select n from t where id in (1, 2)").rows, [[null], [null]]);
+});
