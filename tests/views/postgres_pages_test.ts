@@ -215,6 +215,18 @@ Deno.test({
       const names = JSON.parse(both.out).tables.map((table: { name: string }) => table.name);
       assert.ok(names.includes("public.items"), names.join());
       assert.ok(names.includes("extra.notes"), names.join());
+      const row = await run([
+        "--postgres",
+        `mine=${cluster.url("app")}`,
+        "--schema",
+        "public",
+        "--schema",
+        "extra",
+        "--get",
+        "/mine/extra~2Enotes/1.json",
+      ]);
+      assert.equal(row.code, 0, row.err);
+      assert.deepEqual(JSON.parse(row.out).rows, [{ id: 1, body: "hello" }]);
     } finally {
       await cluster.stop();
     }
