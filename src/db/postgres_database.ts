@@ -109,15 +109,18 @@ export class PostgresDatabase implements DatabaseEngine {
     this.display_url = maskUrl(target.url);
     this.#password = target.password;
     this.row_writes = pgRowWrites(this.dialect, (fn) => this.#writeTransaction(fn));
-    this.#sql = postgres({
+    // The URL goes to the driver too, for its query options (`?sslmode=require`, `?max=10`,
+    // `?connect_timeout=…`); what Vitrine resolved (the .pgpass password…) is given beside it.
+    const query = new URL(target.url.replace(/^[a-z]+:/i, "http:")).searchParams;
+    this.#sql = postgres(target.url, {
       host: target.host,
       port: target.port,
       database: target.database,
       username: target.user,
       password: target.password ?? undefined,
-      max: options.max ?? 5,
-      idle_timeout: 30,
-      connect_timeout: 10,
+      ...(query.has("max") ? {} : { max: options.max ?? 5 }),
+      ...(query.has("idle_timeout") ? {} : { idle_timeout: 30 }),
+      ...(query.has("connect_timeout") ? {} : { connect_timeout: 10 }),
       prepare: false,
       onnotice: () => {},
       types: PG_TYPES,

@@ -198,7 +198,15 @@ Deno.test({
     try {
       await cluster.psql("create database app");
       await cluster.psql(SCHEMA, "app");
-      const plain = await run([cluster.url("app"), "--get", "/-/databases.json"]);
+      // The URL's options reach the driver: this server has no TLS.
+      const tls = await run([`${cluster.url("app")}?sslmode=require`, "--get", "/"]);
+      assert.equal(tls.code, 1);
+      assert.match(tls.out + tls.err, /cannot reach PostgreSQL database "app".*SSL/i);
+      const plain = await run([
+        `${cluster.url("app")}?sslmode=disable&max=2`,
+        "--get",
+        "/-/databases.json",
+      ]);
       assert.equal(plain.code, 0, plain.err);
       assert.deepEqual(JSON.parse(plain.out).databases.map((db: { name: string }) => db.name), [
         "app",
