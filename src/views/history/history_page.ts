@@ -54,6 +54,10 @@ export async function historyView(svc: ViewHost, request: Request): Promise<Resp
     row_url: query.pksPath ? `${svc.urls.table(db.name, query.table!)}/${query.pksPath}` : null,
     request_id: query.request_id,
     history_url: `${svc.urls.database(db.name)}/-/history`,
+    // The database page's filter: the tables whose history the actor may read.
+    filter_tables: pathTable
+      ? []
+      : await visibleTables(svc, request, db.name, await db.table_names()),
     mode,
     changes: changes.map((change) => ({
       ...change,
@@ -85,6 +89,24 @@ async function visibleOnly(
       seen.set(change.table, visible);
     }
     if (seen.get(change.table)) kept.push(change);
+  }
+  return kept;
+}
+
+async function visibleTables(
+  svc: ViewHost,
+  request: Request,
+  database: string,
+  tables: string[],
+): Promise<string[]> {
+  const kept: string[] = [];
+  for (const table of tables) {
+    if (table === "_vitrine_history" || table.startsWith("sqlite_")) continue;
+    const [visible] = await svc.check_visibility(request.actor, {
+      action: "view-table",
+      resource: [database, table],
+    });
+    if (visible) kept.push(table);
   }
   return kept;
 }

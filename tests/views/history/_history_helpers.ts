@@ -24,7 +24,10 @@ export interface Change {
 }
 
 /** A shop service for history tests; `history` is the shop database's `history` setting. */
-export function historyService(history: string | null = null): Service {
+export function historyService(
+  history: string | null = null,
+  tables: Record<string, unknown> = {},
+): Service {
   const metadata = structuredClone(SHOP_METADATA);
   const grants: Record<string, unknown> = Object.fromEntries(
     WRITE_ACTIONS.map((action) => [action, { id: ["writer", "editor"] }]),
@@ -33,6 +36,7 @@ export function historyService(history: string | null = null): Service {
   grants["revert-change"] = { id: "writer" };
   metadata.databases.shop.permissions = grants;
   if (history) metadata.databases.shop.history = history;
+  metadata.databases.shop.tables = { ...metadata.databases.shop.tables, ...tables };
   return shopService({ secret: "history-tests", metadata });
 }
 

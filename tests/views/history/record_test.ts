@@ -122,6 +122,11 @@ Deno.test("history: row, table and database pages list what concerns them, pagin
   assert.equal((await changesAt(svc, "/shop/products/1/-/history.json")).length, 3);
   assert.equal((await changesAt(svc, "/shop/products/-/history.json")).length, 4);
   assert.equal((await changesAt(svc, "/shop/-/history.json?table=categories")).length, 1);
+  // The database page's filter offers the tables; the chosen one stays selected.
+  const filtered = await svc.client.get("/shop/-/history?table=categories");
+  assert.match(filtered.text, /<option selected>categories<\/option>/);
+  assert.match(filtered.text, /<option>products<\/option>/);
+  assert.match(filtered.text, /Showing only changes to <strong>categories<\/strong>/);
   const page = await svc.client.get("/shop/-/history.json?_size=2");
   const body = page.json();
   assert.equal(body.changes.length, 2);
@@ -168,4 +173,22 @@ Deno.test("history: a bad history setting is refused at start-up", () => {
     () => parse_metadata('{"databases": {"shop": {"history": "sometimes"}}}'),
     /"history" of database "shop" must be one of internal, database, off/,
   );
+});
+
+Deno.test("history: changes to a table the actor may not see are left out", async () => {
+  await using svc = historyService(null, { categories: { allow: { id: "writer" } } });
+  await post(svc, "/shop/categories/1/-/update", { update: { name: "Secret" } });
+  await post(svc, "/shop/products/1/-/update", { update: { name: "Knife" } });
+  // Anonymous: only the products change, and no category history at all.
+  assert.deepEqual((await changesAt(svc)).map((c) => c.table), ["products"]);
+  assert.equal((await svc.client.get("/shop/categories/-/history.json")).status, 403);
+  assert.equal((await svc.client.get("/shop/categories/1/-/history")).status, 403);
+  const page = await svc.client.get("/shop/-/history");
+  assert.doesNotMatch(page.text, /Secret|<option>categories/);
+  // The actor allowed to see the table sees both.
+  const writer = await svc.client.get("/shop/-/history.json", { headers: auth(svc) });
+  assert.deepEqual(writer.json().changes.map((c: { table: string }) => c.table), [
+    "products",
+    "categories",
+  ]);
 });
