@@ -81,10 +81,18 @@ export class WriteHistory {
       },
       committed: async () => {
         if (mode !== "internal" || !records.length) return;
-        await this.#internal().execute_write_fn(
-          (conn) => writeChanges(conn, records, context),
-          { transaction: true },
-        );
+        try {
+          await this.#internal().execute_write_fn(
+            (conn) => writeChanges(conn, records, context),
+            { transaction: true },
+          );
+        } catch (error) {
+          // The write itself is done: failing its request now would make a client send it
+          // again. The lost history is told where an operator looks.
+          console.error(
+            `The history of a write to ${context.database} could not be recorded: ${error}`,
+          );
+        }
       },
     };
   }
