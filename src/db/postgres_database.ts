@@ -12,7 +12,7 @@
  * @module
  */
 
-import postgres from "postgres";
+import type postgres from "postgres";
 import type { Connection } from "../sqlite/connection.ts";
 import { Cursor } from "../sqlite/cursor.ts";
 import { SqliteError } from "../sqlite/errors.ts";
@@ -62,6 +62,8 @@ const ONE_STATEMENT = { prepare: false, simple: false } as Record<string, boolea
 const CANCEL_GRACE_MS = 50;
 
 type Sql = ReturnType<typeof postgres>;
+// The last overload is `(url, options)`: its second parameter is the options object.
+type PgClientOptions = NonNullable<Parameters<typeof postgres>[1]>;
 // deno-lint-ignore no-explicit-any
 type PendingQuery = any;
 
@@ -90,7 +92,10 @@ export class PostgresDatabase implements DatabaseEngine {
   /** The connection URL with its password masked: safe to show. */
   readonly display_url: string;
   #host: DatabaseHost;
-  #sql: Sql;
+  /** What the driver is given; its pool is made on first use (`#client`). */
+  #clientUrl: string;
+  #clientOptions: PgClientOptions;
+  #sql: Promise<Sql> | null = null;
   #password: string | null;
   #catalog = new Map<string, { at: number; value: Promise<unknown> }>();
   #writes = 0;
@@ -112,7 +117,8 @@ export class PostgresDatabase implements DatabaseEngine {
     // The URL goes to the driver too, for its query options (`?sslmode=require`, `?max=10`,
     // `?connect_timeout=…`); what Vitrine resolved (the .pgpass password…) is given beside it.
     const query = new URL(target.url.replace(/^[a-z]+:/i, "http:")).searchParams;
-    this.#sql = postgres(target.url, {
+    this.#clientUrl = target.url;
+    this.#clientOptions = {
       host: target.host,
       port: target.port,
       database: target.database,
@@ -131,7 +137,17 @@ export class PostgresDatabase implements DatabaseEngine {
         IntervalStyle: "iso_8601",
         search_path: this.schemas.map((s) => `"${s.replaceAll('"', '""')}"`).join(","),
       },
-    });
+    };
+  }
+
+  /**
+   * The driver's pool. The driver is imported here, not at the top, so that serving SQLite alone
+   * (or importing `mod.ts` with an import map that has only SQLite's dependencies) never loads it.
+   */
+  #client(): Promise<Sql> {
+    return this.#sql ??= import("postgres").then(({ default: connect }) =>
+      connect(this.#clientUrl, this.#clientOptions)
+    );
   }
 
   /** Null: a server's contents have no hash. */
@@ -205,7 +221,7 @@ export class PostgresDatabase implements DatabaseEngine {
     const timer = budget === null ? null : setTimeout(cancel, budget + CANCEL_GRACE_MS);
     signal?.addEventListener("abort", cancel, { once: true });
     try {
-      return await this.#sql.begin("read only", async (tx) => {
+      return await (await this.#client()).begin("read only", async (tx) => {
         if (cancelled) throw Object.assign(new Error("cancelled"), { code: QUERY_CANCELED });
         // Sent ahead of the query on the same connection, not awaited first: the server runs
         // them in order, and the page saves a round trip.
@@ -283,7 +299,7 @@ export class PostgresDatabase implements DatabaseEngine {
     this.#assertOpen();
     const statement = toPgStatement(sql, params);
     return openPgExport({
-      begin: (fn) => this.#sql.begin("read only", fn),
+      begin: async (fn) => (await this.#client()).begin("read only", fn),
       text: statement.text,
       values: statement.values.map(pgParam),
       options: ONE_STATEMENT,
@@ -345,7 +361,7 @@ export class PostgresDatabase implements DatabaseEngine {
     this.#assertWritable();
     this.#writes++;
     try {
-      await this.#sql.begin(async (tx) => {
+      await (await this.#client()).begin(async (tx) => {
         await (tx as unknown as Sql).unsafe(sql, [], { simple: true } as Record<string, boolean>);
       });
       this.#catalog.clear();
@@ -362,7 +378,7 @@ export class PostgresDatabase implements DatabaseEngine {
     this.#assertWritable();
     this.#writes++;
     try {
-      return await this.#sql.begin(async (tx) =>
+      return await (await this.#client()).begin(async (tx) =>
         await fn(async (text, values) => {
           const start = traceClock();
           try {
@@ -397,7 +413,7 @@ export class PostgresDatabase implements DatabaseEngine {
     try {
       let last: { rows: SqlValue[][]; columns: string[]; count: number } | null = null;
       let total = 0;
-      await this.#sql.begin(async (tx) => {
+      await (await this.#client()).begin(async (tx) => {
         for (const params of paramSets) {
           const statement = toPgStatement(sql, params);
           const values = statement.values.map(pgParam) as never[];
@@ -618,7 +634,7 @@ export class PostgresDatabase implements DatabaseEngine {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#sql.end({ timeout: 5 }).catch(() => {});
+    this.#sql?.then((sql) => sql.end({ timeout: 5 })).catch(() => {});
   }
 
   /** Resolves once no write is in flight. */
