@@ -192,3 +192,31 @@ Deno.test("history: changes to a table the actor may not see are left out", asyn
     "categories",
   ]);
 });
+
+Deno.test("history: bulk update and delete, and insert with replace, record every row", async () => {
+  await using svc = historyService();
+  const update = await post(svc, "/shop/products/-/update", {
+    pks: [4, 5],
+    update: { notes: "Checked" },
+  });
+  assert.equal(update.status, 200, update.text);
+  const remove = await post(svc, "/shop/log/-/delete", { pks: [1, 2] });
+  assert.equal(remove.status, 200, remove.text);
+  const replace = await post(svc, "/shop/categories/-/insert", {
+    rows: [{ id: 1, name: "Kitchenware" }],
+    replace: true,
+  });
+  assert.equal(replace.status, 201, replace.text);
+  const changes = await changesAt(svc);
+  assert.deepEqual(changes.map((c) => [c.operation, c.table, c.pks]), [
+    ["update", "categories", [1]],
+    ["delete", "log", [2]],
+    ["delete", "log", [1]],
+    ["update", "products", [5]],
+    ["update", "products", [4]],
+  ]);
+  assert.deepEqual(changes[0].before, { id: 1, name: "Kitchen" });
+  assert.deepEqual(changes[0].after, { id: 1, name: "Kitchenware" });
+  assert.equal(changes[3].request_id, changes[4].request_id);
+  assert.equal(changes[3].request, "POST /shop/products/-/update");
+});
