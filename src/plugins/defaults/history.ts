@@ -1,11 +1,14 @@
 /**
  * The history of writes (`db/history/`, `views/history/`) as a default plugin on the public
  * hooks: its pages and revert endpoint through `register_routes`, its `revert-change` action
- * (denied unless granted) through `register_permissions`, and "History" entries in the table and
+ * (denied unless granted) through `register_permissions`, no table page for a file's
+ * `_vitrine_history` (`permission_allowed`), and "History" entries in the table and
  * database menus of actors who may revert changes (the row page links to its row's history for
  * every visitor).
  */
 import type { HookArgs } from "../hookspecs.ts";
+import { hookimpl } from "../hookimpl.ts";
+import { HISTORY_TABLE } from "../../db/history/capture.ts";
 import { HISTORY_PERMISSIONS } from "../../auth/permission_registry.ts";
 import { HISTORY_ROUTES } from "../../views/history/routes.ts";
 
@@ -18,6 +21,19 @@ export function register_routes(): typeof HISTORY_ROUTES {
 export function register_permissions(): typeof HISTORY_PERMISSIONS {
   return HISTORY_PERMISSIONS;
 }
+
+/**
+ * No table page for a file's own `_vitrine_history` (asked last, so configuration can still grant
+ * it): it holds the values of every table's changes, private tables' too, which the history pages
+ * only show to those who may see the table concerned.
+ */
+export const permission_allowed = hookimpl(
+  ({ action, resource }: HookArgs<"permission_allowed">): boolean | null =>
+    action === "view-table" && Array.isArray(resource) && resource[1] === HISTORY_TABLE
+      ? false
+      : null,
+  { trylast: true },
+);
 
 /** "History" of the table. */
 export async function table_actions(
