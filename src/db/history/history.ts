@@ -8,7 +8,8 @@
  * the history rows. In `internal` mode the rows are written to the internal database right after
  * the write committed, in one transaction of their own, and only then: a write that rolled back
  * leaves no history, and a half-written history cannot happen (a crash between the two commits
- * could lose the history of the last write, which `database` mode cannot).
+ * could lose the history of the last write, which `database` mode cannot). An internal database
+ * kept in memory holds at most {@link MEMORY_BUDGET} of history: the oldest changes go first.
  *
  * @module
  */
@@ -24,8 +25,16 @@ import {
   rawChanges,
   type RawEntry,
   readChanges,
+  trimChanges,
   writeChanges,
 } from "./store.ts";
+
+/**
+ * The most the history may hold in an internal database kept in memory (no `--internal FILE`):
+ * beyond it the oldest changes are dropped, so that a big import cannot fill SQLite's heap, which
+ * every database of the process shares (`sqlite_heap_limit_mb`).
+ */
+export const MEMORY_BUDGET = 32 * 1024 * 1024;
 
 /** The recording of one write: `start` and `finish` run inside it, `committed` after it. */
 export interface WriteRecording {
@@ -82,10 +91,11 @@ export class WriteHistory {
       committed: async () => {
         if (mode !== "internal" || !records.length) return;
         try {
-          await this.#internal().execute_write_fn(
-            (conn) => writeChanges(conn, records, context),
-            { transaction: true },
-          );
+          const internal = this.#internal();
+          await internal.execute_write_fn((conn) => {
+            writeChanges(conn, records, context);
+            if (internal.is_memory) trimChanges(conn, MEMORY_BUDGET);
+          }, { transaction: true });
         } catch (error) {
           // The write itself is done: failing its request now would make a client send it
           // again. The lost history is told where an operator looks.

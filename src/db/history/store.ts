@@ -111,6 +111,31 @@ export function writeChanges(
   }
 }
 
+/**
+ * Drops the oldest changes until the history table's database holds at most `budget` bytes of
+ * pages in use (or the history is empty): for an internal database kept in memory, whose growth
+ * would otherwise reach SQLite's heap limit, shared by the whole process. A quarter of the changes
+ * goes at a time; the pages freed are reused by the next changes.
+ */
+export function trimChanges(conn: Connection, budget: number): number {
+  const used = () => {
+    const pages = Number(conn.query("pragma page_count").rows[0][0]);
+    const free = Number(conn.query("pragma freelist_count").rows[0][0]);
+    const size = Number(conn.query("pragma page_size").rows[0][0]);
+    return (pages - free) * size;
+  };
+  let dropped = 0;
+  while (used() > budget) {
+    const result = conn.run(
+      `DELETE FROM ${HISTORY_TABLE} WHERE id <=
+        (SELECT min(id) + (max(id) - min(id)) / 4 FROM ${HISTORY_TABLE})`,
+    );
+    if (result.changes === 0) break;
+    dropped += result.changes;
+  }
+  return dropped;
+}
+
 /** One recorded change, as pages and the JSON API show it. */
 export interface HistoryEntry {
   id: number;
