@@ -9,7 +9,8 @@
  * The change history (`docs/history.md`) is off for the database unless `--history` is given: with
  * it on, as it is by default, each uploaded row is also recorded, by default in the in-memory
  * internal database, which a 50 MB upload fills to `sqlite_heap_limit_mb` part way (2026-11-28:
- * the later batches' history was not recorded, "out of memory").
+ * the later batches' history was not recorded, "out of memory"; since then the in-memory history
+ * is trimmed to 32 MB, oldest first).
  *
  * Run: `deno run -A bench/upload.ts [MB] [max_insert_rows] [--history]` (default 50 MB, 1000 rows).
  */
