@@ -1,7 +1,7 @@
 // The tick boxes of the table page's rows (templates/_write_table.html's edit bar): one per row,
 // one for the page, shift-click for a range; then "Edit column for N rows" (a column, a value set
 // on all of them) and "Delete N rows", each behind a dialog that names the rows, and each one
-// request to the table's `/-/update` or `/-/delete`: one transaction, all rows or none.
+// request to the table's `/-/update-rows` or `/-/delete-rows`: one transaction, all rows or none.
 import { copyField, enhanceField, fieldJson, fieldProblem, showError } from "./write-fields.js";
 
 const rowsText = (count) => (count === 1 ? "1 row" : `${count} rows`);

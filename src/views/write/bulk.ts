@@ -1,6 +1,6 @@
 /**
- * `POST /<db>/<table>/-/update` (`{"pks": [...], "update": {...}, "return"?}`) and
- * `POST /<db>/<table>/-/delete` (`{"pks": [...]}`): several rows changed or deleted in one
+ * `POST /<db>/<table>/-/update-rows` (`{"pks": [...], "update": {...}, "return"?}`) and
+ * `POST /<db>/<table>/-/delete-rows` (`{"pks": [...]}`): several rows changed or deleted in one
  * transaction (the reference has only the one-row endpoints). Each entry of `pks` names a row by
  * its primary key: a value for a one-column key (or a rowid), a list of values for a compound
  * key. When one row is missing or cannot take the change, nothing changes and the 400 names it.
@@ -25,7 +25,7 @@ import { flash, rowsResponse, rowsText, runWrite } from "./run_write.ts";
 import { DeleteRowEvent, UpdateRowEvent } from "../../plugins/events.ts";
 import { checkTypedValues } from "../typed_columns.ts";
 
-/** `/<table>/-/update`: 200 `{"ok": true, "count": n}`, with `"rows"` when asked for. */
+/** `/<table>/-/update-rows`: 200 `{"ok": true, "count": n}`, with `"rows"` when asked for. */
 export async function bulkUpdateView(svc: ViewHost, request: Request): Promise<Response> {
   const target = await bulkTarget(svc, request, "update-row");
   const { db, table } = target;
@@ -57,7 +57,7 @@ export async function bulkUpdateView(svc: ViewHost, request: Request): Promise<R
   return await rowsResponse(db, table, body);
 }
 
-/** `/<table>/-/delete`: 200 `{"ok": true, "count": n}`. */
+/** `/<table>/-/delete-rows`: 200 `{"ok": true, "count": n}`. */
 export async function bulkDeleteView(svc: ViewHost, request: Request): Promise<Response> {
   const target = await bulkTarget(svc, request, "delete-row");
   const { db, table } = target;

@@ -152,8 +152,8 @@ export async function editorVars(
         insert_url: insert ? `${tableUrl}/-/insert` : null,
         drop_url: drop ? `${tableUrl}/-/drop` : null,
         // Inline edits use each row's `/-/update`; the selection's bulk endpoints these two.
-        update_url: update ? `${tableUrl}/-/update` : null,
-        delete_url: remove ? `${tableUrl}/-/delete` : null,
+        update_url: update ? `${tableUrl}/-/update-rows` : null,
+        delete_url: remove ? `${tableUrl}/-/delete-rows` : null,
         max_rows: Number(svc.setting("max_insert_rows")),
         primary_keys: pks,
         columns: withForeignKeys(

@@ -195,12 +195,12 @@ Deno.test("history: changes to a table the actor may not see are left out", asyn
 
 Deno.test("history: bulk update and delete, and insert with replace, record every row", async () => {
   await using svc = historyService();
-  const update = await post(svc, "/shop/products/-/update", {
+  const update = await post(svc, "/shop/products/-/update-rows", {
     pks: [4, 5],
     update: { notes: "Checked" },
   });
   assert.equal(update.status, 200, update.text);
-  const remove = await post(svc, "/shop/log/-/delete", { pks: [1, 2] });
+  const remove = await post(svc, "/shop/log/-/delete-rows", { pks: [1, 2] });
   assert.equal(remove.status, 200, remove.text);
   const replace = await post(svc, "/shop/categories/-/insert", {
     rows: [{ id: 1, name: "Kitchenware" }],
@@ -218,5 +218,5 @@ Deno.test("history: bulk update and delete, and insert with replace, record ever
   assert.deepEqual(changes[0].before, { id: 1, name: "Kitchen" });
   assert.deepEqual(changes[0].after, { id: 1, name: "Kitchenware" });
   assert.equal(changes[3].request_id, changes[4].request_id);
-  assert.equal(changes[3].request, "POST /shop/products/-/update");
+  assert.equal(changes[3].request, "POST /shop/products/-/update-rows");
 });

@@ -17,7 +17,7 @@ function fileState(svc: Service): { dump: string; bytes: Uint8Array } {
 
 Deno.test("bulk update sets one column on every listed row in one request", async () => {
   await withWriter(async (svc) => {
-    const response = await post(svc, "/shop/products/-/update", {
+    const response = await post(svc, "/shop/products/-/update-rows", {
       pks: [1, "2", 9],
       update: { notes: "Checked" },
       return: true,
@@ -32,7 +32,7 @@ Deno.test("bulk update sets one column on every listed row in one request", asyn
       [{ id: 1 }, { id: 2 }, { id: 9 }],
     );
     // Compound keys are lists; a REAL column keeps its type.
-    const compound = await post(svc, "/shop/order_items/-/update", {
+    const compound = await post(svc, "/shop/order_items/-/update-rows", {
       pks: [["A/1001", 1], ["A/1001", "2"]],
       update: { quantity: 5 },
     });
@@ -43,7 +43,7 @@ Deno.test("bulk update sets one column on every listed row in one request", asyn
       [{ product_id: 1, quantity: 5 }, { product_id: 2, quantity: 5 }],
     );
     // Rowid tables are keyed by rowid.
-    const log = await post(svc, "/shop/log/-/update", { pks: [1, 2], update: { level: "x" } });
+    const log = await post(svc, "/shop/log/-/update-rows", { pks: [1, 2], update: { level: "x" } });
     assert.equal(log.status, 200);
     assert.deepEqual(fileRows(svc, "select count(*) as n from log where level = 'x'"), [{ n: 2 }]);
   });
@@ -51,7 +51,7 @@ Deno.test("bulk update sets one column on every listed row in one request", asyn
 
 Deno.test("bulk delete removes every listed row, each key once", async () => {
   await withWriter(async (svc) => {
-    const response = await post(svc, "/shop/products/-/delete", { pks: [3, 7, 9, 3] });
+    const response = await post(svc, "/shop/products/-/delete-rows", { pks: [3, 7, 9, 3] });
     assert.equal(response.status, 200);
     assert.deepEqual(response.json(), { ok: true, count: 3 });
     assert.deepEqual(
@@ -65,24 +65,27 @@ Deno.test("bulk delete removes every listed row, each key once", async () => {
 Deno.test("bulk writes are all or nothing: one bad row leaves the file byte-identical", async () => {
   await withWriter(async (svc) => {
     // The first write opens the write connection, which sets up the file: then it stays put.
-    const warm = await post(svc, "/shop/log/-/update", { pks: [1], update: { level: "warm" } });
+    const warm = await post(svc, "/shop/log/-/update-rows", {
+      pks: [1],
+      update: { level: "warm" },
+    });
     assert.equal(warm.status, 200);
     const before = fileState(svc);
     // Product 1 is in an order (order_items references it): deleting it fails, after 3 and 7.
-    const referenced = await post(svc, "/shop/products/-/delete", { pks: [3, 7, 1, 9] });
+    const referenced = await post(svc, "/shop/products/-/delete-rows", { pks: [3, 7, 1, 9] });
     assert.equal(referenced.status, 400);
     assert.match(errorsOf(referenced)[0], /^Row id=1: Cannot delete: .*order_items/);
-    const missing = await post(svc, "/shop/products/-/delete", { pks: [3, 404] });
+    const missing = await post(svc, "/shop/products/-/delete-rows", { pks: [3, 404] });
     assert.equal(missing.status, 400);
     assert.deepEqual(errorsOf(missing), ["Row id=404: record not found"]);
     // NOT NULL fails on the first row; an integer column refuses text on the second.
-    const notNull = await post(svc, "/shop/products/-/update", {
+    const notNull = await post(svc, "/shop/products/-/update-rows", {
       pks: [2, 5],
       update: { name: null },
     });
     assert.equal(notNull.status, 400);
     assert.match(errorsOf(notNull)[0], /^Row id=2: .*NOT NULL/);
-    const missingUpdate = await post(svc, "/shop/products/-/update", {
+    const missingUpdate = await post(svc, "/shop/products/-/update-rows", {
       pks: [2, 5, 77],
       update: { notes: "half" },
     });
@@ -123,18 +126,18 @@ Deno.test("bulk endpoints: body errors name what is wrong", async () => {
       ["delete", { pks: [null] }, "pks[0] does not match the primary key (id): give its value"],
     ];
     for (const [action, body, message] of cases) {
-      const response = await post(svc, `/shop/products/-/${action}`, body);
+      const response = await post(svc, `/shop/products/-/${action}-rows`, body);
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.deepEqual(errorsOf(response), [message]);
     }
-    const compound = await post(svc, "/shop/order_items/-/delete", { pks: ["A/1001"] });
+    const compound = await post(svc, "/shop/order_items/-/delete-rows", { pks: ["A/1001"] });
     assert.deepEqual(errorsOf(compound), [
       "pks[0] does not match the primary key (order_id, product_id): give a list of 2 values",
     ]);
-    const view = await post(svc, "/shop/cheap_products/-/delete", { pks: [1] });
+    const view = await post(svc, "/shop/cheap_products/-/delete-rows", { pks: [1] });
     assert.equal(view.status, 404);
     assert.deepEqual(errorsOf(view), ["Table not found: cheap_products"]);
-    const get = await svc.client.get("/shop/products/-/delete");
+    const get = await svc.client.get("/shop/products/-/delete-rows");
     assert.equal(get.status, 405);
   });
 });
@@ -144,17 +147,17 @@ Deno.test("bulk endpoints need update-row / delete-row; anonymous actors are ref
     const before = fileState(svc);
     const updateOnly = auth(svc, "writer", { restrict_all: ["update-row"] });
     const deleteOnly = auth(svc, "writer", { restrict_all: ["delete-row"] });
-    const refusedDelete = await post(svc, "/shop/products/-/delete", { pks: [3] }, updateOnly);
+    const refusedDelete = await post(svc, "/shop/products/-/delete-rows", { pks: [3] }, updateOnly);
     assert.equal(refusedDelete.status, 403);
     assert.deepEqual(errorsOf(refusedDelete), ["Permission denied: need delete-row"]);
-    const refusedUpdate = await post(svc, "/shop/products/-/update", {
+    const refusedUpdate = await post(svc, "/shop/products/-/update-rows", {
       pks: [3],
       update: { notes: "x" },
     }, deleteOnly);
     assert.deepEqual(errorsOf(refusedUpdate), ["Permission denied: need update-row"]);
     for (const action of ["update", "delete"]) {
       const body = { pks: [3], update: { notes: "x" } };
-      const anonymous = await post(svc, `/shop/products/-/${action}`, body, {});
+      const anonymous = await post(svc, `/shop/products/-/${action}-rows`, body, {});
       assert.equal(anonymous.status, 403);
     }
     assert.deepEqual(fileState(svc).dump, before.dump);
@@ -168,14 +171,14 @@ Deno.test("bulk endpoints from a browser session need the CSRF token", async () 
     const csrf = page.cookies.ds_csrftoken;
     assert.ok(csrf);
     const cookies = { ...session, ds_csrftoken: csrf };
-    const forged = await svc.client.post("/shop/products/-/delete", {
+    const forged = await svc.client.post("/shop/products/-/delete-rows", {
       json: { pks: [3] },
       cookies,
       headers: { "sec-fetch-site": "cross-site" },
     });
     assert.equal(forged.status, 403);
     assert.deepEqual(fileRows(svc, "select id from products where id = 3"), [{ id: 3 }]);
-    const sameSite = await svc.client.post("/shop/products/-/delete", {
+    const sameSite = await svc.client.post("/shop/products/-/delete-rows", {
       json: { pks: [3] },
       cookies,
       headers: { "x-csrftoken": csrf, "sec-fetch-site": "same-origin" },

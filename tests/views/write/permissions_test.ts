@@ -9,8 +9,8 @@ const WRITES: [string, unknown][] = [
   ["/shop/log/-/upsert", { rows: [{ rowid: 1, message: "x" }] }],
   ["/shop/products/1/-/update", { update: { name: "x" } }],
   ["/shop/products/1/-/delete", {}],
-  ["/shop/products/-/update", { pks: [1, 2], update: { name: "x" } }],
-  ["/shop/products/-/delete", { pks: [3] }],
+  ["/shop/products/-/update-rows", { pks: [1, 2], update: { name: "x" } }],
+  ["/shop/products/-/delete-rows", { pks: [3] }],
   ["/shop/-/create", { table: "t", columns: [{ name: "a" }] }],
   ["/shop/log/-/drop", { confirm: true }],
 ];
