@@ -112,6 +112,29 @@ Deno.test({
         patient.close();
       });
 
+      await t.step("an export closed early (the client went away) ends on the server", async () => {
+        const patient = new PostgresDatabase(
+          standaloneHost({ settings: { sql_time_limit_ms: 60000 } }),
+          parsePgTarget(readerUrl),
+        );
+        try {
+          // About 100 s of work in all, its first rows at once.
+          const cursor = patient.exportCursor(
+            "select g, (select count(*) from generate_series(1, 2000)) as stream_probe " +
+              "from generate_series(1, 1000000) g",
+            null,
+          )!;
+          const first = await cursor.next({ text: null, rows: 1000 });
+          assert.equal(first.rows().length, 1000);
+          const psql = (text: string) => cluster.psql(text, "app");
+          assert.equal(await running(psql, "stream_probe"), 1);
+          await cursor.close();
+          assert.equal(await running(psql, "stream_probe"), 0);
+        } finally {
+          patient.close();
+        }
+      });
+
       await t.step("a write statement in custom SQL is refused", async () => {
         for (const sql of ["delete from items", "update items set name = 'x'"]) {
           const response = await svc.client.get(
