@@ -220,3 +220,15 @@ Deno.test("history: bulk update and delete, and insert with replace, record ever
   assert.equal(changes[3].request_id, changes[4].request_id);
   assert.equal(changes[3].request, "POST /shop/products/-/update-rows");
 });
+
+Deno.test("history: a page with no changes says so", async () => {
+  await using svc = historyService();
+  for (
+    const path of ["/shop/-/history", "/shop/products/-/history", "/shop/products/1/-/history"]
+  ) {
+    const page = await svc.client.get(path);
+    assert.equal(page.status, 200, path);
+    assert.match(page.text, /<p\s+class="history-empty">No changes recorded here yet\.<\/p>/, path);
+    assert.doesNotMatch(page.text, /<ol class="history-changes">/, path);
+  }
+});
