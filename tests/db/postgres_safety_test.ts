@@ -299,7 +299,7 @@ Deno.test({
       });
 
       await t.step("what needs a SQLite write connection says it is not available", async () => {
-        const bulk = await api("/app/items/-/delete", { pks: [4] });
+        const bulk = await api("/app/items/-/delete-rows", { pks: [4] });
         assert.equal(bulk.status, 400, bulk.text);
         assert.match(bulk.text, /not available yet on PostgreSQL/);
         const db = svc.get_database("app");
