@@ -61,6 +61,10 @@ export type { WriteRow } from "./src/db/write_values.ts";
  * `new Service({ postgres: ["postgres://user@host/db"] })`.
  */
 export { PostgresDatabase, type PostgresOptions } from "./src/db/postgres_database.ts";
+/** The introspection half of `PostgresDatabase`, from the server's catalogs. */
+export type { PostgresIntrospection } from "./src/db/postgres_introspection.ts";
+/** Runs one catalog query of a PostgreSQL database and returns its rows. */
+export type { PgRunner } from "./src/db/postgres_introspect.ts";
 /** Options of `new Database()`, `db.execute()` and the write methods. */
 export type {
   DatabaseOptions,

@@ -25,14 +25,14 @@ import type { SqlDialect } from "./dialect.ts";
 import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
 import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
 import { DatabaseNotMutable, QueryError, QueryInterrupted } from "./errors.ts";
-import type { ForeignKey, TableForeignKeys } from "./introspect.ts";
 import type { PoolCursor } from "./pool.ts";
 import { openPgExport } from "./postgres_cursor.ts";
 import { wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
-import { makeRows, Results, type Row } from "./results.ts";
+import { makeRows, Results } from "./results.ts";
 import type { WriteResult } from "./write_ops.ts";
-import * as catalog from "./postgres_introspect.ts";
+import type * as catalog from "./postgres_introspect.ts";
+import { PostgresIntrospection } from "./postgres_introspection.ts";
 import { toPgStatement } from "./postgres_params.ts";
 import { PG_TYPES, pgCell, pgParam } from "./postgres_values.ts";
 import { maskSecret, maskUrl, type PgTarget } from "./postgres_url.ts";
@@ -51,8 +51,6 @@ export interface PostgresOptions {
 const QUERY_CANCELED = "57014";
 /** SQLite's SQLITE_ERROR, the code the data layer's `QueryError` carries for server errors. */
 const GENERIC_ERROR = 1;
-/** How long catalog answers are kept: PostgreSQL has no cheap "schema changed" counter. */
-const CATALOG_TTL_MS = 2000;
 /**
  * Always the extended protocol: the driver would use the simple one for a query without
  * parameters, which runs several `;`-separated statements (`select 1; commit; delete …`).
@@ -68,7 +66,7 @@ type PgClientOptions = NonNullable<Parameters<typeof postgres>[1]>;
 type PendingQuery = any;
 
 /** A PostgreSQL database served by Vitrine. */
-export class PostgresDatabase implements DatabaseEngine {
+export class PostgresDatabase extends PostgresIntrospection implements DatabaseEngine {
   /** This engine. */
   readonly engine = "postgres" as const;
   /** Name (the key in `svc.databases`). */
@@ -97,12 +95,12 @@ export class PostgresDatabase implements DatabaseEngine {
   #clientOptions: PgClientOptions;
   #sql: Promise<Sql> | null = null;
   #password: string | null;
-  #catalog = new Map<string, { at: number; value: Promise<unknown> }>();
   #writes = 0;
   #closed = false;
 
   /** Connects lazily: nothing is opened before the first query. */
   constructor(host: DatabaseHost, target: PgTarget, options: PostgresOptions = {}) {
+    super();
     this.#host = host;
     this.name = target.name;
     this.route = target.name;
@@ -364,7 +362,7 @@ export class PostgresDatabase implements DatabaseEngine {
       await (await this.#client()).begin(async (tx) => {
         await (tx as unknown as Sql).unsafe(sql, [], { simple: true } as Record<string, boolean>);
       });
-      this.#catalog.clear();
+      this.schemaChanged();
       return { rowcount: -1, lastrowid: 0 };
     } catch (error) {
       throw this.#error(error, sql, null);
@@ -429,7 +427,7 @@ export class PostgresDatabase implements DatabaseEngine {
           };
         }
       });
-      if (/^\s*(create|alter|drop|comment|grant|revoke)\b/i.test(sql)) this.#catalog.clear();
+      if (/^\s*(create|alter|drop|comment|grant|revoke)\b/i.test(sql)) this.schemaChanged();
       const done = last as { rows: SqlValue[][]; columns: string[]; count: number } | null;
       return {
         cursor: new Cursor({
@@ -471,10 +469,10 @@ export class PostgresDatabase implements DatabaseEngine {
     if (!this.is_mutable) throw new DatabaseNotMutable(this.name);
   }
 
-  // --- Introspection ---
+  // --- Introspection plumbing (the members live in PostgresIntrospection) ---
 
   /** A catalog query: no row cap, a short time limit of its own. */
-  #catalogRun: catalog.PgRunner = async (sql, params = []) => {
+  protected catalogRun: catalog.PgRunner = async (sql, params = []) => {
     try {
       return await this.#readOnly(
         this.#setting("sql_time_limit_ms") > 0 ? 5000 : null,
@@ -489,142 +487,9 @@ export class PostgresDatabase implements DatabaseEngine {
     }
   };
 
-  #cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const kept = this.#catalog.get(key);
-    const now = Date.now();
-    if (kept && now - kept.at < CATALOG_TTL_MS) return kept.value as Promise<T>;
-    const value = compute();
-    this.#catalog.set(key, { at: now, value });
-    value.catch(() => this.#catalog.delete(key));
-    return value;
-  }
-
-  #relations(): Promise<catalog.PgRelation[]> {
-    return this.#cached("relations", () => catalog.listRelations(this.#catalogRun, this.schemas));
-  }
-
-  async #relation(name: string): Promise<catalog.PgRelation | null> {
-    return (await this.#relations()).find((r) => r.name === name) ?? null;
-  }
-
-  async #names(type: "table" | "view"): Promise<string[]> {
-    return (await this.#relations()).filter((r) => r.type === type).map((r) => r.name);
-  }
-
-  /** No attached databases on PostgreSQL. */
-  attached_databases(): Promise<Row[]> {
-    return Promise.resolve([]);
-  }
-
-  /** True when a table of that name exists. */
-  async table_exists(table: string): Promise<boolean> {
-    return (await this.#relation(table))?.type === "table";
-  }
-
-  /** True when a view of that name exists. */
-  async view_exists(view: string): Promise<boolean> {
-    return (await this.#relation(view))?.type === "view";
-  }
-
-  /** False for views (they may read the clock); true for tables. @internal */
-  async is_repeatable(name: string): Promise<boolean> {
-    return (await this.#relation(name))?.type !== "view";
-  }
-
-  /** False: custom SQL on PostgreSQL is never shared (no check of its functions yet). @internal */
-  is_sql_repeatable(_sql: string): Promise<boolean> {
-    return Promise.resolve(false);
-  }
-
-  /** Table names (creation order within each schema). */
-  table_names(): Promise<string[]> {
-    return this.#names("table");
-  }
-
-  /** View names (materialized views included). */
-  view_names(): Promise<string[]> {
-    return this.#names("view");
-  }
-
-  /** Tables configured `hidden: true`. */
-  async hidden_table_names(): Promise<string[]> {
-    const tables = await this.table_names();
-    return tables.filter((table) => this.#host.tableConfig(this.name, table)?.hidden);
-  }
-
-  /** Null: a listed relation is always readable. */
-  table_unavailable(_table: string): Promise<string | null> {
-    return Promise.resolve(null);
-  }
-
-  /** Column names of a table or view. */
-  async table_columns(table: string): Promise<string[]> {
-    return (await this.table_column_details(table)).map((row) => String(row[1]));
-  }
-
-  /** Rows with `cid`, `name`, `type`, `notnull`, `default_value`, `is_pk`, `hidden`. */
-  table_column_details(table: string): Promise<Row[]> {
-    return this.#cached(`details:${table}`, async () => {
-      const relation = await this.#relation(table);
-      return relation ? await catalog.columnDetails(this.#catalogRun, relation.oid) : [];
-    });
-  }
-
-  /** Primary key columns in key order; `[]` without one (no row pages then: see docs). */
-  primary_keys(table: string): Promise<string[]> {
-    return this.#cached(`pks:${table}`, async () => {
-      const relation = await this.#relation(table);
-      return relation ? await catalog.primaryKeys(this.#catalogRun, relation.oid) : [];
-    });
-  }
-
-  /** Metadata's `fts_table`, else null (search over `tsvector` is the dialect's). */
-  fts_table(table: string): Promise<string | null> {
-    const config = this.#host.tableConfig(this.name, table) ?? {};
-    return Promise.resolve(typeof config.fts_table === "string" ? config.fts_table : null);
-  }
-
-  /** The label column (metadata `label_column`, else detected as for SQLite). */
-  label_column_for_table(table: string): Promise<string | null> {
-    const config = this.#host.tableConfig(this.name, table) ?? {};
-    return this.#cached(
-      `label:${table}:${JSON.stringify(config.label_column ?? null)}`,
-      async () => {
-        const relation = await this.#relation(table);
-        return relation ? await catalog.labelColumn(this.#catalogRun, relation.oid, config) : null;
-      },
-    );
-  }
-
-  /** Outgoing foreign keys. */
-  async foreign_keys_for_table(table: string): Promise<ForeignKey[]> {
-    return (await this.get_all_foreign_keys())[table]?.outgoing ?? [];
-  }
-
-  /** A `CREATE TABLE` rebuilt from the catalogs, with its indexes; null when missing. */
-  get_table_definition(table: string): Promise<string | null> {
-    return this.#definition(table, "table");
-  }
-
-  /** `CREATE VIEW … AS` and the view's query; null when missing. */
-  get_view_definition(view: string): Promise<string | null> {
-    return this.#definition(view, "view");
-  }
-
-  #definition(name: string, type: "table" | "view"): Promise<string | null> {
-    return this.#cached(`def:${type}:${name}`, async () => {
-      const relation = await this.#relation(name);
-      if (!relation || relation.type !== type) return null;
-      return await catalog.definition(this.#catalogRun, relation);
-    });
-  }
-
-  /** `{table: {incoming, outgoing}}` for every table. */
-  get_all_foreign_keys(): Promise<Record<string, TableForeignKeys>> {
-    return this.#cached(
-      "allfks",
-      async () => catalog.allForeignKeys(this.#catalogRun, await this.#relations()),
-    );
+  /** @internal This table's metadata. */
+  protected tableConfigFor(table: string): Record<string, unknown> {
+    return this.#host.tableConfig(this.name, table) ?? {};
   }
 
   /** Nothing to hand back: the pool closes idle connections itself. */
