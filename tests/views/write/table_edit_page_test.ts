@@ -22,8 +22,8 @@ Deno.test("table page: inline and bulk editing only for actors holding update-ro
   await using svc = serviceGranting(["update-row", "delete-row", "insert-row"]);
   const editor = await pageFor(svc, "/shop/products", "editor");
   assert.match(editor, /<div class="edit-bar" data-table-url="\/shop\/products"/);
-  assert.match(editor, /data-update-url="\/shop\/products\/-\/update"/);
-  assert.match(editor, /data-delete-url="\/shop\/products\/-\/delete"/);
+  assert.match(editor, /data-update-url="\/shop\/products\/-\/update-rows"/);
+  assert.match(editor, /data-delete-url="\/shop\/products\/-\/delete-rows"/);
   assert.match(editor, /<tr data-row="1">/);
   // One editor per column but the key, which is never edited inline.
   assert.match(editor, /<template data-cell-editor="name">/);
@@ -46,7 +46,7 @@ Deno.test("table page: inline and bulk editing only for actors holding update-ro
 Deno.test("table page: delete-row alone gives the selection without cell editors", async () => {
   await using svc = serviceGranting(["delete-row"]);
   const page = await pageFor(svc, "/shop/products", "editor");
-  assert.match(page, /data-delete-url="\/shop\/products\/-\/delete"/);
+  assert.match(page, /data-delete-url="\/shop\/products\/-\/delete-rows"/);
   assert.doesNotMatch(page, /data-update-url|data-cell-editor|data-edit-cell|id="bulk-edit"/);
   assert.doesNotMatch(page, /paste-rows/);
   assert.match(page, /Tick rows to delete several at once\./);
