@@ -153,7 +153,9 @@ export function setUpSelection({ bar, table, rows, templates, keyValues, keyOf, 
         (count === 1
           ? `${rows} will be deleted.`
           : `${rows} will be deleted in one transaction: all of them or, when one cannot be, none.`) +
-        " This cannot be undone.";
+        (bar.dataset.undoable === undefined
+          ? " This cannot be undone."
+          : " The database's history can undo it.");
     },
     (_dialog, pks) => JSON.stringify({ pks }),
     bar.dataset.deleteUrl,

@@ -66,6 +66,17 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       await reloaded;
       assert.equal(sqlite3(NOTES), "4='Outdoor' 5='Outdoor' 8='Outdoor'");
 
+      // A delete asked for says the history can undo it (the editor may revert); cancelled.
+      await page.locator(".edit-bar:not([hidden])").waitFor();
+      await page.getByLabel("Select row 4").check();
+      await page.getByRole("button", { name: "Delete 1 row" }).click();
+      const remove = page.locator("#bulk-delete");
+      assert.equal(
+        await remove.locator(".write-dialog-detail").innerText(),
+        "Row 4 will be deleted. The database's history can undo it.",
+      );
+      await remove.getByRole("button", { name: "Cancel" }).click();
+
       // A row page links to its history, which shows the change and who made it.
       await page.goto(`${base}/shop/products/5`);
       await page.getByRole("link", { name: "History of this row" }).click();

@@ -141,6 +141,9 @@ export async function editorVars(
   const tableUrl = String(svc.urls.table(database, table));
   const db = svc.databases.get(database)!;
   const pks = await db.primary_keys(table);
+  // A delete can be undone from the history only where it is recorded and the actor may revert.
+  const undoable = (await svc.history.mode(db)) !== "off" &&
+    await allowed(svc, actor, "revert-change", database, null);
   if (view_name === "table") {
     const [insert, drop] = [await may("insert-row"), await may("drop-table")];
     const [update, remove] = [await may("update-row"), await may("delete-row")];
@@ -155,6 +158,7 @@ export async function editorVars(
         update_url: update ? `${tableUrl}/-/update-rows` : null,
         delete_url: remove ? `${tableUrl}/-/delete-rows` : null,
         max_rows: Number(svc.setting("max_insert_rows")),
+        undoable,
         primary_keys: pks,
         columns: withForeignKeys(
           await editorColumns(svc, database, table, pks),
@@ -189,6 +193,7 @@ export async function editorVars(
       row_url: rowUrl,
       update_url: update ? `${rowUrl}/-/update` : null,
       delete_url: remove ? `${rowUrl}/-/delete` : null,
+      undoable,
       primary_keys: pks,
       columns,
     },

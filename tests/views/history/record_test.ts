@@ -232,3 +232,20 @@ Deno.test("history: a page with no changes says so", async () => {
     assert.doesNotMatch(page.text, /<ol class="history-changes">/, path);
   }
 });
+
+Deno.test("history: delete dialogs say the history can undo a delete, to those who may revert", async () => {
+  await using svc = historyService();
+  const as = (id: string) => ({ cookies: { ds_actor: svc.sign({ a: { id } }, "actor") } });
+  // writer may revert-change; editor may delete but not revert.
+  const row = await svc.client.get("/shop/products/1", as("writer"));
+  assert.match(row.text, /will be deleted\. The database's history can undo it\.<\/p>/);
+  assert.match((await svc.client.get("/shop/products", as("writer"))).text, / data-undoable /);
+  const editorRow = await svc.client.get("/shop/products/1", as("editor"));
+  assert.match(editorRow.text, /will be deleted\. This cannot be undone\.<\/p>/);
+  assert.doesNotMatch((await svc.client.get("/shop/products", as("editor"))).text, /data-undoable/);
+  await using off = historyService("off");
+  const offRow = await off.client.get("/shop/products/1", {
+    cookies: { ds_actor: off.sign({ a: { id: "writer" } }, "actor") },
+  });
+  assert.match(offRow.text, /will be deleted\. This cannot be undone\.<\/p>/);
+});
