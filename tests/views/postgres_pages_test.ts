@@ -43,7 +43,7 @@ const METADATA = {
 };
 
 Deno.test({
-  name: "PostgreSQL: pages and JSON of a served database",
+  name: "PostgreSQL: pages and JSON of a served database, and the command line",
   ignore: !HAVE_PG,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -181,61 +181,50 @@ Deno.test({
         assert.equal(response.status, 200);
         assert.equal(response.text.trim().split(/\r?\n/)[1], "10,1,3");
       });
+      await t.step(
+        "`vitrine URL`, --postgres NAME=URL and --schema on the command line",
+        async () => {
+          // The URL's options reach the driver: this server has no TLS.
+          const tls = await run([`${cluster.url("app")}?sslmode=require`, "--get", "/"]);
+          assert.equal(tls.code, 1);
+          assert.match(tls.out + tls.err, /cannot reach PostgreSQL database "app".*SSL/i);
+          const plain = await run([
+            `${cluster.url("app")}?sslmode=disable&max=2`,
+            "--get",
+            "/-/databases.json",
+          ]);
+          assert.equal(plain.code, 0, plain.err);
+          assert.deepEqual(JSON.parse(plain.out).databases.map((db: { name: string }) => db.name), [
+            "app",
+          ]);
+          const both = await run([
+            "--postgres",
+            `mine=${cluster.url("app")}`,
+            "--schema",
+            "public,extra",
+            "--get",
+            "/mine.json",
+          ]);
+          assert.equal(both.code, 0, both.err);
+          const names = JSON.parse(both.out).tables.map((table: { name: string }) => table.name);
+          assert.ok(names.includes("public.items"), names.join());
+          assert.ok(names.includes("extra.notes"), names.join());
+          const row = await run([
+            "--postgres",
+            `mine=${cluster.url("app")}`,
+            "--schema",
+            "public",
+            "--schema",
+            "extra",
+            "--get",
+            "/mine/extra~2Enotes/1.json",
+          ]);
+          assert.equal(row.code, 0, row.err);
+          assert.deepEqual(JSON.parse(row.out).rows, [{ id: 1, body: "hello" }]);
+        },
+      );
     } finally {
       await svc.close();
-      await cluster.stop();
-    }
-  },
-});
-
-Deno.test({
-  name: "PostgreSQL: `vitrine URL` and --schema serve it from the command line",
-  ignore: !HAVE_PG,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const cluster = await startCluster();
-    try {
-      await cluster.psql("create database app");
-      await cluster.psql(SCHEMA, "app");
-      // The URL's options reach the driver: this server has no TLS.
-      const tls = await run([`${cluster.url("app")}?sslmode=require`, "--get", "/"]);
-      assert.equal(tls.code, 1);
-      assert.match(tls.out + tls.err, /cannot reach PostgreSQL database "app".*SSL/i);
-      const plain = await run([
-        `${cluster.url("app")}?sslmode=disable&max=2`,
-        "--get",
-        "/-/databases.json",
-      ]);
-      assert.equal(plain.code, 0, plain.err);
-      assert.deepEqual(JSON.parse(plain.out).databases.map((db: { name: string }) => db.name), [
-        "app",
-      ]);
-      const both = await run([
-        "--postgres",
-        `mine=${cluster.url("app")}`,
-        "--schema",
-        "public,extra",
-        "--get",
-        "/mine.json",
-      ]);
-      assert.equal(both.code, 0, both.err);
-      const names = JSON.parse(both.out).tables.map((table: { name: string }) => table.name);
-      assert.ok(names.includes("public.items"), names.join());
-      assert.ok(names.includes("extra.notes"), names.join());
-      const row = await run([
-        "--postgres",
-        `mine=${cluster.url("app")}`,
-        "--schema",
-        "public",
-        "--schema",
-        "extra",
-        "--get",
-        "/mine/extra~2Enotes/1.json",
-      ]);
-      assert.equal(row.code, 0, row.err);
-      assert.deepEqual(JSON.parse(row.out).rows, [{ id: 1, body: "hello" }]);
-    } finally {
       await cluster.stop();
     }
   },
