@@ -32,10 +32,11 @@ export function revertChanges(conn: Connection, entries: readonly RawEntry[]): v
 }
 
 function revertOne(conn: Connection, entry: RawEntry): void {
-  const pkRows = conn.query(
-    "select name from pragma_table_info(?) where pk > 0 order by pk",
+  const columnRows = conn.query(
+    "select name, pk from pragma_table_info(?) order by pk",
     [entry.table],
   ).rows;
+  const pkRows = columnRows.filter(([, pk]) => Number(pk) > 0);
   const exists = conn.query(
     "select 1 from sqlite_master where type = 'table' and name = ?",
     [entry.table],
@@ -51,6 +52,15 @@ function revertOne(conn: Connection, entry: RawEntry): void {
       ? pks.map((pk) => row?.find(([name]) => name === pk)?.[1].value ?? null)
       : [rowidOf(entry)];
   const recorded = (after ?? before)!.map(([name]) => name);
+  // Checked by name first: SQLite reads an unknown double-quoted name as a string literal, so a
+  // renamed column would read as its old name's text instead of failing.
+  const columns = new Set(columnRows.map(([name]) => String(name)));
+  const missing = recorded.find((name) => !columns.has(name));
+  if (missing !== undefined) {
+    throw new RevertConflict(
+      `${label} cannot be reverted: the table's columns changed since (it has no column ${missing})`,
+    );
+  }
   let current: HistoryRow | null;
   try {
     current = rowReader(conn, entry.table, recorded, keys)(keyOf(after ?? before));

@@ -183,3 +183,25 @@ Deno.test("history: off records nothing", async () => {
   await post(svc, "/shop/products/1/-/update", { update: { price: 5 } });
   assert.deepEqual(await changesAt(svc), []);
 });
+
+Deno.test("revert: refused with a 409 naming the column when a recorded column was renamed", async () => {
+  await using svc = historyService();
+  await post(svc, "/shop/log/1/-/delete", {});
+  await post(svc, "/shop/log/2/-/update", { update: { message: "edited" } });
+  const [updated, deleted] = await changesAt(svc);
+  const rename = await post(svc, "/shop/-/execute-write", {
+    sql: "alter table log rename column message to text",
+  });
+  assert.equal(rename.status, 200, rename.text);
+  // SQLite reads an unknown double-quoted name as a string: the update looked changed since,
+  // and the delete's re-insert failed with a 500.
+  for (const change of [updated, deleted]) {
+    const response = await post(svc, REVERT, { change_id: change.id });
+    assert.equal(response.status, 409, response.text);
+    assert.match(
+      errorsOf(response)[0],
+      /^Change \d+ \((update|delete) of log row \d\) cannot be reverted: the table's columns changed since \(it has no column message\)$/,
+    );
+  }
+  assert.equal(fileRows(svc, "select count(*) as n from log where rowid = 1")[0].n, 0);
+});
