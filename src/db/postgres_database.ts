@@ -52,6 +52,11 @@ const QUERY_CANCELED = "57014";
 /** SQLite's SQLITE_ERROR, the code the data layer's `QueryError` carries for server errors. */
 const GENERIC_ERROR = 1;
 /**
+ * SQLite's SQLITE_MISMATCH, what a PostgreSQL data exception (SQLSTATE class 22: "abc" bound to
+ * an int, a date that is none) becomes: a value that does not fit its column's type.
+ */
+const DATA_MISMATCH = 20;
+/**
  * Always the extended protocol: the driver would use the simple one for a query without
  * parameters, which runs several `;`-separated statements (`select 1; commit; delete …`).
  */
@@ -197,7 +202,8 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     if (code === QUERY_CANCELED) {
       return new QueryInterrupted(sql, params ?? null, undefined, { cause: error });
     }
-    return new QueryError(sql, params ?? null, new SqliteError(message, GENERIC_ERROR));
+    const kind = code?.startsWith("22") ? DATA_MISMATCH : GENERIC_ERROR;
+    return new QueryError(sql, params ?? null, new SqliteError(message, kind));
   }
 
   /**

@@ -181,6 +181,20 @@ Deno.test({
         assert.equal(response.status, 200);
         assert.equal(response.text.trim().split(/\r?\n/)[1], "10,1,3");
       });
+      await t.step("a filter value that does not fit its column is an invalid filter", async () => {
+        // PostgreSQL refuses "abc" for an int column where SQLite answers no rows: a 400 that
+        // says a filter is wrong, not "Invalid SQL" when the visitor wrote none.
+        for (const path of ["/shop/items.json?id=abc", "/shop/items.json?added__gt=someday"]) {
+          const response = await svc.client.get(path);
+          assert.equal(response.status, 400, path);
+          const body = response.json<{ title: string; error: string }>();
+          assert.equal(body.title, "Invalid filter", path);
+          assert.match(body.error, /^A filter's value does not fit its column's type: .+"/, path);
+        }
+        const page = await svc.client.get("/shop/items.csv?_stream=on&id=abc");
+        assert.equal(page.status, 400);
+        assert.match(page.text, /A filter(&#39;|')s value does not fit its column/);
+      });
       await t.step(
         "`vitrine URL`, --postgres NAME=URL and --schema on the command line",
         async () => {

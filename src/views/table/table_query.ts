@@ -11,6 +11,7 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Forbidden } from "../../http/errors.ts";
 import { InvalidSql } from "../../util/sql.ts";
+import { StatusError } from "../../util/errors.ts";
 import { QueryError } from "../../db/errors.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
@@ -236,6 +237,25 @@ async function filterArguments(
   return [where, through, ...(fromHooks as FilterArgumentsLike[])];
 }
 
+/** SQLite's SQLITE_MISMATCH: PostgreSQL refused a bound value for its column's type. */
+const DATA_MISMATCH = 20;
+
+/**
+ * The 400 a failed table query is to the visitor: a filter value the column's type refuses
+ * (PostgreSQL's `?id=abc` on an int; SQLite compares it and finds no rows), or "Invalid SQL".
+ */
+function userError(error: unknown): unknown {
+  if (!(error instanceof QueryError) || error.storage_failure) return error;
+  if (error.code === DATA_MISMATCH) {
+    return new StatusError(
+      400,
+      `A filter's value does not fit its column's type: ${error.message}`,
+      { title: "Invalid filter", cause: error },
+    );
+  }
+  return new InvalidSql(error.message, { cause: error });
+}
+
 /** Runs the page query and works out the `_next` token and URL. */
 export async function fetchPage(
   ctx: TableContext,
@@ -256,10 +276,7 @@ export async function fetchPage(
   }).catch((error) => {
     // Names are quoted and values bound, so an SQLite error here comes from SQL the user wrote
     // (`_where=`, a raw full-text query): theirs to fix, a 400 like the reference's.
-    if (error instanceof QueryError && !error.storage_failure) {
-      throw new InvalidSql(error.message, { cause: error });
-    }
-    throw error;
+    throw userError(error);
   });
   // The pager reads the count and the last row of the page only: one object, not one per row
   // (and, for a page the worker wrote as JSON, without parsing the others at all).
@@ -357,10 +374,7 @@ export async function exportFromCursor(
   const cursor = await openCursorExport(ctx.db, query.export_sql, query.params as BindParams, limit)
     .catch((error) => {
       // As in `fetchPage`: an SQLite error here comes from SQL the user wrote.
-      if (error instanceof QueryError && !error.storage_failure) {
-        throw new InvalidSql(error.message, { cause: error });
-      }
-      throw error;
+      throw userError(error);
     });
   if (!cursor) return null;
   const page: FetchedPage = {
