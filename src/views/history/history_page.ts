@@ -11,6 +11,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
+import { NotFound } from "../../http/errors.ts";
 import { Response } from "../../http/response.ts";
 import { renderPage } from "../../render/render_page.ts";
 import type { HistoryEntry } from "../../db/history/store.ts";
@@ -33,6 +34,11 @@ export async function historyView(svc: ViewHost, request: Request): Promise<Resp
     before_id: query.next,
     limit: query.size,
   });
+  // A table that is not there and has no recorded change has no history page: a 404 as the write
+  // endpoints answer (a dropped table's recorded changes stay readable here).
+  if (pathTable && !found.length && query.next === null && !(await db.table_exists(pathTable))) {
+    throw new NotFound(`Table not found: ${pathTable}`);
+  }
   const changes = await visibleOnly(svc, request, db.name, found);
   const nextId = found.length === query.size ? found[found.length - 1].id : null;
   const nextUrl = nextId === null ? null : pageUrl(request, nextId);

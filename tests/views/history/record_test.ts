@@ -249,3 +249,20 @@ Deno.test("history: delete dialogs say the history can undo a delete, to those w
   });
   assert.match(offRow.text, /will be deleted\. This cannot be undone\.<\/p>/);
 });
+
+Deno.test("history: a table that is not there has no history page, a dropped one keeps its own", async () => {
+  await using svc = historyService();
+  for (const path of ["/shop/nosuch/-/history", "/shop/nosuch/1/-/history.json"]) {
+    const response = await svc.client.get(path);
+    assert.equal(response.status, 404, path);
+  }
+  assert.equal(
+    (await svc.client.get("/shop/nosuch/-/history.json")).json().error,
+    "Table not found: nosuch",
+  );
+  await post(svc, "/shop/log/1/-/delete", {});
+  await post(svc, "/shop/-/execute-write", { sql: "drop table log" });
+  const dropped = await svc.client.get("/shop/log/-/history.json");
+  assert.equal(dropped.status, 200);
+  assert.equal(dropped.json().changes.length, 1);
+});
