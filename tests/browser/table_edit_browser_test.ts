@@ -185,6 +185,19 @@ for (const [width, height] of SCREENS) {
     `table page at ${width}x${height}: tick rows, give them one value, then delete them`,
     async (page, base) => {
       await openTable(page, base, width, height);
+      // With no row ticked the bulk buttons are disabled, and look it.
+      for (const name of ["Edit column for 0 rows", "Delete 0 rows"]) {
+        const button = page.getByRole("button", { name });
+        assert.equal(await button.isDisabled(), true, name);
+        // A string, as the other browser tests pass it: Deno's type check knows no DOM.
+        const look = await page.evaluate(`(() => {
+          const b = [...document.querySelectorAll(".edit-bar button")]
+            .find((b) => b.textContent === ${JSON.stringify(name)});
+          const s = getComputedStyle(b);
+          return [s.opacity, s.cursor];
+        })()`);
+        assert.deepEqual(look, ["0.5", "not-allowed"], name);
+      }
       // Shift-click ticks a range: 4 to 7, then 6 and 7 are cleared again and 8 ticked.
       await page.getByLabel("Select row 4").check();
       await page.getByLabel("Select row 7").click({ modifiers: ["Shift"] });
