@@ -181,6 +181,12 @@ Deno.test({
         assert.equal(response.status, 200);
         assert.equal(response.text.trim().split(/\r?\n/)[1], "10,1,3");
       });
+      await t.step("the history page says writes to PostgreSQL are not recorded", async () => {
+        const page = await html("/shop/-/history");
+        assert.match(page, /Writes to a PostgreSQL database are not recorded/);
+        assert.doesNotMatch(page, /Recording is switched off|writing to the database file/);
+        assert.match(page, /No changes recorded here yet\./);
+      });
       await t.step("a filter value that does not fit its column is an invalid filter", async () => {
         // PostgreSQL refuses "abc" for an int column where SQLite answers no rows: a 400 that
         // says a filter is wrong, not "Invalid SQL" when the visitor wrote none.

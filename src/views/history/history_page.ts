@@ -65,6 +65,7 @@ export async function historyView(svc: ViewHost, request: Request): Promise<Resp
       ? []
       : await visibleTables(svc, request, db.name, await db.table_names()),
     mode,
+    engine: db.engine,
     changes: changes.map((change) => ({
       ...change,
       row_url: change.after || change.before ? rowUrl(change) : null,
