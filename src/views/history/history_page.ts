@@ -168,6 +168,9 @@ interface ColumnChange {
   name: string;
   before: string | null;
   after: string | null;
+  /** NULL values, marked on the page so they are not read as the text "null". */
+  before_null: boolean;
+  after_null: boolean;
   changed: boolean;
 }
 
@@ -178,7 +181,10 @@ function columnDiff(change: HistoryEntry): ColumnChange[] {
   return names.map((name) => {
     const was = before.has(name) ? cellText(before.get(name)!) : null;
     const now = after.has(name) ? cellText(after.get(name)!) : null;
-    return { name, before: was, after: now, changed: was !== now };
+    const before_null = before.get(name)?.value === null;
+    const after_null = after.get(name)?.value === null;
+    const changed = was !== now || before_null !== after_null;
+    return { name, before: was, after: now, before_null, after_null, changed };
   });
 }
 

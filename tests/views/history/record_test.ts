@@ -266,3 +266,13 @@ Deno.test("history: a table that is not there has no history page, a dropped one
   assert.equal(dropped.status, 200);
   assert.equal(dropped.json().changes.length, 1);
 });
+
+Deno.test("history: NULL is marked, and NULL to the text 'null' is a change", async () => {
+  await using svc = historyService();
+  await post(svc, "/shop/products/8/-/update", { update: { notes: "null" } });
+  const page = await svc.client.get("/shop/products/8/-/history");
+  assert.match(
+    page.text,
+    /<tr class="history-changed">\s*<th scope="row">notes<\/th>\s*<td class="history-before"><em class="history-null">null<\/em><\/td>\s*<td class="history-after">null<\/td>/,
+  );
+});
