@@ -53,7 +53,7 @@ export async function alterTablePage(svc: ViewHost, request: Request): Promise<R
     key_columns: JSON.stringify(targets),
     alter_url: `${svc.urls.table(db.name, table)}/-/alter`,
     table_url: String(svc.urls.table(db.name, table)),
-  }, { view_name: "alter_table" });
+  }, { view_name: "alter_table", database: db.name, table });
 }
 
 /**

@@ -101,3 +101,17 @@ Deno.test("the create-table page lists the databases the actor may create tables
     assert.equal(post.status, 405);
   });
 });
+
+Deno.test("the alter-table page's breadcrumbs lead to its database and table", async () => {
+  await withWriter(async (svc) => {
+    const page = await svc.client.get("/shop/products/-/alter-table", as(svc, "writer"));
+    assert.equal(page.status, 200);
+    const crumbs = /<ol class="crumbs"[^>]*>([\s\S]*?)<\/ol>/.exec(page.text)?.[1] ?? "";
+    assert.deepEqual(
+      [...crumbs.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((
+        [, href, label],
+      ) => [href, label]),
+      [["/", "home"], ["/shop", "shop"], ["/shop/products", "products"]],
+    );
+  });
+});
