@@ -373,9 +373,10 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
   }
 
   /**
-   * When the query must be over, queue wait included: `sql_time_limit_ms` after the request
-   * arrived. Null outside a request (scripts, start-up work) or when there is no limit; the
-   * query's own limit then counts from its start only.
+   * When the query must be over: `sql_time_limit_ms` after the request arrived, moved by the
+   * time this query itself waits for a worker (up to a bound; `ReadPool`). Null outside a
+   * request (scripts, start-up work) or when there is no limit; the query's own limit then
+   * counts from its start only.
    */
   #deadline(): number | null {
     const limit = this.#setting("sql_time_limit_ms");

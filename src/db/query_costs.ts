@@ -46,6 +46,12 @@ export class QueryCosts {
   /** Least recently seen first. */
   #costs = new Map<string, Cost>();
   #chars = 0;
+  #version = 0;
+
+  /** Changes with every recorded run: the pool sorts its waiting queries again only then. */
+  get version(): number {
+    return this.#version;
+  }
 
   /** Characters of the SQL texts remembered now. */
   get chars(): number {
@@ -59,6 +65,7 @@ export class QueryCosts {
 
   /** Records one run of `sql` that took `ms` milliseconds of its thread's CPU. */
   record(sql: string, ms: number): void {
+    this.#version++;
     const previous = this.#costs.get(sql);
     // Deleted and set again: the map's order is then least recently seen first.
     if (this.#costs.delete(sql)) this.#chars -= sql.length;

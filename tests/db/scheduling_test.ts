@@ -1,6 +1,6 @@
 /**
- * The read pool's scheduling (pool.ts): time limits counted from the request's arrival, queue
- * wait included; short queries are not stuck behind long ones; tiny queries on the main thread
+ * The read pool's scheduling (pool.ts): time limits counted from the request's arrival, the
+ * query's own wait for a worker excepted (up to a bound); short queries are not stuck behind long ones; tiny queries on the main thread
  * give the same answers.
  */
 import assert from "node:assert/strict";
@@ -24,7 +24,7 @@ function settled(promise: Promise<unknown>): { state: string; promise: Promise<u
   return box;
 }
 
-Deno.test("a query waiting in the queue is stopped at its request's deadline, unrun", async () => {
+Deno.test("a query waiting in the queue past its bound is stopped, unrun", async () => {
   const host = testHost({
     settings: { num_sql_threads: 1, spare_sql_threads: 0, sql_time_limit_ms: 1000 },
   });
@@ -34,9 +34,13 @@ Deno.test("a query waiting in the queue is stopped at its request's deadline, un
     const busy = new AbortController();
     // Outside any request: limited only while it runs (its own 1 s), so it holds the worker.
     const blocker = settled(db.execute(ENDLESS, null, { ...quiet, signal: busy.signal }));
-    // A request that arrived 800 ms ago has 200 ms left, all of it spent waiting for the worker.
+    // A request that arrived 990 ms ago, whose query may take 50 ms: it may wait for a worker
+    // QUEUE_WAIT_FACTOR times that beyond its deadline, and no more.
     const waiting = settled(
-      withArrival(wallClock() - 800, () => db.execute("select 42", null, quiet)),
+      withArrival(
+        wallClock() - 990,
+        () => db.execute("select 42", null, { ...quiet, custom_time_limit: 50 }),
+      ),
     );
     const error = await waiting.promise;
     assert.ok(error instanceof QueryInterrupted, String(error));
@@ -44,6 +48,25 @@ Deno.test("a query waiting in the queue is stopped at its request's deadline, un
     assert.equal(blocker.state, "pending");
     assert.equal(host.readPool().queued, 0);
     busy.abort();
+    assert.ok(await blocker.promise instanceof QueryInterrupted);
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("a query's wait for a worker is not charged to its time limit", async () => {
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 0, sql_time_limit_ms: 400 },
+  });
+  const db = new Database(host, { memory_name: "queued_not_charged" });
+  try {
+    await db.execute("select 1");
+    // Outside any request, this runaway holds the only worker for its own 400 ms.
+    const blocker = settled(db.execute(ENDLESS, null, quiet));
+    // A request arriving now waits those 400 ms (its whole limit) in the queue, then runs.
+    const waiting = withArrival(wallClock(), () => db.execute("select 42", null, quiet));
+    assert.equal((await waiting).single_value(), 42);
     assert.ok(await blocker.promise instanceof QueryInterrupted);
   } finally {
     db.close();
