@@ -137,9 +137,11 @@
         if (menu.open) closeAllBut(menu);
       });
     }
-    // A click inside a menu (its options, its links) leaves that one open.
+    // A click inside a menu (its options, its links) leaves that one open, unless it follows a
+    // link to a part of this page (Insert row, Paste rows): the menu would cover what it opened.
     document.addEventListener("click", (event) => {
-      closeAllBut(menus.find((menu) => menu.contains(event.target)));
+      const inPage = event.target.closest?.('a[href^="#"]');
+      closeAllBut(inPage ? null : menus.find((menu) => menu.contains(event.target)));
     });
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape") return;
