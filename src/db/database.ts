@@ -25,7 +25,7 @@ import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
 import type { DatabaseEngine } from "./engine.ts";
 import { encodePage, type ReadRequest, runRead, wallClock } from "./read_query.ts";
-import { requestArrival } from "./request_clock.ts";
+import { creditQueueWait, requestArrival } from "./request_clock.ts";
 import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
 import { QueryCache } from "./query_cache.ts";
 import { contentVersion } from "./data_version.ts";
@@ -399,7 +399,16 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       const results = await this.#readInline(request, signal);
       if (results) return results;
     }
-    return Results.lazy(await pool.run(this.#readTarget(), request, signal));
+    // The pool moves the deadline by the query's wait for a worker: the request's later queries
+    // are not charged that wait either.
+    const deadline = request.deadline;
+    try {
+      return Results.lazy(await pool.run(this.#readTarget(), request, signal));
+    } finally {
+      if (deadline !== null && request.deadline !== null) {
+        creditQueueWait(request.deadline - deadline, this.#setting("sql_time_limit_ms"));
+      }
+    }
   }
 
   /**

@@ -17,8 +17,9 @@
  * - A query's deadline is absolute, counted from its request's arrival, but the time the query
  *   itself waits in the queue moves it, up to `QUEUE_WAIT_FACTOR` (`pool_jobs.ts`) times its time
  *   limit: a query waiting longer fails as interrupted without running, and a running one is
- *   given only what is left. So under load a query still gets its whole time to run, as in the
- *   reference, and the queue cannot grow without bound.
+ *   given only what is left (`database.ts` moves the request's arrival by as much, for its later
+ *   queries). So under load a query still gets its whole time to run, as in the reference, and
+ *   the queue cannot grow without bound.
  *
  * @module
  */

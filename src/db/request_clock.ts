@@ -7,7 +7,8 @@
  */
 
 import { wallClock } from "./read_query.ts";
-import { scopeArrival, withRequestScope } from "../util/request_scope.ts";
+import { creditScopeWait, scopeArrival, withRequestScope } from "../util/request_scope.ts";
+import { QUEUE_WAIT_FACTOR } from "./pool_jobs.ts";
 
 /** Runs `fn` as (part of) a request that arrived at `arrival` on the {@link wallClock}. */
 export function withArrival<T>(arrival: number, fn: () => T): T {
@@ -19,7 +20,19 @@ export function withFreshArrival<T>(fn: () => T): T {
   return withRequestScope(wallClock(), fn);
 }
 
-/** The current request's arrival time, or null outside a request. */
+/**
+ * Not charged to the current request: `ms` one of its queries waited for a read worker. Its
+ * later queries are limited from its arrival moved by such waits, up to `QUEUE_WAIT_FACTOR` times
+ * `limitMs` in all (the pool gives each query the same for its own wait).
+ */
+export function creditQueueWait(ms: number, limitMs: number): void {
+  if (ms > 0 && limitMs > 0) creditScopeWait(ms, limitMs * QUEUE_WAIT_FACTOR);
+}
+
+/**
+ * The current request's arrival time (moved by its queries' waits for a worker), or null outside
+ * a request.
+ */
 export function requestArrival(): number | null {
   return scopeArrival();
 }

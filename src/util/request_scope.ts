@@ -13,6 +13,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 interface RequestScope {
   /** Arrival on the shared wall clock (`wallClock()` in db/read_query.ts). */
   readonly arrival: number;
+  /** Time its queries waited for a read worker, not charged to their limits (ms). */
+  waited: number;
   /** Memoised answers: by owner (an actor object, or null), then by key. */
   memo: Map<object | null, Map<string, unknown>> | null;
 }
@@ -21,12 +23,25 @@ const scopes = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `fn` as (part of) a request that arrived at `arrival`, with an empty memo. */
 export function withRequestScope<T>(arrival: number, fn: () => T): T {
-  return scopes.run({ arrival, memo: null }, fn);
+  return scopes.run({ arrival, waited: 0, memo: null }, fn);
 }
 
-/** The current request's arrival time, or null outside a request. */
+/**
+ * The current request's arrival time, moved by the time its queries waited for a read worker
+ * ({@link creditScopeWait}), or null outside a request.
+ */
 export function scopeArrival(): number | null {
-  return scopes.getStore()?.arrival ?? null;
+  const scope = scopes.getStore();
+  return scope ? scope.arrival + scope.waited : null;
+}
+
+/**
+ * Moves the current request's arrival by `ms` its queries waited for a read worker, up to `bound`
+ * in all; nothing outside a request.
+ */
+export function creditScopeWait(ms: number, bound: number): void {
+  const scope = scopes.getStore();
+  if (scope) scope.waited = Math.min(bound, scope.waited + ms);
 }
 
 /**

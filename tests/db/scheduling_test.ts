@@ -1,7 +1,7 @@
 /**
- * The read pool's scheduling (pool.ts): time limits counted from the request's arrival, the
- * query's own wait for a worker excepted (up to a bound); short queries are not stuck behind long ones; tiny queries on the main thread
- * give the same answers.
+ * The read pool's scheduling (pool.ts): time limits counted from the request's arrival, its
+ * queries' waits for a worker excepted (up to a bound); short queries are not stuck behind long
+ * ones; tiny queries on the main thread give the same answers.
  */
 import assert from "node:assert/strict";
 import { Database } from "../../src/db/database.ts";
@@ -67,6 +67,29 @@ Deno.test("a query's wait for a worker is not charged to its time limit", async 
     // A request arriving now waits those 400 ms (its whole limit) in the queue, then runs.
     const waiting = withArrival(wallClock(), () => db.execute("select 42", null, quiet));
     assert.equal((await waiting).single_value(), 42);
+    assert.ok(await blocker.promise instanceof QueryInterrupted);
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
+Deno.test("a request's later queries are not charged its earlier queries' waits for a worker", async () => {
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 0, sql_time_limit_ms: 400 },
+  });
+  const db = new Database(host, { memory_name: "request_waits" });
+  try {
+    await db.execute("select 1");
+    // Outside any request, this runaway holds the only worker for its own 400 ms.
+    const blocker = settled(db.execute(ENDLESS, null, quiet));
+    // The request's first query waits those 400 ms; its second starts after the request's
+    // limit, counted from its arrival, is over.
+    const answers = await withArrival(wallClock(), async () => [
+      (await db.execute("select 'first'", null, quiet)).single_value(),
+      (await db.execute("select 'second'", null, quiet)).single_value(),
+    ]);
+    assert.deepEqual(answers, ["first", "second"]);
     assert.ok(await blocker.promise instanceof QueryInterrupted);
   } finally {
     db.close();
