@@ -1,6 +1,7 @@
 /**
- * A worker of `bench/mix_floor.ts`: runs the SQL of its share of the mix's requests through the
- * binding, as fast as it can, and answers how long each statement took.
+ * A worker of `bench/mix_floor.ts` (and of `parallelFloorRps`, `floors.ts`): runs the SQL of its
+ * share of the mix's requests through the binding, as fast as it can, and answers how long each
+ * statement took.
  *
  * @module
  */

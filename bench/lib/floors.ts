@@ -30,6 +30,25 @@ function sqlFloor(path: string, statements: [string, BindParams | null][], runs 
   return times[Math.floor(times.length / 2)];
 }
 
+/**
+ * Runs of `sql` per second through the binding on one thread per core at once, for about
+ * `seconds` (`floor_worker.ts`): the floor under whatever else the machine runs at that moment.
+ */
+export async function parallelFloorRps(path: string, sql: string, seconds: number) {
+  const cores = navigator.hardwareConcurrency;
+  const once = sqlFloor(path, [[sql, null]], 3);
+  const runs = Math.max(5, Math.round((seconds * 1000) / once));
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: cores }, () =>
+    new Promise<void>((resolve, reject) => {
+      const worker = new Worker(new URL("./floor_worker.ts", import.meta.url), { type: "module" });
+      worker.onmessage = () => (worker.terminate(), resolve());
+      worker.onerror = (event) => (worker.terminate(), reject(new Error(event.message)));
+      worker.postMessage({ path, requests: Array.from({ length: runs }, () => [[sql, null]]) });
+    })));
+  return (cores * runs) / ((performance.now() - t0) / 1000);
+}
+
 /** Milliseconds a command takes from start to exit, its output discarded. */
 export async function timeCommand(cmd: string, args: string[]): Promise<number> {
   const t0 = performance.now();
