@@ -31,6 +31,7 @@ import { V8_FLAGS_OPTION } from "../src/util/v8_flags.ts";
 import type { Coding } from "../src/app/compression.ts";
 import { fmt, type Line, memoryText, ms, table } from "./lib/report.ts";
 import { compressAlone, helloMemory, rawLength, sqlFloor, timeCommand } from "./lib/floors.ts";
+import { QUEUE_WAIT_FACTOR } from "../src/db/pool_jobs.ts";
 import { buildBundle } from "../scripts/bundle.ts";
 
 const flags = Object.fromEntries(
@@ -444,8 +445,10 @@ if (want("runaway")) {
       p99: durations.at(-1),
       floor: `limit ${limit} ms`,
       ratio: `${fmt(durations.at(-1)! / limit, 2)}x`,
-      target: "none outlives its limit",
-      met: durations.at(-1)! <= limit + 100,
+      // Its wait for a worker is not charged to its limit (up to QUEUE_WAIT_FACTOR times it,
+      // db/pool_jobs.ts): a runaway stops `limit` into its run, after what it waited.
+      target: `none outlives its limit plus its wait (≤ ${1 + QUEUE_WAIT_FACTOR}× the limit)`,
+      met: durations.at(-1)! <= limit * (1 + QUEUE_WAIT_FACTOR) + 100,
       note: `${durations.length} stopped; p99 column = slowest`,
     },
   ];
