@@ -20,6 +20,7 @@ import type { PoolCursor } from "./pool.ts";
 import type { Results, Row } from "./results.ts";
 import type { WriteResult } from "./write_ops.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
+import type { BulkUpdateResult } from "./row_bulk.ts";
 import type { WriteRow } from "./write_values.ts";
 
 /** Which engine holds a database. */
@@ -48,6 +49,15 @@ export interface RowWrites {
   ): Promise<ReturnedRow | null>;
   /** Deletes the row keyed by `keyValues`; how many rows went. */
   delete(target: KeyedTable, keyValues: readonly unknown[]): Promise<number>;
+  /** `row_bulk.ts`'s `updateRows`: every row of `keyList` or, when one fails, none. */
+  updateRows(
+    target: KeyedTable,
+    keyList: readonly (readonly unknown[])[],
+    update: WriteRow,
+    options: { returning?: boolean },
+  ): Promise<BulkUpdateResult>;
+  /** `row_bulk.ts`'s `deleteRows`: every row of `keyList` or, when one cannot go, none. */
+  deleteRows(target: KeyedTable, keyList: readonly (readonly unknown[])[]): Promise<number>;
 }
 
 /** A database served by Vitrine, of any engine. */

@@ -3,7 +3,10 @@
  * call is one read-write transaction of the pool, its statements built with the dialect's
  * quoting and `$n` parameters, the rows written read back with `RETURNING *`. The same answers
  * as `row_writes.ts` gives on SQLite; the server's refusals become 400s (bad data, a broken
- * constraint) or 403s (the role may not write), with the server's message.
+ * constraint) or 403s (the role may not write), with the server's message. The bulk calls
+ * (`updateRows`, `deleteRows`) are one transaction for all their rows, and the first row that
+ * fails (missing, or refused by the server) undoes them all, its error naming the row by its key,
+ * as `row_bulk.ts` does on SQLite.
  *
  * @module
  */
@@ -13,6 +16,7 @@ import { StatusError } from "../util/errors.ts";
 import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { RowWrites } from "./engine.ts";
+import { keyText } from "./row_bulk.ts";
 import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 
 /** Runs one statement of the transaction: its rows as objects, and how many it changed. */
@@ -43,6 +47,17 @@ export function writeRefusal(error: unknown): unknown {
     return new StatusError(403, message, { title: "Permission denied", cause: error });
   }
   return error;
+}
+
+/** Runs one row's write of a bulk call; its refusal, if any, is re-raised naming the row. */
+async function eachRow(target: KeyedTable, key: readonly unknown[], body: () => Promise<void>) {
+  try {
+    await body();
+  } catch (error) {
+    const refusal = writeRefusal(error);
+    if (!(refusal instanceof RowWriteError)) throw refusal;
+    throw new RowWriteError(`Row ${keyText(target, key)}: ${refusal.message}`, { cause: error });
+  }
 }
 
 /** Row writes over `transaction`, which runs its function in one read-write transaction. */
@@ -126,6 +141,38 @@ export function pgRowWrites(
         const table = dialect.tableName(target.table);
         return (await run(`delete from ${table} where ${where(keys, 0)}`, keyValues.map(param)))
           .count;
+      }),
+    updateRows: (target, keyList, update, options) =>
+      transaction(async (run) => {
+        const keys = keysOf(target);
+        const columns = Object.keys(update);
+        const table = dialect.tableName(target.table);
+        const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
+        const sql = `update ${table} set ${set} where ${where(keys, columns.length)} returning *`;
+        const values = columns.map((c) => param(update[c]));
+        const rows: ReturnedRow[] = [];
+        for (const key of keyList) {
+          await eachRow(target, key, async () => {
+            const result = await run(sql, [...values, ...key.map(param)]);
+            if (!result.count) throw new RowWriteError("record not found");
+            rows.push(...result.rows);
+          });
+        }
+        return { count: keyList.length, rows: options.returning ? rows : null };
+      }),
+    deleteRows: (target, keyList) =>
+      transaction(async (run) => {
+        const keys = keysOf(target);
+        const sql = `delete from ${dialect.tableName(target.table)} where ${where(keys, 0)}`;
+        let count = 0;
+        for (const key of keyList) {
+          await eachRow(target, key, async () => {
+            const deleted = (await run(sql, key.map(param))).count;
+            if (!deleted) throw new RowWriteError("record not found");
+            count += deleted;
+          });
+        }
+        return count;
       }),
   };
 }

@@ -283,9 +283,6 @@ async function writerSteps(t: Deno.TestContext, cluster: PgCluster): Promise<voi
     });
 
     await t.step("what needs a SQLite write connection says it is not available", async () => {
-      const bulk = await api("/app/items/-/delete-rows", { pks: [4] });
-      assert.equal(bulk.status, 400, bulk.text);
-      assert.match(bulk.text, /not available yet on PostgreSQL/);
       const db = svc.get_database("app");
       await assert.rejects(db.execute_write_fn(() => 1), /not available yet on PostgreSQL/);
     });

@@ -40,12 +40,16 @@ export async function bulkUpdateView(svc: ViewHost, request: Request): Promise<R
   const unknown = Object.keys(update).filter((column) => !known.has(fold(column))).sort();
   if (unknown.length) throw new BadRequest(`Invalid columns: ${unknown.join(", ")}`);
   await checkTypedValues(svc, db.name, table, [update]);
-  const result = await runWrite(
-    svc,
-    request,
-    db,
-    (conn) => updateRows(conn, target, keyList, update, { returning: Boolean(data.return) }),
-  );
+  const returning = Boolean(data.return);
+  // PostgreSQL has no SQLite write connection: its own transaction (`postgres_writes.ts`).
+  const result = db.row_writes
+    ? await db.row_writes.updateRows(target, keyList, update, { returning })
+    : await runWrite(
+      svc,
+      request,
+      db,
+      (conn) => updateRows(conn, target, keyList, update, { returning }),
+    );
   for (const key of keyList) {
     await svc.track_event(
       new UpdateRowEvent({ actor: request.actor, database: db.name, table, pks: [...key] }),
@@ -64,7 +68,9 @@ export async function bulkDeleteView(svc: ViewHost, request: Request): Promise<R
   const data = await jsonObjectBody(request);
   rejectUnknownKeys(data, ["pks"]);
   const keyList = parseKeys(svc, target, data);
-  const count = await runWrite(svc, request, db, (conn) => deleteRows(conn, target, keyList));
+  const count = db.row_writes
+    ? await db.row_writes.deleteRows(target, keyList)
+    : await runWrite(svc, request, db, (conn) => deleteRows(conn, target, keyList));
   for (const key of keyList) {
     await svc.track_event(
       new DeleteRowEvent({ actor: request.actor, database: db.name, table, pks: [...key] }),

@@ -1,0 +1,163 @@
+/**
+ * The write endpoints beyond single rows on PostgreSQL, against a real throw-away cluster: the
+ * same request to a SQLite file and to a PostgreSQL database of the same tables gets the same
+ * answer (status and JSON), each write is one transaction, and a role that may not write is
+ * refused with the server's reason. Ignored with a message when PostgreSQL is not installed.
+ */
+import assert from "node:assert/strict";
+import { Service } from "../../src/service.ts";
+import { pgAvailable, type PgCluster, startCluster } from "../fixtures/pg_cluster.ts";
+
+const HAVE_PG = pgAvailable("PostgreSQL write tests");
+const PASSWORD = "pg-writes-pa55";
+
+/** The same tables in both engines (int keys answer as numbers on both). */
+const TABLES = `
+create table items (id int primary key, name text);
+insert into items values (1, 'apple'), (2, 'pear'), (3, 'plum'), (4, 'kiwi');
+create table order_items (order_id text, product_id int, quantity int,
+  primary key (order_id, product_id));
+insert into order_items values ('A', 1, 1), ('A', 2, 1), ('B', 1, 3);
+`;
+
+const ROLES = `
+create role writer login password '${PASSWORD}';
+grant select, insert, update, delete on items, order_items to writer;
+grant create on schema public to writer;
+create role reader login password '${PASSWORD}';
+grant select on items, order_items to reader;
+`;
+
+const ACTIONS = [
+  "insert-row",
+  "update-row",
+  "delete-row",
+  "execute-write-sql",
+  "create-table",
+  "drop-table",
+];
+const METADATA = {
+  databases: {
+    app: {
+      permissions: Object.fromEntries(ACTIONS.map((action) => [action, { id: "ann" }])),
+    },
+  },
+};
+
+/** A SQLite file `app.db` holding {@link TABLES}. */
+async function sqliteFile(dir: string): Promise<string> {
+  const path = `${dir}/app.db`;
+  const out = await new Deno.Command("sqlite3", { args: [path, TABLES] }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return path;
+}
+
+interface Pair {
+  sqlite: Service;
+  pg: Service;
+  /** A reader-role service over the same PostgreSQL database. */
+  reader: Service;
+  cluster: PgCluster;
+}
+
+function post(svc: Service, path: string, body: unknown, actor = "ann") {
+  return svc.client.post(path, {
+    body: JSON.stringify(body),
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${svc.create_token(actor)}`,
+    },
+  });
+}
+
+/** Posts to both; asserts the same status and JSON; returns the JSON. */
+async function same(pair: Pair, path: string, body: unknown, status: number) {
+  const lite = await post(pair.sqlite, path, body);
+  const pg = await post(pair.pg, path, body);
+  assert.equal(lite.status, status, `SQLite: ${lite.text}`);
+  assert.equal(pg.status, status, `PostgreSQL: ${pg.text}`);
+  assert.deepEqual(pg.json(), lite.json());
+  return pg.json<Record<string, unknown>>();
+}
+
+/** The PostgreSQL table's rows as `psql` prints them, one line each. */
+async function pgRows(cluster: PgCluster, sql: string): Promise<string> {
+  return (await cluster.psql(`copy (${sql}) to stdout`, "app")).trim();
+}
+
+async function bulkSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
+  await t.step("update-rows: same answer, every row in one transaction", async () => {
+    const body = await same(pair, "/app/items/-/update-rows", {
+      pks: [1, "2"],
+      update: { name: "checked" },
+      return: true,
+    }, 200);
+    assert.equal(body.count, 2);
+    await same(pair, "/app/order_items/-/update-rows", {
+      pks: [["A", 1], ["A", "2"]],
+      update: { quantity: 5 },
+    }, 200);
+    assert.equal(
+      await pgRows(pair.cluster, "select quantity from order_items order by 1"),
+      "3\n5\n5",
+    );
+  });
+
+  await t.step("update-rows: a missing row changes nothing and is named", async () => {
+    const body = await same(pair, "/app/items/-/update-rows", {
+      pks: [3, 99],
+      update: { name: "gone" },
+    }, 400);
+    assert.match(JSON.stringify(body), /Row id=99: record not found/);
+    assert.equal(await pgRows(pair.cluster, "select name from items where id = 3"), "plum");
+  });
+
+  await t.step("delete-rows: same answer; a missing row undoes them all", async () => {
+    const missing = await same(pair, "/app/items/-/delete-rows", { pks: [3, 98] }, 400);
+    assert.match(JSON.stringify(missing), /Row id=98: record not found/);
+    assert.equal(await pgRows(pair.cluster, "select count(*) from items"), "4");
+    const body = await same(pair, "/app/items/-/delete-rows", { pks: [3, 4, 3] }, 200);
+    assert.deepEqual(body, { ok: true, count: 2 });
+    assert.equal(await pgRows(pair.cluster, "select id from items order by id"), "1\n2");
+  });
+
+  await t.step("a role that may not write is refused with the server's reason", async () => {
+    const response = await post(pair.reader, "/app/items/-/delete-rows", { pks: [1] });
+    assert.equal(response.status, 403, response.text);
+    assert.match(response.text, /permission denied for table items/);
+    assert.equal(await pgRows(pair.cluster, "select count(*) from items"), "2");
+  });
+}
+
+Deno.test({
+  name: "PostgreSQL: bulk writes, execute-write, create and drop answer as on SQLite",
+  ignore: !HAVE_PG,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const cluster = await startCluster({ passwords: true });
+    const dir = await Deno.makeTempDir();
+    const services: Service[] = [];
+    try {
+      await cluster.psql("create database app");
+      await cluster.psql(TABLES + ROLES, "app");
+      const svc = (options: ConstructorParameters<typeof Service>[0]) => {
+        const service = new Service({ metadata: METADATA, secret: "pg-writes", ...options });
+        services.push(service);
+        return service;
+      };
+      const pair: Pair = {
+        sqlite: svc({ files: [await sqliteFile(dir)] }),
+        pg: svc({ postgres: [`app=${cluster.url("app", "writer", PASSWORD)}`] }),
+        reader: svc({ postgres: [`app=${cluster.url("app", "reader", PASSWORD)}`] }),
+        cluster,
+      };
+      for (const service of services) await service.invoke_startup();
+      await t.step("update-rows and delete-rows", (t) => bulkSteps(t, pair));
+    } finally {
+      for (const service of services) await service.close();
+      await cluster.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
