@@ -69,6 +69,7 @@ export function addInsertCommand(program: Command): void {
         conn.exec("PRAGMA busy_timeout = 5000");
         const result = await importFile(conn, {
           path: file,
+          inWorker: true,
           table,
           pk: flags.pk,
           replace: flags.replace,

@@ -8,11 +8,17 @@ import type { Connection } from "../../sqlite/connection.ts";
 import { type ImportOptions, type ImportResult, importSource } from "./importer.ts";
 import { openSource, type SourceOptions } from "./open_source.ts";
 import { ImportError } from "./import_error.ts";
+import { canReadInWorker, workerSource } from "./worker_source.ts";
 
 /** What to read and how, and where the rows go. */
 export interface ImportFileOptions extends ImportOptions, Omit<SourceOptions, "name"> {
   /** A file path, or `-` for standard input. */
   path: string;
+  /**
+   * Read and parse the file on a worker thread, in parallel with the inserts (when the program
+   * runs from source: `worker_source.ts`).
+   */
+  inWorker?: boolean;
 }
 
 /** Imports `options.path` into `options.table` (one transaction). */
@@ -21,6 +27,22 @@ export async function importFile(
   options: ImportFileOptions,
 ): Promise<ImportResult> {
   const stdin = options.path === "-";
+  const emptyAsNull = options.emptyAsNull ?? options.detectTypes !== false;
+  if (options.inWorker && canReadInWorker()) {
+    const source = await workerSource(options.path, {
+      format: options.format,
+      encoding: options.encoding,
+      delimiter: options.delimiter,
+      quote: options.quote,
+      name: stdin ? undefined : options.path,
+      emptyAsNull,
+    }, options.detectTypes !== false);
+    try {
+      return await importSource(conn, source, options);
+    } finally {
+      source.close();
+    }
+  }
   let file: Deno.FsFile | null = null;
   if (!stdin) {
     try {
@@ -35,7 +57,7 @@ export async function importFile(
     const source = await openSource(readable, {
       ...options,
       name: stdin ? undefined : options.path,
-      emptyAsNull: options.emptyAsNull ?? options.detectTypes !== false,
+      emptyAsNull,
     });
     return await importSource(conn, source, options);
   } finally {

@@ -352,12 +352,18 @@ class ImportRun {
     const out = this.#row;
     out.length = this.#columns.length;
     const typed = this.#source.typed;
+    const kinds = record.kinds;
+    const at = record.kindsAt ?? 0;
     for (let i = 0; i < out.length; i++) {
       const value = values[i] ?? null;
       const type = this.#columns[i].type;
       let stored: unknown = value;
       if (value !== null && type !== null && this.#detect) {
-        const kind = typed ? kindOfValue(value) : kindOfText(value as string);
+        const kind = kinds
+          ? kinds[at + i] as ValueKind
+          : typed
+          ? kindOfValue(value)
+          : kindOfText(value as string);
         if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
         if (!typed) stored = storedText(value as string, kind, this.#columns[i].type!);
       }

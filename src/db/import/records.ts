@@ -9,6 +9,12 @@
 export interface SourceRecord {
   line: number;
   values: unknown[];
+  /**
+   * Each value's kind (`column_types.ts`), from `kindsAt` on, when the reader classified the
+   * fields already (a CSV file read by a worker).
+   */
+  kinds?: Uint8Array;
+  kindsAt?: number;
 }
 
 /** The file formats the importer reads. */

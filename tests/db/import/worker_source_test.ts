@@ -1,0 +1,98 @@
+/**
+ * `vitrine insert` reads the file on a worker thread (`worker_source.ts`): every file here is
+ * imported both ways, and the tables, the columns' types and the errors (with their lines) must
+ * be the same.
+ */
+import assert from "node:assert/strict";
+import { Connection } from "../../../src/sqlite/connection.ts";
+import { importFile, type ImportFileOptions } from "../../../src/db/import/import_file.ts";
+
+type Outcome = { rows: unknown[][]; types: string[][]; error: string | null; line: number | null };
+
+async function importBothWays(
+  content: string | Uint8Array,
+  name: string,
+  options: Partial<ImportFileOptions> = {},
+  setUp = "",
+): Promise<Outcome> {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-worker-source-" });
+  try {
+    const path = `${dir}/${name}`;
+    if (typeof content === "string") Deno.writeTextFileSync(path, content);
+    else Deno.writeFileSync(path, content);
+    const outcomes: Outcome[] = [];
+    for (const inWorker of [false, true]) {
+      const conn = Connection.open(":memory:");
+      if (setUp) conn.exec(setUp);
+      let error: string | null = null;
+      let line: number | null = null;
+      try {
+        await importFile(conn, { path, table: "t", inWorker, ...options });
+      } catch (e) {
+        error = (e as Error).message;
+        line = (e as { line?: number }).line ?? null;
+      }
+      const types = conn.query("select name, type from pragma_table_info('t')").rows.map((r) =>
+        r.map(String)
+      );
+      const rows = types.length
+        ? conn.query(
+          "select *, " + types.map(([n]) => `typeof([${n}])`).join(", ") +
+            " from t order by rowid",
+        ).rows
+        : [];
+      conn.close();
+      outcomes.push({ rows, types, error, line });
+    }
+    assert.deepEqual(outcomes[1], outcomes[0]);
+    return outcomes[1];
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+Deno.test("a CSV read by the worker widens columns mid-file as read in place", async () => {
+  const lines = ["id,n,code"];
+  for (let i = 0; i < 3000; i++) lines.push(`${i},${i},${i % 10}`);
+  lines.push("3000,1.5,x", '3001,"two\nlines",', "3002,7,007");
+  const outcome = await importBothWays(lines.join("\n"), "wide.csv", { sampleRows: 50 });
+  assert.deepEqual(outcome.types, [["id", "INTEGER"], ["n", "TEXT"], ["code", "TEXT"]]);
+  assert.deepEqual(outcome.rows.length, 3003);
+  assert.deepEqual(outcome.rows.at(-2)!.slice(0, 3), [3001, "two\nlines", null]);
+});
+
+Deno.test("the worker's errors name the same line: ragged rows, repeated keys, bad UTF-8", async () => {
+  const ragged = await importBothWays("a,b\n1,2\n3,4,5\n", "ragged.csv");
+  assert.deepEqual(ragged.line, 3);
+  assert(ragged.error!.startsWith("line 3: the row has 3 fields"));
+  const repeated = await importBothWays("id,v\n1,a\n2,b\n1,c\n", "keys.csv", { pk: ["id"] });
+  assert.deepEqual(repeated.line, 4);
+  assert.deepEqual(repeated.rows, []);
+  const bytes = new TextEncoder().encode("a\n" + "x\n".repeat(40000) + "caf");
+  const bad = await importBothWays(new Uint8Array([...bytes, 0xe9, 0x0a]), "bad.csv");
+  assert(bad.error!.includes("--encoding latin-1"));
+  const empty = await importBothWays("", "empty.csv");
+  assert(empty.error!.includes("empty"));
+  const missing = await importBothWays("a,zz\n1,2\n", "alter.csv", {}, "create table t (a)");
+  assert(missing.error!.includes('no column "zz"'));
+});
+
+Deno.test("the worker reads Latin-1, header-only files, JSON keys that appear later, and --upsert, --alter, text mode", async () => {
+  await importBothWays(new Uint8Array([0x6e, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a]), "latin.csv");
+  const header = await importBothWays("a,b\n", "header.csv");
+  assert.deepEqual(header.types, [["a", "TEXT"], ["b", "TEXT"]]);
+  const json = await importBothWays('{"a":1}\n{"a":2,"b":{"c":[1]}}\n{"c":true}\n', "x.ndjson");
+  assert.deepEqual(json.types.map(([n]) => n), ["a", "b", "c"]);
+  await importBothWays('[{"a":1.5,"b":"x"},{"a":2}]', "x.json");
+  const upsert = await importBothWays("id,v,w\n1,new,5\n3,c,6\n", "up.csv", {
+    upsert: true,
+    alter: true,
+  }, "create table t (id integer primary key, v); insert into t values (1, 'old'), (2, 'b')");
+  assert.deepEqual(upsert.rows.map((row) => row.slice(0, 3)), [[1, "new", 5], [2, "b", null], [
+    3,
+    "c",
+    6,
+  ]]);
+  const text = await importBothWays("a,b\n007,\n1.50,2\n", "text.csv", { detectTypes: false });
+  assert.deepEqual(text.rows.map((row) => row.slice(0, 2)), [["007", ""], ["1.50", "2"]]);
+});
