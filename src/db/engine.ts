@@ -21,6 +21,7 @@ import type { Results, Row } from "./results.ts";
 import type { WriteResult } from "./write_ops.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { BulkUpdateResult } from "./row_bulk.ts";
+import type { BatchResult } from "./write_statements.ts";
 import type { WriteRow } from "./write_values.ts";
 
 /** Which engine holds a database. */
@@ -58,6 +59,15 @@ export interface RowWrites {
   ): Promise<BulkUpdateResult>;
   /** `row_bulk.ts`'s `deleteRows`: every row of `keyList` or, when one cannot go, none. */
   deleteRows(target: KeyedTable, keyList: readonly (readonly unknown[])[]): Promise<number>;
+  /**
+   * `/-/execute-write`'s batch (`write_statements.ts`'s `runStatements`) in one transaction;
+   * with `dryRun` it runs and is rolled back.
+   */
+  statements(
+    sql: string,
+    params: BindParams | undefined,
+    options: { dryRun?: boolean },
+  ): Promise<BatchResult>;
 }
 
 /** A database served by Vitrine, of any engine. */

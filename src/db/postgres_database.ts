@@ -116,7 +116,11 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
       : postgresDialect;
     this.display_url = maskUrl(target.url);
     this.#password = target.password;
-    this.row_writes = pgRowWrites(this.dialect, (fn) => this.#writeTransaction(fn));
+    this.row_writes = pgRowWrites(
+      this.dialect,
+      (fn) => this.#writeTransaction(fn),
+      () => this.schemaChanged(),
+    );
     // The URL goes to the driver too, for its query options (`?sslmode=require`, `?max=10`,
     // `?connect_timeout=…`); what Vitrine resolved (the .pgpass password…) is given beside it.
     const query = new URL(target.url.replace(/^[a-z]+:/i, "http:")).searchParams;
@@ -394,7 +398,8 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
             const objects = (rows as unknown as Record<string, unknown>[]).map((row) =>
               Object.fromEntries(Object.entries(row).map(([key, value]) => [key, pgCell(value)]))
             );
-            return { rows: objects, count: Number((rows as { count?: number }).count ?? 0) };
+            const { count, command } = rows as { count?: number; command?: string };
+            return { rows: objects, count: Number(count ?? 0), command: command ?? "" };
           } finally {
             traceSql({ database: this.name, sql: text, params: null, start, end: traceClock() });
           }

@@ -31,19 +31,9 @@ export function toPgStatement(sql: string, params: BindParams | null | undefined
   while (i < sql.length) {
     const char = sql[i];
     const next = sql[i + 1];
-    if (char === "-" && next === "-") {
-      const end = sql.indexOf("\n", i);
-      i = end === -1 ? sql.length : end + 1;
-    } else if (char === "/" && next === "*") {
-      i = skipBlockComment(sql, i);
-    } else if (char === "'" || char === '"') {
-      i = skipQuoted(sql, i, char, isEscapeString(sql, i));
-    } else if (char === "$" && !/[\p{L}\p{N}_]/u.test(sql[i - 1] ?? "")) {
-      const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i));
-      if (tag) {
-        const end = sql.indexOf(tag[0], i + tag[0].length);
-        i = end === -1 ? sql.length : end + tag[0].length;
-      } else i++;
+    const past = skipOpaque(sql, i);
+    if (past !== i) {
+      i = past;
     } else if (char === ":" && next === ":") {
       i += 2;
     } else if (char === ":" && named) {
@@ -76,6 +66,63 @@ export function toPgStatement(sql: string, params: BindParams | null | undefined
   }
   out += sql.slice(start);
   return { text: out, values: positional ? positional.slice() : values };
+}
+
+/**
+ * The statements of a script, each trimmed and ending with its `;` (as SQLite reports them), split
+ * at the `;`s outside literals, quoted names, comments and dollar-quoted bodies (a function's body
+ * keeps its `;`s); empty ones are left out.
+ * A `BEGIN ATOMIC … END` body (SQL-standard function bodies) is cut at its `;`s: the server then
+ * refuses the pieces, it does not run them differently.
+ */
+export function splitPgStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let start = 0;
+  let i = 0;
+  let meaningful = false;
+  const cut = (end: number) => {
+    if (meaningful) statements.push(sql.slice(start, end).trim());
+    meaningful = false;
+  };
+  while (i < sql.length) {
+    const past = skipOpaque(sql, i);
+    if (past !== i) {
+      // Comments alone are no statement; a literal is.
+      if (!/^(--|\/\*)/.test(sql.slice(i, i + 2))) meaningful = true;
+      i = past;
+    } else if (sql[i] === ";") {
+      cut(i + 1);
+      start = ++i;
+    } else {
+      if (/\S/.test(sql[i])) meaningful = true;
+      i++;
+    }
+  }
+  cut(sql.length);
+  return statements;
+}
+
+/**
+ * Index past the comment, literal, quoted name or dollar-quoted body that starts at `i`, or `i`
+ * itself when none starts there.
+ */
+function skipOpaque(sql: string, i: number): number {
+  const char = sql[i];
+  const next = sql[i + 1];
+  if (char === "-" && next === "-") {
+    const end = sql.indexOf("\n", i);
+    return end === -1 ? sql.length : end + 1;
+  }
+  if (char === "/" && next === "*") return skipBlockComment(sql, i);
+  if (char === "'" || char === '"') return skipQuoted(sql, i, char, isEscapeString(sql, i));
+  if (char === "$" && !/[\p{L}\p{N}_]/u.test(sql[i - 1] ?? "")) {
+    const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i));
+    if (tag) {
+      const end = sql.indexOf(tag[0], i + tag[0].length);
+      return end === -1 ? sql.length : end + tag[0].length;
+    }
+  }
+  return i;
 }
 
 /** `E'…'` (backslash escapes) rather than a plain literal. */

@@ -6,24 +6,29 @@
  * constraint) or 403s (the role may not write), with the server's message. The bulk calls
  * (`updateRows`, `deleteRows`) are one transaction for all their rows, and the first row that
  * fails (missing, or refused by the server) undoes them all, its error naming the row by its key,
- * as `row_bulk.ts` does on SQLite.
+ * as `row_bulk.ts` does on SQLite. `statements` is `/-/execute-write`'s batch
+ * (`postgres_statements.ts`), its dry run thrown out of the transaction so that it rolls back.
  *
  * @module
  */
 
-import type { SqlValue } from "../sqlite/values.ts";
+import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { StatusError } from "../util/errors.ts";
 import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { RowWrites } from "./engine.ts";
 import { keyText } from "./row_bulk.ts";
+import { type PgBatchResult, runPgStatements } from "./postgres_statements.ts";
 import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 
-/** Runs one statement of the transaction: its rows as objects, and how many it changed. */
+/**
+ * Runs one statement of the transaction: its rows as objects, how many it changed, and its
+ * command tag (`INSERT`, `CREATE TABLE`…).
+ */
 export type PgWriteRun = (
   text: string,
   values: unknown[],
-) => Promise<{ rows: Record<string, SqlValue>[]; count: number }>;
+) => Promise<{ rows: Record<string, SqlValue>[]; count: number; command: string }>;
 
 /** SQLSTATE classes of the data's fault: 22 data exception, 23 integrity constraint. */
 const DATA_FAULT = /^2[23]/;
@@ -60,10 +65,21 @@ async function eachRow(target: KeyedTable, key: readonly unknown[], body: () => 
   }
 }
 
-/** Row writes over `transaction`, which runs its function in one read-write transaction. */
+/** A dry run's outcome, thrown out of the transaction so that it rolls back. */
+class RolledBack extends Error {
+  constructor(readonly result: PgBatchResult) {
+    super("dry run: rolled back");
+  }
+}
+
+/**
+ * Row writes over `transaction`, which runs its function in one read-write transaction;
+ * `schemaChanged` is called once a committed write changed the schema.
+ */
 export function pgRowWrites(
   dialect: SqlDialect,
   transaction: <T>(fn: (run: PgWriteRun) => Promise<T>) => Promise<T>,
+  schemaChanged: () => void,
 ): RowWrites {
   const q = (name: string) => dialect.quoteIdentifier(name);
   const where = (keys: readonly string[], offset: number) =>
@@ -174,5 +190,21 @@ export function pgRowWrites(
         }
         return count;
       }),
+    statements: async (sql: string, params: BindParams | undefined, { dryRun = false }) => {
+      let result: PgBatchResult;
+      try {
+        result = await transaction(async (run) => {
+          const done = await runPgStatements(run, sql, params);
+          if (dryRun) throw new RolledBack(done);
+          return done;
+        });
+      } catch (error) {
+        if (!(error instanceof RolledBack)) throw error;
+        result = error.result;
+      }
+      if (result.schemaChanged && !dryRun) schemaChanged();
+      const { schemaChanged: _, ...batch } = result;
+      return batch;
+    },
   };
 }

@@ -38,6 +38,10 @@ export interface BatchResult {
   truncated: boolean;
 }
 
+/** Why a batch of statements that only read is refused. */
+export const NOTHING_WRITTEN =
+  "None of these statements writes: use the query page (/<database>/-/query) for read-only SQL";
+
 /** A statement of the batch that failed, named by its number (from 1) and text. */
 export class StatementError extends RowWriteError {
   override name = "StatementError";
@@ -126,9 +130,7 @@ export function runStatements(
   }
   if (!result.statements.length) throw new RowWriteError("No SQL to run");
   if (!wrote) {
-    throw new RowWriteError(
-      "None of these statements writes: use the query page (/<database>/-/query) for read-only SQL",
-    );
+    throw new RowWriteError(NOTHING_WRITTEN);
   }
   const rowid = conn.lastInsertRowid;
   result.last_row_id = rowid === rowidBefore ? null : rowid;

@@ -1,6 +1,6 @@
 /** Vitrine's `:name` and `?` parameters turned into PostgreSQL's `$n`, and connection URLs. */
 import assert from "node:assert/strict";
-import { toPgStatement } from "../../src/db/postgres_params.ts";
+import { splitPgStatements, toPgStatement } from "../../src/db/postgres_params.ts";
 import { maskUrl, parsePgTarget, pgpassLookup } from "../../src/db/postgres_url.ts";
 import { pgCell } from "../../src/db/postgres_values.ts";
 import { run } from "../cli/run_main.ts";
@@ -87,4 +87,21 @@ Deno.test("a server that cannot be reached is told at start, password masked", a
   const printed = result.out + result.err;
   assert.match(printed, /cannot reach PostgreSQL database "sales" \(postgres:\/\/ann:\*\*\*@/);
   assert.ok(!printed.includes("hunter2"), printed);
+});
+
+Deno.test("a script is split at the semicolons outside literals, names, comments and bodies", () => {
+  assert.deepEqual(
+    splitPgStatements(
+      "insert into t values ('a;b', E'c\\';d');\n-- a note; with a ;\n" +
+        'update "odd;name" set x = 1 /* a /* nested; */ comment */ ;' +
+        " create function f() returns int language sql as $f$ select 1; $f$;;  -- trailing",
+    ),
+    [
+      "insert into t values ('a;b', E'c\\';d');",
+      '-- a note; with a ;\nupdate "odd;name" set x = 1 /* a /* nested; */ comment */ ;',
+      "create function f() returns int language sql as $f$ select 1; $f$;",
+    ],
+  );
+  assert.deepEqual(splitPgStatements("  ; -- nothing\n"), []);
+  assert.deepEqual(splitPgStatements("select 1"), ["select 1"]);
 });

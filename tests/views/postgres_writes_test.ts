@@ -129,6 +129,78 @@ async function bulkSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
   });
 }
 
+/** Posts to both; the JSON of each when the status is the same. */
+async function both(pair: Pair, path: string, body: unknown, status: number) {
+  const lite = await post(pair.sqlite, path, body);
+  const pg = await post(pair.pg, path, body);
+  assert.equal(lite.status, status, `SQLite: ${lite.text}`);
+  assert.equal(pg.status, status, `PostgreSQL: ${pg.text}`);
+  return { lite: lite.json<Record<string, unknown>>(), pg: pg.json<Record<string, unknown>>() };
+}
+
+async function executeWriteSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
+  const path = "/app/-/execute-write";
+  await t.step("execute-write: each statement's count, one transaction", async () => {
+    const { lite, pg } = await both(pair, path, {
+      sql: "insert into items (id, name) values (:id, :name);\n" +
+        "update items set name = 'semi;colon' where id in (1, 2); -- a comment; with a ;\n" +
+        "delete from items where id = 99;",
+      params: { id: 10, name: "fig" },
+    }, 200);
+    // PostgreSQL has no rowid: no last row id (SQLite's is the inserted row's rowid).
+    assert.equal(typeof lite.last_row_id, "number");
+    assert.equal(pg.last_row_id, null);
+    assert.deepEqual({ ...pg, last_row_id: lite.last_row_id }, lite);
+    assert.equal(pg.message, "3 statements executed, 3 rows affected");
+    assert.equal(
+      await pgRows(pair.cluster, "select id, name from items order by id"),
+      "1\tsemi;colon\n2\tsemi;colon\n10\tfig",
+    );
+  });
+
+  await t.step("execute-write: the dry run answers the same and rolls back", async () => {
+    const body = await same(pair, path, { sql: "delete from items", dry_run: true }, 200);
+    assert.equal(body.message, "1 statement would run, changing 3 rows");
+    assert.equal(await pgRows(pair.cluster, "select count(*) from items"), "3");
+  });
+
+  await t.step("execute-write: a failing statement is named and undoes the batch", async () => {
+    const response = await post(pair.pg, path, {
+      sql: "insert into items values (20, 'new'); insert into items values (1, 'again')",
+    });
+    assert.equal(response.status, 400, response.text);
+    assert.match(response.text, /Statement 2 failed: duplicate key value/);
+    assert.match(response.text, /in: insert into items values \(1, 'again'\)/);
+    assert.equal(await pgRows(pair.cluster, "select count(*) from items where id = 20"), "0");
+    // Read-only batches are refused in the same words.
+    await same(pair, path, { sql: "select 1" }, 400);
+    // What would outlive the transaction on a pooled connection is refused.
+    const set = await post(pair.pg, path, { sql: "set search_path = nowhere; delete from items" });
+    assert.equal(set.status, 400, set.text);
+    assert.match(set.text, /Statement 1 failed: transaction control, SET/);
+  });
+
+  await t.step("execute-write: a function's body keeps its semicolons", async () => {
+    const response = await post(pair.pg, path, {
+      sql: "create function one() returns int language plpgsql as $body$ begin return 1; end " +
+        "$body$; insert into items values (one() + 30, 'from a function')",
+    });
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.json<{ statements: unknown[] }>().statements.length, 2);
+    assert.equal(
+      await pgRows(pair.cluster, "select name from items where id = 31"),
+      "from a function",
+    );
+  });
+
+  await t.step("execute-write: a role that may not write is refused (403)", async () => {
+    const response = await post(pair.reader, path, { sql: "delete from items" });
+    assert.equal(response.status, 403, response.text);
+    assert.match(response.text, /permission denied for table items/);
+    assert.equal(await pgRows(pair.cluster, "select count(*) from items"), "4");
+  });
+}
+
 Deno.test({
   name: "PostgreSQL: bulk writes, execute-write, create and drop answer as on SQLite",
   ignore: !HAVE_PG,
@@ -154,6 +226,7 @@ Deno.test({
       };
       for (const service of services) await service.invoke_startup();
       await t.step("update-rows and delete-rows", (t) => bulkSteps(t, pair));
+      await t.step("execute-write", (t) => executeWriteSteps(t, pair));
     } finally {
       for (const service of services) await service.close();
       await cluster.stop();

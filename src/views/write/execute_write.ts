@@ -77,12 +77,15 @@ export async function executeWriteView(svc: ViewHost, request: Request): Promise
   const batch = await readBatch(request);
   let result;
   try {
-    result = await runWrite(
-      svc,
-      request,
-      db,
-      (conn) => batch.dryRun ? dryRun(conn, batch) : runStatements(conn, batch.sql, batch.params),
-    );
+    // PostgreSQL has no SQLite write connection: its own transaction (`postgres_statements.ts`).
+    result = db.row_writes
+      ? await db.row_writes.statements(batch.sql, batch.params, { dryRun: batch.dryRun })
+      : await runWrite(
+        svc,
+        request,
+        db,
+        (conn) => batch.dryRun ? dryRun(conn, batch) : runStatements(conn, batch.sql, batch.params),
+      );
   } catch (error) {
     // A form's bad SQL is told on the page it came back to; anything else is a real error.
     if (!batch.form || !(error instanceof StatusError) || error.status !== 400) throw error;
