@@ -68,6 +68,8 @@ export interface RowWrites {
     params: BindParams | undefined,
     options: { dryRun?: boolean },
   ): Promise<BatchResult>;
+  /** `/-/drop`: drops the table. */
+  dropTable(table: string): Promise<void>;
 }
 
 /** A database served by Vitrine, of any engine. */

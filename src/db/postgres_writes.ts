@@ -206,5 +206,9 @@ export function pgRowWrites(
       const { schemaChanged: _, ...batch } = result;
       return batch;
     },
+    dropTable: async (table) => {
+      await transaction((run) => run(`drop table ${dialect.tableName(table)}`, []));
+      schemaChanged();
+    },
   };
 }

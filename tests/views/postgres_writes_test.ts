@@ -18,12 +18,15 @@ insert into items values (1, 'apple'), (2, 'pear'), (3, 'plum'), (4, 'kiwi');
 create table order_items (order_id text, product_id int, quantity int,
   primary key (order_id, product_id));
 insert into order_items values ('A', 1, 1), ('A', 2, 1), ('B', 1, 3);
+create table scratch (id int primary key, note text);
+insert into scratch values (1, 'a'), (2, 'b');
 `;
 
 const ROLES = `
 create role writer login password '${PASSWORD}';
 grant select, insert, update, delete on items, order_items to writer;
 grant create on schema public to writer;
+alter table scratch owner to writer;
 create role reader login password '${PASSWORD}';
 grant select on items, order_items to reader;
 `;
@@ -201,6 +204,29 @@ async function executeWriteSteps(t: Deno.TestContext, pair: Pair): Promise<void>
   });
 }
 
+async function dropSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
+  await t.step("drop: the same count first, then the table goes", async () => {
+    const asked = await same(pair, "/app/scratch/-/drop", {}, 200);
+    assert.equal(asked.row_count, 2);
+    assert.deepEqual(await same(pair, "/app/scratch/-/drop", { confirm: true }, 200), {
+      ok: true,
+    });
+    assert.equal(
+      await pgRows(pair.cluster, "select count(*) from pg_tables where tablename = 'scratch'"),
+      "0",
+    );
+    // The catalog is read again: the table's page is gone.
+    assert.equal((await pair.pg.client.get("/app/scratch.json")).status, 404);
+  });
+
+  await t.step("drop: a table the role does not own is refused (403)", async () => {
+    const response = await post(pair.pg, "/app/items/-/drop", { confirm: true });
+    assert.equal(response.status, 403, response.text);
+    assert.match(response.text, /must be owner of table items/);
+    assert.equal(await pgRows(pair.cluster, "select count(*) from items"), "4");
+  });
+}
+
 Deno.test({
   name: "PostgreSQL: bulk writes, execute-write, create and drop answer as on SQLite",
   ignore: !HAVE_PG,
@@ -227,6 +253,7 @@ Deno.test({
       for (const service of services) await service.invoke_startup();
       await t.step("update-rows and delete-rows", (t) => bulkSteps(t, pair));
       await t.step("execute-write", (t) => executeWriteSteps(t, pair));
+      await t.step("drop", (t) => dropSteps(t, pair));
     } finally {
       for (const service of services) await service.close();
       await cluster.stop();

@@ -9,7 +9,6 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { dropTable } from "../../db/table_writes.ts";
-import { quoteSqlIdentifier } from "../../util/sql.ts";
 import { isObject, optionalJsonBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
 import { flash, runWrite } from "./run_write.ts";
@@ -23,7 +22,7 @@ export async function dropTableView(svc: ViewHost, request: Request): Promise<Re
   requireMutable(db);
   const data = await optionalJsonBody(request);
   if (!isObject(data) || data.confirm !== true) {
-    const count = await db.execute(`select count(*) from ${quoteSqlIdentifier(table)}`);
+    const count = await db.execute(`select count(*) from ${db.dialect.tableName(table)}`);
     return Response.json({
       ok: true,
       database: db.name,
@@ -32,7 +31,9 @@ export async function dropTableView(svc: ViewHost, request: Request): Promise<Re
       message: 'Pass "confirm": true to confirm',
     });
   }
-  await runWrite(svc, request, db, (conn) => dropTable(conn, table));
+  // PostgreSQL has no SQLite write connection: its own transaction (`postgres_writes.ts`).
+  if (db.row_writes) await db.row_writes.dropTable(table);
+  else await runWrite(svc, request, db, (conn) => dropTable(conn, table));
   await svc.refresh_catalog();
   await svc.track_event(new DropTableEvent({ actor: request.actor, database: db.name, table }));
   flash(svc, request, `Table ${table} dropped`);
