@@ -22,6 +22,7 @@ import type { WriteResult } from "./write_ops.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { BulkUpdateResult } from "./row_bulk.ts";
 import type { BatchResult } from "./write_statements.ts";
+import type { ColumnSpec } from "./table_writes.ts";
 import type { WriteRow } from "./write_values.ts";
 
 /** Which engine holds a database. */
@@ -70,6 +71,16 @@ export interface RowWrites {
   ): Promise<BatchResult>;
   /** `/-/drop`: drops the table. */
   dropTable(table: string): Promise<void>;
+  /**
+   * `/-/create` from `columns` (`table_writes.ts`'s `createTableSql`, types mapped to the
+   * engine's); with `dryRun` it is created and rolled back. The statement run.
+   */
+  createTable(
+    table: string,
+    columns: ColumnSpec[],
+    pks: string[],
+    options: { dryRun?: boolean },
+  ): Promise<{ statement: string }>;
 }
 
 /** A database served by Vitrine, of any engine. */

@@ -28,6 +28,18 @@ export interface ColumnSpec {
   defaultSql?: string | null;
 }
 
+/** How another engine's `CREATE TABLE` differs (PostgreSQL's, `postgres_writes.ts`). */
+export interface CreateSqlOptions {
+  /** The engine's type for a declared SQLite type (`INTEGER` → `bigint`); as given by default. */
+  typeOf?: (type: string) => string;
+  /** The type of a single key column not among the columns: an automatic id. */
+  autoKey?: string;
+  /** Quotes a column name; `[name]` by default. */
+  quote?: (name: string) => string;
+  /** Names the table in the statement; `[name]` by default. */
+  tableName?: (name: string) => string;
+}
+
 /** A foreign key of a new table: `column` references `table(to)`. */
 export type ForeignKeySpec = Pick<ForeignKeyShape, "column" | "table" | "to">;
 
@@ -68,6 +80,12 @@ export function createTableSql(
   columns: ColumnSpec[],
   pks: string[],
   foreignKeys: readonly ForeignKeySpec[] = [],
+  {
+    typeOf = (type: string) => type,
+    autoKey = "INTEGER",
+    quote = quoteName,
+    tableName = quoteName,
+  }: CreateSqlOptions = {},
 ): string {
   const all = [...columns];
   const named = new Set(columns.map((column) => column.name.toLowerCase()));
@@ -75,23 +93,23 @@ export function createTableSql(
   if (missing.length && pks.length > 1) {
     throw new RowWriteError(`Primary key columns missing from the columns: ${missing.join(", ")}`);
   }
-  if (missing.length) all.unshift({ name: pks[0], type: "INTEGER" });
+  const auto: ColumnSpec | null = missing.length ? { name: pks[0], type: autoKey } : null;
+  if (auto) all.unshift(auto);
   const lines = all.map((column) => {
     const single = pks.length === 1 && column.name.toLowerCase() === pks[0].toLowerCase();
-    let line = `   ${quoteName(column.name)} ${column.type}${single ? " PRIMARY KEY" : ""}`;
+    const type = column === auto ? column.type : typeOf(column.type);
+    let line = `   ${quote(column.name)} ${type}${single ? " PRIMARY KEY" : ""}`;
     if (column.notNull) line += " NOT NULL";
     if (column.defaultSql != null) line += ` DEFAULT ${column.defaultSql}`;
     return line;
   });
-  if (pks.length > 1) lines.push(`   PRIMARY KEY (${pks.map(quoteName).join(", ")})`);
+  if (pks.length > 1) lines.push(`   PRIMARY KEY (${pks.map(quote).join(", ")})`);
   for (const fk of foreignKeys) {
     lines.push(
-      `   FOREIGN KEY (${quoteName(fk.column)}) REFERENCES ${quoteName(fk.table)}(${
-        quoteName(fk.to)
-      })`,
+      `   FOREIGN KEY (${quote(fk.column)}) REFERENCES ${tableName(fk.table)}(${quote(fk.to)})`,
     );
   }
-  return `CREATE TABLE ${quoteName(table)} (\n${lines.join(",\n")}\n)`;
+  return `CREATE TABLE ${tableName(table)} (\n${lines.join(",\n")}\n)`;
 }
 
 /** Column specs for `rows`: every column they name, typed by {@link inferColumnType}. */

@@ -227,6 +227,85 @@ async function dropSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
   });
 }
 
+async function createSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
+  const columns = [
+    { name: "id", type: "integer" },
+    { name: "title", type: "text", not_null: true },
+    { name: "score", type: "real", default: 1.5 },
+    { name: "data", type: "blob" },
+    { name: "amount", type: "numeric" },
+  ];
+  await t.step("create: the same answer but the schema, PostgreSQL's types", async () => {
+    const { lite, pg } = await both(
+      pair,
+      "/app/-/create",
+      { table: "books", columns, pk: "id" },
+      201,
+    );
+    // By design the schema is each engine's own statement.
+    assert.deepEqual({ ...pg, schema: lite.schema }, lite);
+    assert.match(String(pg.schema), /"id" bigint PRIMARY KEY/);
+    assert.equal(
+      await pgRows(
+        pair.cluster,
+        "select column_name, data_type, is_nullable, column_default from information_schema.columns " +
+          "where table_name = 'books' order by ordinal_position",
+      ),
+      [
+        "id\tbigint\tNO\t\\N",
+        "title\ttext\tNO\t\\N",
+        "score\tdouble precision\tYES\t1.5",
+        "data\tbytea\tYES\t\\N",
+        "amount\tnumeric\tYES\t\\N",
+      ].join("\n"),
+    );
+    // The new table is served and written at once.
+    const inserted = await same(pair, "/app/books/-/insert", {
+      row: { id: 1, title: "Dune" },
+      return: true,
+    }, 201);
+    assert.deepEqual(inserted.rows, [
+      { id: 1, title: "Dune", score: 1.5, data: null, amount: null },
+    ]);
+  });
+
+  await t.step("create: a key not among the columns is an automatic id", async () => {
+    await both(pair, "/app/-/create", {
+      table: "notes",
+      columns: [{ name: "body", type: "text" }],
+      pk: "id",
+    }, 201);
+    const inserted = await same(pair, "/app/notes/-/insert", {
+      rows: [{ body: "a" }, { body: "b" }],
+      return: true,
+    }, 201);
+    assert.deepEqual(inserted.rows, [{ id: 1, body: "a" }, { id: 2, body: "b" }]);
+  });
+
+  await t.step("create: dry run, an existing table, what is not there yet", async () => {
+    const { lite, pg } = await both(pair, "/app/-/create", {
+      table: "later",
+      columns: [{ name: "x", type: "integer" }],
+      dry_run: true,
+    }, 200);
+    assert.deepEqual(
+      { ...pg, schema: lite.schema, statements: lite.statements },
+      lite,
+    );
+    assert.equal(
+      await pgRows(pair.cluster, "select count(*) from pg_tables where tablename = 'later'"),
+      "0",
+    );
+    await same(pair, "/app/-/create", { table: "items", columns }, 400);
+    const rows = await post(pair.pg, "/app/-/create", { table: "t2", rows: [{ a: 1 }] });
+    assert.equal(rows.status, 400, rows.text);
+    assert.match(rows.text, /Only \\"columns\\" \(with \\"pk\\" or \\"pks\\"\) can create/);
+    const reader = await post(pair.reader, "/app/-/create", { table: "t3", columns });
+    assert.equal(reader.status, 403, reader.text);
+    assert.match(reader.text, /permission denied for schema public/);
+  });
+}
+
 Deno.test({
   name: "PostgreSQL: bulk writes, execute-write, create and drop answer as on SQLite",
   ignore: !HAVE_PG,
@@ -254,6 +333,7 @@ Deno.test({
       await t.step("update-rows and delete-rows", (t) => bulkSteps(t, pair));
       await t.step("execute-write", (t) => executeWriteSteps(t, pair));
       await t.step("drop", (t) => dropSteps(t, pair));
+      await t.step("create", (t) => createSteps(t, pair));
     } finally {
       for (const service of services) await service.close();
       await cluster.stop();

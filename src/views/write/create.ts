@@ -111,7 +111,7 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
   }
 
   const apply = !spec.dryRun;
-  const result = await runWrite(
+  const result = db.row_writes ? await createElsewhere(db, spec, pks) : await runWrite(
     svc,
     request,
     db,
@@ -167,6 +167,24 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
       : `${rowsText(spec.rows?.length ?? 0)} inserted into ${table}`,
   );
   return Response.json(details, { status: 201 });
+}
+
+/**
+ * A new table from `columns` on an engine without SQLite write connections (PostgreSQL): its own
+ * transaction, the types mapped to the engine's; the answer's `schema` is the statement run.
+ * Rows, pasted CSV and foreign keys are SQLite's only for now.
+ */
+async function createElsewhere(db: Database, spec: CreateRequest, pks: string[]) {
+  const writes = db.row_writes!;
+  if (!spec.columns || spec.rows || spec.csv !== null || spec.foreignKeys.length) {
+    throw new BadRequest(
+      `Only "columns" (with "pk" or "pks") can create a table on ${db.engine} for now`,
+    );
+  }
+  const { statement } = await writes.createTable(spec.table, spec.columns, pks, {
+    dryRun: spec.dryRun,
+  });
+  return { schema: statement, created: true, rows: null, statement };
 }
 
 /**
