@@ -259,8 +259,10 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // `--inspect-file` gives hashes without reading the files.
       for (const db of svc.databases.values()) void db.hash;
       // The read workers too, ready before the first request: each takes the main thread for
-      // 45–90 ms to create, and longer to boot (db/pool.ts).
-      await svc.readPool().prestart();
+      // 45–90 ms to create, and longer to boot (db/pool.ts). After the plugins are loaded: the
+      // workers import them (their `prepare_connection` functions), and a pool made before would
+      // have none. A boot that fails is left to answer each request, as it would without this.
+      await svc.ready().then(() => svc.readPool().prestart(), () => {});
       // And the page templates: compiled by the first page of each kind, they held it too.
       svc.templates.precompile(PAGE_TEMPLATES);
       const server = await listen(svc, flags);
