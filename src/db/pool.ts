@@ -1,13 +1,11 @@
 /**
  * `ReadPool`: the read workers shared by every database of a service (DESIGN.md "Queries and
- * concurrency"; the scheduling is explained in docs/internals.md "Read pool").
+ * concurrency"; the scheduling is explained in docs/internals.md "Read pool"). Its queue, in two
+ * lanes, and how far a query's deadline moves while it waits are `pool_queue.ts`'s; its export
+ * cursors `pool_cursor.ts`'s; this file starts, feeds, interrupts and stops the workers.
  *
- * - One queue in two lanes. A query whose SQL text has been long so far (`query_costs.ts`) waits
- *   in the long lane; every other query (new texts too) in the short lane, which is served first.
- *   A worker takes the next query as soon as it is free, so no query waits behind one particular
- *   busy worker. The lane is decided again whenever a cost is recorded, so the queries of one text
- *   keep their order when its cost crosses the line; and a long query that has waited
- *   {@link LONG_WAIT_MS} goes before the short ones, which keep the spares.
+ * - A worker takes the next query as soon as it is free, so no query waits behind one particular
+ *   busy worker.
  * - `size` base workers take queries of both lanes. While every worker is busy and one of them
  *   runs a long query (by its past or by the time it has run), short queries get up to `spare`
  *   extra workers, which never take long ones: a short query is never stuck behind long ones.
@@ -15,11 +13,10 @@
  *   workers after longer, except the last one, which releases what it holds instead (SQLite's
  *   cached pages, its grown heap, glibc's freed blocks). The next queries start workers again.
  * - A query's deadline is absolute, counted from its request's arrival, but the time the query
- *   itself waits in the queue moves it, up to `QUEUE_WAIT_FACTOR` (`pool_jobs.ts`) times its time
- *   limit: a query waiting longer fails as interrupted without running, and a running one is
- *   given only what is left (`database.ts` moves the request's arrival by as much, for its later
- *   queries). So under load a query still gets its whole time to run, as in the reference, and
- *   the queue cannot grow without bound.
+ *   itself waits in the queue moves it (`pool_queue.ts`): a running one is given only what is
+ *   left (`database.ts` moves the request's arrival by as much, for its later queries). So under
+ *   load a query still gets its whole time to run, as in the reference, and the queue cannot grow
+ *   without bound.
  *
  * @module
  */
@@ -27,19 +24,19 @@
 import { sqlite } from "../sqlite/ffi.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { LONG_QUERY_MS, QueryCosts } from "./query_costs.ts";
-import { interruptedError, type ReadRequest, wallClock } from "./read_query.ts";
+import { type ReadRequest, wallClock } from "./read_query.ts";
 import {
   type ChunkRequest,
   controlJob,
   type CursorChunk,
   type Job,
-  jobRequest,
   type PoolCursor,
   type PoolWorker,
-  queueBound,
   type ReadAnswer,
   reviveError,
 } from "./pool_jobs.ts";
+import { BootClock, PoolQueue, type WorkerSupply } from "./pool_queue.ts";
+import { type CursorHost, openCursor } from "./pool_cursor.ts";
 
 export type { ChunkRequest, CursorChunk, PoolCursor, ReadAnswer };
 import type { ReadTarget } from "./read_target.ts";
@@ -94,13 +91,6 @@ const CANCEL_RETRY_MS = 25;
  * its 500 ms there).
  */
 const LIMIT_GRACE_MS = 20;
-/**
- * A query in the long lane that has waited this long (ms) is taken by the next free base worker
- * before the short lane. Without it, a steady stream of short queries kept the long lane waiting
- * until its queries failed at their deadline: 27 failed answers in 5 s of the varied mix
- * (bench/honest_load.ts). Short queries still have the spares meanwhile.
- */
-export const LONG_WAIT_MS = 250;
 /** How often waiting short queries look again for a worker that has turned long. */
 const RECHECK_MS = 5;
 /** How much lower base workers' scheduling priority is than the main thread's (Linux nice). */
@@ -130,20 +120,29 @@ export class ReadPool {
    * with what terminates it at once.
    */
   #retiring = new Map<PoolWorker, () => void>();
-  #short: Job[] = [];
-  #long: Job[] = [];
-  /** `costs.version` when the lanes were last sorted (see {@link ReadPool.#relane}). */
-  #lanedAt = 0;
+  /** The queries waiting for a worker. */
+  #queue: PoolQueue;
   /** What each SQL text has cost so far (read by `database.ts` too, for tiny queries). */
   readonly costs: QueryCosts = new QueryCosts();
   #nextId = 1;
   #nextWorker = 0;
   #recheck: ReturnType<typeof setTimeout> | null = null;
   #closed = false;
-  /** Booting time of the pool so far: how long it has had workers but none ready (wall ms). */
-  #bootedFor = 0;
-  /** Since when it has had workers but none ready, or null. */
-  #bootingSince: number | null = null;
+  /** How long the pool has had workers but none ready: not charged to queued queries. */
+  #boot = new BootClock();
+  /** What the queue takes workers from (see {@link ReadPool.#pump}). */
+  #supply: WorkerSupply = {
+    workerFor: (spare) =>
+      this.#freeWorker(spare) ?? this.#newBaseWorker() ?? (spare ? this.#newSpare() : null),
+    mayTakeSpare: (job) => this.#mayTakeSpare(job),
+    send: (worker, job) => this.#send(worker, job),
+  };
+  /** What export cursors use of the pool. */
+  #cursorHost: CursorHost = {
+    nextId: () => this.#nextId++,
+    enqueue: (message, request, onSend) => this.#enqueue(message, request, undefined, onSend),
+    onWorker: (worker, message) => this.#onWorker(worker, message),
+  };
 
   /** Creates the pool; no worker starts until the first query. */
   constructor(options: ReadPoolOptions) {
@@ -160,6 +159,12 @@ export class ReadPool {
       spareIdleMs: options.spareIdleMs ?? SPARE_IDLE_MS,
       baseIdleMs: options.baseIdleMs ?? BASE_IDLE_MS,
     };
+    this.#queue = new PoolQueue(
+      this.costs,
+      this.#boot,
+      (job) => this.#abortRunning(job),
+      () => this.#pump(),
+    );
   }
 
   /**
@@ -205,7 +210,7 @@ export class ReadPool {
 
   /** Queries waiting for a worker. */
   get queued(): number {
-    return this.#short.length + this.#long.length;
+    return this.#queue.length;
   }
 
   /**
@@ -246,67 +251,7 @@ export class ReadPool {
    */
   cursor(target: ReadTarget, request: ReadRequest): PoolCursor {
     if (this.size === 0) throw new Error("This pool has no workers (num_sql_threads is 0)");
-    const cursorId = this.#nextId++;
-    let owner: PoolWorker | null = null;
-    let finished = false;
-    const ended = () => {
-      finished = true;
-      if (owner) owner.cursors--;
-    };
-    const message = ({ text, rows }: ChunkRequest): ToWorker => ({
-      type: "cursor",
-      id: this.#nextId++,
-      cursor: cursorId,
-      target,
-      request,
-      text,
-      rows,
-      open: owner === null,
-    });
-    const settle = (reply: FromWorker): CursorChunk => {
-      if (reply.type === "error") throw reviveError(reply.error);
-      if (reply.type !== "chunk") throw new Error("Unexpected answer from a read worker");
-      if (reply.done && !finished) ended();
-      let values: SqlValue[][] | null = null;
-      // The chunk is handed on, not shared: see `takeLines` (render/row_stream.ts).
-      const lines = reply.lines;
-      reply.lines = null;
-      return {
-        columns: reply.columns,
-        lines,
-        real_columns: reply.real_columns,
-        rows: () => {
-          if (reply.rows === null) throw new Error("This chunk was sent as lines only");
-          return values ??= decodeRows(reply.rows.json, reply.rows.tagged);
-        },
-        done: reply.done,
-      };
-    };
-    const failed = (error: unknown): never => {
-      if (!finished) ended();
-      throw error;
-    };
-    return {
-      next: (read) => {
-        if (finished) return Promise.reject(new Error("The cursor is closed"));
-        if (!owner) {
-          return this.#enqueue(message(read), request, undefined, (worker) => {
-            owner = worker;
-            worker.cursors++;
-          }).then(settle, failed);
-        }
-        return this.#onWorker(owner, message(read)).then(settle, failed);
-      },
-      close: async () => {
-        if (finished || !owner) {
-          finished = true;
-          return;
-        }
-        ended();
-        await this.#onWorker(owner, { type: "cursor-close", id: this.#nextId++, cursor: cursorId })
-          .catch(() => {});
-      },
-    };
+    return openCursor(this.#cursorHost, target, request);
   }
 
   /** Sends `message` to `worker` once it is free (before anything from the queue). */
@@ -344,9 +289,7 @@ export class ReadPool {
     this.#closed = true;
     this.#wakeReadyWaiters();
     const error = () => new Error("The read pool was closed");
-    for (const job of [...this.#short, ...this.#long]) this.#settle(job).reject(error());
-    this.#short = [];
-    this.#long = [];
+    this.#queue.clear(error);
     if (this.#recheck !== null) clearTimeout(this.#recheck);
     // Each worker closes its connections before it is terminated (see #retire); what it was
     // running is interrupted and failed at once.
@@ -356,115 +299,18 @@ export class ReadPool {
     }
   }
 
+  /** Queues a query (or an export's first chunk); `#pump` then hands out what it can. */
   #enqueue(
     message: ToWorker,
     request: ReadRequest,
     signal?: AbortSignal,
     onSend?: (worker: PoolWorker) => void,
   ): Promise<FromWorker> {
-    return new Promise<FromWorker>((resolve, reject) => {
-      const job: Job = {
-        id: (message as { id: number }).id,
-        message,
-        sql: request.sql,
-        long: this.costs.isLong(request.sql),
-        knownShort: this.costs.isKnownShort(request.sql),
-        queuedAt: performance.now(),
-        credited: 0,
-        bootMark: this.#bootingMs(),
-        timer: null,
-        onSend,
-        resolve,
-        reject,
-      };
-      if (signal) {
-        if (signal.aborted) return reject(signal.reason);
-        const onAbort = () => this.#cancel(job, signal.reason);
-        signal.addEventListener("abort", onAbort, { once: true });
-        const done = () => signal.removeEventListener("abort", onAbort);
-        job.resolve = (value) => (done(), resolve(value));
-        job.reject = (error) => (done(), reject(error));
-      }
-      if (request.deadline !== null) {
-        const wait = request.deadline - wallClock();
-        if (wait <= 0) return job.reject(interruptedError());
-        job.timer = setTimeout(() => this.#expire(job), wait + queueBound(request));
-      }
-      (job.long ? this.#long : this.#short).push(job);
-      this.#pump();
-    });
-  }
-
-  /** Clears a job's queue timer; returns it for resolving or rejecting. */
-  #settle(job: Job): Job {
-    if (job.timer !== null) clearTimeout(job.timer);
-    job.timer = null;
-    return job;
+    return this.#queue.add(message, request, signal, onSend);
   }
 
   /**
-   * A queued job reached its deadline moved by its longest wait (`queueBound`): it fails as
-   * interrupted without running, unless part of its wait was for workers to boot. No worker
-   * could take it then (a cold start, or on a machine so busy that loading the modules takes a
-   * second), and that time is not the query's: its deadline moves by as much.
-   */
-  #expire(job: Job): void {
-    job.timer = null;
-    this.#chargeBoot(job);
-    const request = jobRequest(job);
-    const left = request?.deadline == null
-      ? 0
-      : request.deadline + this.#queueCredit(job) - wallClock();
-    if (left > 0) {
-      job.timer = setTimeout(() => this.#expire(job), left);
-      return;
-    }
-    if (this.#unqueue(job)) job.reject(interruptedError());
-  }
-
-  /**
-   * How much more the job's deadline moves for its wait in the queue so far: the wait, up to its
-   * bound, less what it was already given (boots).
-   */
-  #queueCredit(job: Job): number {
-    const request = jobRequest(job);
-    if (!request) return 0;
-    const waited = Math.min(performance.now() - job.queuedAt, queueBound(request));
-    return Math.max(0, waited - job.credited);
-  }
-
-  /** Moves the job's deadline by the booting time since its mark; returns how much. */
-  #chargeBoot(job: Job): number {
-    const booting = this.#bootingMs();
-    const boot = booting - job.bootMark;
-    job.bootMark = booting;
-    const request = jobRequest(job);
-    if (boot > 0 && request?.deadline != null) {
-      request.deadline += boot;
-      job.credited += boot;
-    }
-    return boot;
-  }
-
-  /** How long the pool has had workers but none ready, up to now (wall ms). */
-  #bootingMs(): number {
-    const since = this.#bootingSince;
-    return this.#bootedFor + (since === null ? 0 : wallClock() - since);
-  }
-
-  #unqueue(job: Job): boolean {
-    for (const lane of [this.#short, this.#long]) {
-      const at = lane.indexOf(job);
-      if (at >= 0) {
-        lane.splice(at, 1);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Hands queued jobs to free workers, the short lane first, starting workers where the rules
+   * Hands queued jobs to free workers (`PoolQueue.dispatch`), starting workers where the rules
    * allow. Base workers take any job; spares only short ones, and they keep one spare for texts
    * known to be short: a text never seen counts as short, but it may be a runaway. Four new
    * runaway queries at once took the three base workers and a spare, and every other query that
@@ -473,35 +319,7 @@ export class ReadPool {
    */
   #pump(): void {
     if (this.#closed) return;
-    this.#relane();
-    // A long query that has waited its turn long enough goes first, on a base worker.
-    const now = performance.now();
-    while (this.#long.length && now - this.#long[0].queuedAt >= LONG_WAIT_MS) {
-      const worker = this.#freeWorker(false) ?? this.#newBaseWorker();
-      if (!worker) break;
-      this.#send(worker, this.#settle(this.#long.shift()!));
-    }
-    let waiting = false;
-    for (const lane of [this.#short, this.#long]) {
-      for (let i = 0; i < lane.length;) {
-        const job = lane[i];
-        const spareOk = this.#mayTakeSpare(job);
-        const worker = this.#freeWorker(spareOk) ?? this.#newBaseWorker() ??
-          (spareOk ? this.#newSpare() : null);
-        if (worker) {
-          lane.splice(i, 1);
-          this.#send(worker, this.#settle(job));
-          continue;
-        }
-        // No base worker to be had: only later short jobs that may take a spare can still go.
-        if (spareOk) {
-          waiting = true;
-          break;
-        }
-        if (lane === this.#long) break;
-        i++;
-      }
-    }
+    const waiting = this.#queue.dispatch(this.#supply);
     // Short queries still waiting: a busy worker may soon count as long, allowing a spare.
     if (waiting && this.#recheck === null && this.#canAddSpare()) {
       this.#recheck = setTimeout(() => {
@@ -509,33 +327,6 @@ export class ReadPool {
         this.#pump();
       }, RECHECK_MS);
     }
-  }
-
-  /**
-   * Sorts the waiting queries into their lanes again by what their texts cost now, each lane in
-   * the order they arrived. A lane decided once at arrival split the queries of one text whose
-   * cost hovered around {@link LONG_QUERY_MS}: those queued while it counted as short overtook
-   * those queued while it counted as long, again and again, and sixteen clients asking
-   * `select count(*), random()` of 500,000 rows (21 ms) got answers after over a second and
-   * failures at the deadline while the average wait was 250 ms (bench/honest_load.ts).
-   */
-  #relane(): void {
-    if (this.#lanedAt === this.costs.version) return;
-    this.#lanedAt = this.costs.version;
-    const waiting = this.#short.length + this.#long.length;
-    if (waiting === 0) return;
-    let moved = false;
-    for (const job of [...this.#short, ...this.#long]) {
-      if (job.sql === null) continue;
-      const long = this.costs.isLong(job.sql);
-      if (long !== job.long) moved = true;
-      job.long = long;
-      job.knownShort = this.costs.isKnownShort(job.sql);
-    }
-    if (!moved) return;
-    const all = [...this.#short, ...this.#long].sort((a, b) => a.id - b.id);
-    this.#short = all.filter((job) => !job.long);
-    this.#long = all.filter((job) => job.long);
   }
 
   /** Short jobs may take a spare; one whose text never ran only while another spare is left. */
@@ -600,9 +391,7 @@ export class ReadPool {
       used: false,
       ready: false,
     };
-    if (this.#bootingSince === null && !this.#workers.some((w) => w.ready)) {
-      this.#bootingSince = wallClock();
-    }
+    if (!this.#workers.some((w) => w.ready)) this.#boot.start();
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.#onMessage(entry, event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -628,15 +417,7 @@ export class ReadPool {
     worker.current = job;
     worker.since = performance.now();
     if (job.message.type === "query" || job.message.type === "cursor") {
-      // Time it waited in the queue for a boot; one it waits on this worker's boot the worker
-      // adds itself (`sentAt`).
-      this.#chargeBoot(job);
-      // Its wait in the queue is not its own time either, up to its bound.
-      const credit = this.#queueCredit(job);
-      if (credit > 0 && job.message.request.deadline !== null) {
-        job.message.request.deadline += credit;
-        job.credited += credit;
-      }
+      this.#queue.chargeWait(job);
       job.message.sentAt = wallClock();
       worker.used = true;
     }
@@ -698,11 +479,8 @@ export class ReadPool {
     this.#next(worker);
   }
 
-  #cancel(job: Job, reason: unknown): void {
-    if (this.#unqueue(job)) {
-      this.#settle(job).reject(reason instanceof Error ? reason : new Error(String(reason)));
-      return;
-    }
+  /** A job whose signal was aborted after it left the queue: interrupted if still running. */
+  #abortRunning(job: Job): void {
     const worker = this.#workers.find((w) => w.current === job);
     if (worker) this.#interruptUntilAnswered(worker, job);
   }
@@ -734,10 +512,7 @@ export class ReadPool {
       if (worker.current && sentAt != null) {
         this.#armLimit(worker, worker.current, Math.max(0, wallClock() - sentAt));
       }
-      if (this.#bootingSince !== null) {
-        this.#bootedFor += wallClock() - this.#bootingSince;
-        this.#bootingSince = null;
-      }
+      this.#boot.ready();
       this.#wakeReadyWaiters();
       return;
     }

@@ -1,5 +1,5 @@
 /**
- * What the read pool (`pool.ts`) keeps of its jobs and workers, the helpers that make and read
+ * What the read pool (`pool.ts`, `pool_queue.ts`, `pool_cursor.ts`) keeps of its jobs and workers, the helpers that make and read
  * jobs, and the shapes of what it answers (a query's rows, an export cursor's chunks).
  *
  * @module
@@ -40,7 +40,7 @@ export interface Job {
   /** How far its deadline has moved so far for its wait in the queue (boots included), ms. */
   credited: number;
   /**
-   * The pool's booting time (`ReadPool`'s `#bootingMs`) already added to the job's deadline
+   * The pool's booting time (`BootClock`, `pool_queue.ts`) already added to the job's deadline
    * (or reached before it was queued): what is beyond it at expiry was spent waiting for a boot.
    */
   bootMark: number;

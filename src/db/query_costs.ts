@@ -1,6 +1,6 @@
 /**
  * What each SQL text has cost so far, so the read pool can tell short queries from long ones
- * before running them (`pool.ts`). Keyed by SQL text without parameters: a table page, a row
+ * before running them (`pool_queue.ts`, `pool.ts`). Keyed by SQL text without parameters: a table page, a row
  * lookup or a facet has the same text for every value it is asked about.
  *
  * A cost is the CPU time of the thread that ran the query (`util/thread_clock.ts`), not its

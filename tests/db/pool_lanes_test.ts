@@ -1,12 +1,12 @@
 /**
- * The read pool's lanes (pool.ts): decided again while queries wait, so the queries of one text
+ * The read pool's lanes (pool_queue.ts): decided again while queries wait, so the queries of one text
  * keep their order when its cost crosses the line; and a long query that has waited long enough
  * goes before the short ones. One worker, held by a runaway while the queue fills, so the order in
  * which the queued queries are answered is the order the pool chose.
  */
 import assert from "node:assert/strict";
 import { Database } from "../../src/db/database.ts";
-import { LONG_WAIT_MS } from "../../src/db/pool.ts";
+import { LONG_WAIT_MS } from "../../src/db/pool_queue.ts";
 import { testHost } from "./helpers.ts";
 
 const ENDLESS =

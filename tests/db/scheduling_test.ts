@@ -1,5 +1,5 @@
 /**
- * The read pool's scheduling (pool.ts): time limits counted from the request's arrival, its
+ * The read pool's scheduling (pool.ts, pool_queue.ts): time limits counted from the request's arrival, its
  * queries' waits for a worker excepted (up to a bound); short queries are not stuck behind long
  * ones; tiny queries on the main thread give the same answers.
  */
