@@ -58,6 +58,14 @@ Deno.test("a CSV read by the worker widens columns mid-file as read in place", a
   const outcome = await importBothWays(lines.join("\n"), "wide.csv", { sampleRows: 50 });
   assert.deepEqual(outcome.types, [["id", "INTEGER"], ["n", "TEXT"], ["code", "TEXT"]]);
   assert.deepEqual(outcome.rows.length, 3003);
+  // Numbers the worker read: an integer beyond 2^53 exact, -0 and 2.50 as numbers.
+  const big = await importBothWays("n,m\n9007199254740993,-0\n5,2.50\n", "big.csv");
+  assert.deepEqual(big.rows, [[9007199254740993n, 0, "integer", "real"], [
+    5,
+    2.5,
+    "integer",
+    "real",
+  ]]);
   assert.deepEqual(outcome.rows.at(-2)!.slice(0, 3), [3001, "two\nlines", null]);
 });
 
