@@ -56,6 +56,12 @@ export type { FullTextSource, FullTextSql, SqlDialect } from "./src/db/dialect.t
 export type { KeyedTable, ReturnedRow } from "./src/db/row_writes.ts";
 /** A row to write: column names to values. */
 export type { WriteRow } from "./src/db/write_values.ts";
+/** What a bulk update of rows answers: how many rows changed, and the rows when asked for. */
+export type { BulkUpdateResult } from "./src/db/row_bulk.ts";
+/** What a batch of write statements answers, statement by statement. */
+export type { BatchResult, StatementResult } from "./src/db/write_statements.ts";
+/** A column of a table to create: name, type, key, NOT NULL and default. */
+export type { ColumnSpec } from "./src/db/table_writes.ts";
 /**
  * A PostgreSQL database served beside SQLite files (`docs/postgres.md`); usually made by
  * `new Service({ postgres: ["postgres://user@host/db"] })`.

@@ -18,7 +18,7 @@ import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { RowWrites } from "./engine.ts";
 import { keyText } from "./row_bulk.ts";
-import { type ColumnSpec, createTableSql } from "./table_writes.ts";
+import { createTableSql } from "./table_writes.ts";
 import { type PgBatchResult, runPgStatements } from "./postgres_statements.ts";
 import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 

@@ -13,7 +13,9 @@ import { bindable, quoteName, RowWriteError, type WriteRow } from "./write_value
 
 /** What {@link updateRows} did: how many rows, and the rows afterwards when asked. */
 export interface BulkUpdateResult {
+  /** Rows changed. */
   count: number;
+  /** The rows afterwards, or null when they were not asked for. */
   rows: ReturnedRow[] | null;
 }
 

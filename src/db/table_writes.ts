@@ -20,9 +20,11 @@ import type { ForeignKeyShape } from "./alter_plan.ts";
 
 /** One column of a new table. */
 export interface ColumnSpec {
+  /** The column's name. */
   name: string;
   /** The declared type as written (`INTEGER`, `VARCHAR`...). */
   type: string;
+  /** True for `NOT NULL`. */
   notNull?: boolean;
   /** The default as SQL text (`'x'`, `0`, `CURRENT_TIMESTAMP`), or null/absent for none. */
   defaultSql?: string | null;

@@ -27,14 +27,17 @@ export interface StatementResult {
 
 /** What the whole batch did. */
 export interface BatchResult {
+  /** Each statement run, in order. */
   statements: StatementResult[];
   /** Rows changed by all statements together. */
   rowcount: number;
   /** Rowid of the last row inserted, or null when the batch inserted none. */
   last_row_id: number | bigint | null;
+  /** Column names of the returned rows. */
   columns: string[];
   /** Rows returned (`RETURNING`), at most `maxRows`, from the statements that returned rows. */
   rows: unknown[][];
+  /** True when more rows were returned than `rows` holds. */
   truncated: boolean;
 }
 
