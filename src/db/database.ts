@@ -11,6 +11,7 @@ import type { Connection } from "../sqlite/connection.ts";
 import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
+import { logSqlError, recordRead } from "./read_log.ts";
 import {
   asDatabaseError,
   DatabaseNotMutable,
@@ -254,15 +255,11 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       if (capped) throw capped;
       if (log_sql_errors) {
         const message = error instanceof Error ? error.message : String(error);
-        // A hostile query string can make the SQL huge; the log keeps the start of it.
-        const shown = sql.length > 500 ? `${sql.slice(0, 500)}… (${sql.length} characters)` : sql;
-        console.error(`SQL error in database "${this.name}": ${message}\n  sql: ${shown}`);
+        logSqlError(this.name, message, sql);
       }
       throw asDatabaseError(error, sql, params);
     } finally {
-      const end = traceClock();
-      traceSql({ database: this.name, sql, params: params ?? null, start, end });
-      this.#host.observeSql?.(this.name, "read", end - start);
+      recordRead(this.#host, this.name, sql, params, start);
     }
   }
 

@@ -18,6 +18,7 @@ import { Cursor } from "../sqlite/cursor.ts";
 import { SqliteError } from "../sqlite/errors.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
+import { logSqlError, recordRead } from "./read_log.ts";
 import type { DatabaseHost } from "./host.ts";
 import type { DatabaseEngine, RowWrites } from "./engine.ts";
 import { pgRowWrites, type PgWriteRun, writeRefusal } from "./postgres_writes.ts";
@@ -283,14 +284,11 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     } catch (error) {
       const failure = this.#error(error, sql, params);
       if (log_sql_errors && !(failure instanceof QueryInterrupted)) {
-        const shown = sql.length > 500 ? `${sql.slice(0, 500)}… (${sql.length} characters)` : sql;
-        console.error(`SQL error in database "${this.name}": ${failure.message}\n  sql: ${shown}`);
+        logSqlError(this.name, failure.message, sql);
       }
       throw failure;
     } finally {
-      const end = traceClock();
-      traceSql({ database: this.name, sql, params: params ?? null, start, end });
-      this.#host.observeSql?.(this.name, "read", end - start);
+      recordRead(this.#host, this.name, sql, params, start);
     }
   }
 
