@@ -1,7 +1,8 @@
 /**
  * `Database`: the spec's database object. Reads go to the shared worker pool (or the main thread
  * when `num_sql_threads` is 0 or the database is a private `:memory:` one); writes and
- * `execute_fn` run on the main thread, writes through one connection and a FIFO queue.
+ * `execute_fn` run on the main thread, writes through one connection and a FIFO queue
+ * (`database_writer.ts`).
  *
  * @module
  */
@@ -10,16 +11,9 @@ import { type SqlDialect, sqliteDialect } from "./dialect.ts";
 import type { Connection } from "../sqlite/connection.ts";
 import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
-import { traceClock, traceSql } from "../util/trace.ts";
+import { traceClock } from "../util/trace.ts";
 import { logSqlError, recordRead } from "./read_log.ts";
-import {
-  asDatabaseError,
-  DatabaseNotMutable,
-  describeCapError,
-  isInterruptError,
-  QueryInterrupted,
-  WriteLockError,
-} from "./errors.ts";
+import { asDatabaseError, describeCapError, isInterruptError, QueryInterrupted } from "./errors.ts";
 import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
 import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.ts";
 import type * as introspect from "./introspect.ts";
@@ -34,15 +28,8 @@ import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from 
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
 import { threadCpuMs } from "../util/thread_clock.ts";
-import {
-  needsOwnTransaction,
-  writeMany,
-  writeOne,
-  type WriteResult,
-  writeScript,
-} from "./write_ops.ts";
-import { WriteQueue } from "./write_queue.ts";
-import { inManagedTransaction, prepareWriteConnection, unwritable } from "./write_lock.ts";
+import type { WriteResult } from "./write_ops.ts";
+import { DatabaseWriter } from "./database_writer.ts";
 import type {
   DatabaseOptions,
   ExecuteOptions,
@@ -96,7 +83,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
   #host: DatabaseHost;
   #ownHost: StandaloneHost | null = null;
   #options: DatabaseOptions;
-  #queue: WriteQueue;
+  #writer: DatabaseWriter;
   #connections: DatabaseConnections;
   #hash: string | null | undefined;
   #closed = false;
@@ -117,12 +104,22 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     this.name = options.name ??
       (this.memory_name ?? (this.path !== null ? fileStem(this.path) : "_memory"));
     this.route = options.route ?? this.name;
-    this.#queue = new WriteQueue(`database "${this.name}"`);
+    this.#writer = new DatabaseWriter({
+      name: () => this.name,
+      writable: () => this.is_mutable && this.#options.mode !== "ro",
+      isMemory: this.is_memory,
+      host,
+      connection: () => {
+        this.#assertOpen();
+        return this.#connections.writer();
+      },
+      schemaChanged: () => this.schemaChanged(),
+    });
     this.#connections = new DatabaseConnections({
       path: this.is_memory ? null : this.path,
       memory_name: this.memory_name,
       prepare: (conn) => this.#prepare(conn),
-      prepareWriter: (conn) => this.#prepareWriter(conn),
+      prepareWriter: (conn) => this.#writer.prepare(conn),
     });
   }
 
@@ -462,75 +459,6 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     this.#host.prepareConnection(conn, this.name);
   }
 
-  /** Busy timeout and WAL for the write connection (`write_lock.ts`). */
-  #prepareWriter(conn: Connection): void {
-    prepareWriteConnection(conn, {
-      label: this.name,
-      busyTimeoutMs: this.#setting("write_lock_timeout_ms"),
-      wal: !this.is_memory && Boolean(this.#host.setting("wal_mode")),
-    });
-  }
-
-  #openWriteConnection(): Connection {
-    this.#assertOpen();
-    return this.#connections.writer();
-  }
-
-  /**
-   * Runs `task` with exclusive use of the write connection, in arrival order. With `managed`,
-   * the task runs inside a transaction opened here with `BEGIN IMMEDIATE` (waiting for other
-   * processes' writes without blocking this thread, see `write_lock.ts`) and committed after it.
-   */
-  #write<T>(
-    task: (conn: Connection) => T,
-    block: boolean,
-    managed = false,
-  ): Promise<Awaited<T> | string> {
-    if (!this.is_mutable || this.#options.mode === "ro") {
-      return Promise.reject(new DatabaseNotMutable(this.name));
-    }
-    const run = async (): Promise<Awaited<T>> => {
-      const conn = this.#openWriteConnection();
-      if (conn.inTransaction) {
-        // The previous execute_write_fn did not commit: report it, then clean up.
-        conn.rollback();
-        throw new WriteLockError();
-      }
-      const version = schemaVersion(conn);
-      const started = performance.now();
-      try {
-        if (!managed) return await task(conn);
-        return await inManagedTransaction(conn, task, {
-          timeoutMs: this.#setting("write_lock_timeout_ms"),
-          label: this.name,
-          onLocked: (ms) => this.#host.observeLockWait?.(this.name, ms / 1000),
-        });
-      } catch (error) {
-        throw unwritable(error, this.name);
-      } finally {
-        this.#host.observeSql?.(this.name, "write", (performance.now() - started) / 1000);
-        // Only writes that changed the schema (CREATE, ALTER, DROP…) move schema_version; rows
-        // written leave the memoised introspection valid, which spares the next request its
-        // worker round trips.
-        if (version === null || schemaVersion(conn) !== version) this.schemaChanged();
-      }
-    };
-    if (!block) return Promise.resolve(this.#queue.enqueue(run));
-    return this.#queue.run(run);
-  }
-
-  /** Runs one write statement (or script) traced; SQLite's failures become `QueryError`s. */
-  #traced<T>(sql: string, params: BindParams | BindParams[] | null | undefined, body: () => T): T {
-    const start = traceClock();
-    try {
-      return body();
-    } catch (error) {
-      throw asDatabaseError(error, sql, params);
-    } finally {
-      traceSql({ database: this.name, sql, params: params ?? null, start, end: traceClock() });
-    }
-  }
-
   /** Runs one writing statement in a transaction; returns the cursor (or a task id). */
   execute_write(sql: string, params?: BindParams | null): Promise<Cursor>;
   /** With `block: false`: queues the statement and returns its task id at once. */
@@ -550,11 +478,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     params?: BindParams | null,
     { block = true }: WriteOptions = {},
   ): Promise<Cursor | string> {
-    return this.#write(
-      (conn) => this.#traced(sql, params, () => writeOne(conn, sql, params ?? undefined)),
-      block,
-      !needsOwnTransaction(sql),
-    );
+    return this.#writer.statement(sql, params, block);
   }
 
   /** Runs a script of `;`-separated statements, atomically where possible. */
@@ -567,7 +491,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     sql: string,
     { block = true }: WriteOptions = {},
   ): Promise<WriteResult | string> {
-    return this.#write((conn) => this.#traced(sql, null, () => writeScript(conn, sql)), block);
+    return this.#writer.script(sql, block);
   }
 
   /** Runs `sql` once per parameter set, in one transaction. */
@@ -589,12 +513,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     params_seq: Iterable<BindParams>,
     { block = true }: WriteOptions = {},
   ): Promise<WriteResult | string> {
-    const list = [...params_seq];
-    return this.#write(
-      (conn) => this.#traced(sql, list, () => writeMany(conn, sql, list)),
-      block,
-      true,
-    );
+    return this.#writer.many(sql, [...params_seq], block);
   }
 
   /**
@@ -617,21 +536,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     fn: (conn: Connection) => T,
     { block = true, transaction = false }: WriteFnOptions = {},
   ): Promise<Awaited<T> | string> {
-    return this.#write(
-      async (conn) => {
-        try {
-          return await fn(conn);
-        } catch (error) {
-          // The caller gets fn's own error, even if the rollback fails too.
-          try {
-            if (conn.isOpen) conn.rollback();
-          } catch { /* the original error matters more */ }
-          throw error;
-        }
-      },
-      block,
-      transaction,
-    );
+    return this.#writer.fn(fn, block, transaction);
   }
 
   /**
@@ -686,20 +591,11 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
 
   /** Tasks waiting on the write queue (for `/-/threads`-style reports). */
   get pending_writes(): number {
-    return this.#queue.pending;
+    return this.#writer.pending;
   }
 
   /** @internal Resolves once no write is queued or running (for a graceful shutdown). */
-  async drainWrites(): Promise<void> {
-    while (this.#queue.pending > 0) await this.#queue.drain();
-  }
-}
-
-/** `PRAGMA schema_version` on `conn`, or null when it cannot be read. */
-function schemaVersion(conn: Connection): unknown {
-  try {
-    return conn.isOpen ? conn.query("pragma schema_version").rows[0]?.[0] ?? null : null;
-  } catch {
-    return null;
+  drainWrites(): Promise<void> {
+    return this.#writer.drain();
   }
 }
