@@ -22,6 +22,7 @@ import {
 import { loadExtension } from "./extensions.ts";
 import { defend, readLimits, setLimits, type SqlLimits, VisitorAuthorizer } from "./guard.ts";
 import { type OpenOptions, openTarget } from "./open_uri.ts";
+import { type GuardReport, withTableGuard } from "./table_guard.ts";
 import { type ConnectionState, Statement } from "./statement.ts";
 import type { BindParams, SqlValue } from "./values.ts";
 
@@ -331,6 +332,18 @@ export class Connection {
     this.#owner = owner;
     this.#appliedLimits = limits;
     this.#restrictedKey = key;
+  }
+
+  /** @internal
+   * Runs `fn` with every statement that would write to, or change, one of `tables` (lower-case
+   * names) refused at compile time (`table_guard.ts`), writing what the guard saw into `report`.
+   * Not inside `restricted()` work, whose authorizer it would replace.
+   */
+  guardTables<T>(tables: ReadonlySet<string>, report: GuardReport, fn: () => T): T {
+    const db = this.#db();
+    if (this.#restrictedDepth > 0) throw new Error("guardTables() inside restricted() work");
+    if (this.#state.release !== null) this.#unrestrict();
+    return withTableGuard(db, tables, report, fn);
   }
 
   /** Takes the visitor limits and authorizer off (before unrestricted work). */

@@ -16,6 +16,7 @@ import type { CannedQueryDefinition } from "../../config/canned_query_catalog.ts
 import { cannedBindValues, queryParameters } from "./query_params.ts";
 import { cacheHeaders } from "../../render/output_format.ts";
 import { DatabaseBusy } from "../../db/write_lock.ts";
+import { HistoryProtected } from "../../db/history/protect.ts";
 import { needsOwnTransaction, writeOne } from "../../db/write_ops.ts";
 import { runWrite as wrappedWrite } from "../write/run_write.ts";
 import { ExecuteWriteEvent } from "../../plugins/events.ts";
@@ -97,8 +98,10 @@ async function runWrite(
     );
   } catch (error) {
     // A busy or read-only file (another process's lock, a LiteFS replica) is a 503 to retry,
-    // not a failure of this query.
+    // and a write to Vitrine's own history a 403 whatever the query says: neither is a failure
+    // of this query to report as its message.
     if (error instanceof HttpError || error instanceof DatabaseBusy) throw error;
+    if (error instanceof HistoryProtected) throw error;
     const text = error instanceof Error ? error.message : String(error);
     return {
       ok: false,

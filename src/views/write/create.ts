@@ -23,7 +23,13 @@ import { type ColumnSpec, createTable, type ForeignKeyRequest } from "../../db/t
 import { defaultSqlOf } from "../../db/alter_plan.ts";
 import { readPasted } from "../../db/import/pasted.ts";
 import { isObject, type JsonObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
-import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
+import {
+  requireActions,
+  requireMutable,
+  requireUnprotected,
+  requireVisible,
+  targetDatabase,
+} from "./target.ts";
 import { flash, rowsText, runWrite } from "./run_write.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
@@ -83,6 +89,7 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
   const spec = parseCreate(data, svc.columnTypes);
   if (spec.csv !== null) await readCsv(svc, spec, spec.csv);
   const { table } = spec;
+  requireUnprotected(db, table);
   const exists = await db.table_exists(table);
   if (exists) await requireVisible(svc, request.actor, db.name, table);
   if (spec.rows) {

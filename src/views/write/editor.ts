@@ -12,7 +12,7 @@ import type { Request } from "../../http/request.ts";
 import type { Actor } from "../../auth/allow.ts";
 import { pathFromRowPks } from "../../util/tilde.ts";
 import { realText } from "../../util/exact_json.ts";
-import { allowed } from "./target.ts";
+import { allowed, protectedTable } from "./target.ts";
 import { holdsNumbersOnly, typeAffinity } from "../../db/write_checks.ts";
 import { type EditorForeignKey, foreignKeyFields } from "./fk_fields.ts";
 import { columnTypeAssignments } from "../typed_columns.ts";
@@ -80,10 +80,13 @@ function widgetFor(columnType: string | null, value: string | undefined): string
   return widget;
 }
 
-/** True when `table` is a table (not a view) of a database that accepts writes. */
+/**
+ * True when `table` is a table (not a view) of a database that accepts writes, and not
+ * Vitrine's own history (`db/history/protect.ts`).
+ */
 async function writableTable(svc: ViewHost, database: string, table: string): Promise<boolean> {
   const db = svc.databases.get(database);
-  return Boolean(db?.is_mutable) && await db!.table_exists(table);
+  return Boolean(db?.is_mutable) && !protectedTable(db!, table) && await db!.table_exists(table);
 }
 
 /** The write actions of a table page's menu that `actor` may use. */

@@ -16,6 +16,7 @@ import { Response } from "../../http/response.ts";
 import { StatusError } from "../../util/errors.ts";
 import { type BatchParams, runStatements } from "../../db/write_statements.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
+import { protectHistory } from "../../db/history/protect.ts";
 import { ExecuteWriteEvent } from "../../plugins/events.ts";
 import { isObject, jsonObjectBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
@@ -57,11 +58,14 @@ async function readBatch(request: Request): Promise<Batch> {
   };
 }
 
-/** Runs the batch inside a savepoint that is always rolled back. */
+/**
+ * Runs the batch inside a savepoint that is always rolled back, its writes to Vitrine's history
+ * refused before the rollback as the real run would refuse them.
+ */
 function dryRun(conn: WriteConnection, batch: Batch) {
   conn.exec("SAVEPOINT vitrine_dry_run");
   try {
-    return runStatements(conn, batch.sql, batch.params);
+    return protectHistory(conn, () => runStatements(conn, batch.sql, batch.params));
   } finally {
     conn.exec("ROLLBACK TO vitrine_dry_run");
     conn.exec("RELEASE vitrine_dry_run");

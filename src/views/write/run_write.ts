@@ -16,6 +16,7 @@ import type { Event } from "../../plugins/events.ts";
 import { wrapWrite } from "../../plugins/write_wrappers.ts";
 import { Forbidden } from "../../http/errors.ts";
 import type { ChangeContext } from "../../db/history/store.ts";
+import { protectHistory } from "../../db/history/protect.ts";
 import { Response } from "../../http/response.ts";
 import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/json.ts";
 
@@ -24,7 +25,8 @@ import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/
  * another process's write never holds up this thread), wrapped by the `write_wrapper` hooks;
  * resolves with its result once the events the wrappers queued were sent. This is the one place
  * every write made through Vitrine passes, so it is where the history records the rows the write
- * changed (`db/history/`), in the write's own transaction. `reverts` marks a revert's records
+ * changed (`db/history/`), in the write's own transaction, and where the history table is kept
+ * out of the write's reach (`db/history/protect.ts`). `reverts` marks a revert's records
  * with the changes they undid; `history: false` is for schema changes (an alter's rebuild copies
  * every row, which is no change of data).
  */
@@ -51,7 +53,13 @@ export async function runWrite<T>(
       (conn) => {
         recording?.start(conn);
         try {
-          const result = wrapWrite(wrappers, conn, events, () => fn(conn));
+          // Vitrine's own history is out of the write's reach; its records are written after.
+          const result = wrapWrite(
+            wrappers,
+            conn,
+            events,
+            () => protectHistory(conn, () => fn(conn)),
+          );
           recording?.finish(conn);
           return result;
         } catch (error) {

@@ -12,6 +12,7 @@ import type { Request } from "../../http/request.ts";
 import type { Actor } from "../../auth/allow.ts";
 import { BadRequest, DatabaseNotFound, Forbidden, NotFound } from "../../http/errors.ts";
 import { tilde_decode } from "../../util/tilde.ts";
+import { HistoryProtected, isProtectedTable } from "../../db/history/protect.ts";
 
 /** A table the request names, with how its rows are keyed. */
 export interface WriteTable {
@@ -36,10 +37,14 @@ export function targetDatabase(svc: ViewHost, request: Request): Database {
   }
 }
 
-/** The table named by the URL (views do not count); 404 "Table not found: t". */
+/**
+ * The table named by the URL (views do not count); 404 "Table not found: t", and a 403 for
+ * Vitrine's own history table, which no one writes.
+ */
 export async function targetTable(svc: ViewHost, request: Request): Promise<WriteTable> {
   const db = targetDatabase(svc, request);
   const table = tilde_decode(request.url_vars.table ?? "");
+  requireUnprotected(db, table);
   if (!(await db.table_exists(table))) throw new NotFound(`Table not found: ${table}`);
   return { db, table, pks: await db.primary_keys(table) };
 }
@@ -121,6 +126,16 @@ export async function requireActions(
       throw new Forbidden(message, { title: "Permission denied" });
     }
   }
+}
+
+/** True for Vitrine's own history table of a SQLite database (`db/history/protect.ts`). */
+export function protectedTable(db: Database, table: string): boolean {
+  return db.engine === "sqlite" && isProtectedTable(table);
+}
+
+/** A 403 for a write to Vitrine's own history table, whatever the actor's permissions. */
+export function requireUnprotected(db: Database, table: string): void {
+  if (protectedTable(db, table)) throw new HistoryProtected();
 }
 
 /** Immutable databases refuse every write with a 403. */

@@ -11,7 +11,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import { allowed } from "./target.ts";
+import { allowed, protectedTable } from "./target.ts";
 
 /** `upload_ui` for a database page (new table) or a table page (append), or null. */
 export async function uploadVars(
@@ -30,7 +30,8 @@ export async function uploadVars(
     if (!(await allowed(svc, request.actor, "create-table", database, null))) return null;
     return { upload_ui: { mode: "create", create_url: `${databaseUrl}/-/create`, batch } };
   }
-  if (view_name !== "table" || !table || !(await db.table_exists(table))) return null;
+  if (view_name !== "table" || !table || protectedTable(db, table)) return null;
+  if (!(await db.table_exists(table))) return null;
   if (!(await allowed(svc, request.actor, "insert-row", database, table))) return null;
   const tableUrl = String(svc.urls.table(database, table));
   return {

@@ -1,0 +1,106 @@
+/**
+ * Tables nobody but the application may write: an authorizer that, while it is on, refuses every
+ * statement that would insert, update or delete rows of the named tables, create, drop or alter
+ * them, or put an index or trigger on them (the db layer protects Vitrine's own `_vitrine_history`
+ * this way, `db/history/protect.ts`). It acts when a statement is compiled, which is also when
+ * the triggers a statement fires are compiled into it, so a trigger of another table cannot
+ * write to them either. Names are compared as SQLite compares them, without regard to case.
+ *
+ * @module
+ */
+
+import { SQLITE_DENY, SQLITE_OK } from "./constants.ts";
+import { check } from "./errors.ts";
+import { readCString, sqlite } from "./ffi.ts";
+
+/** Actions whose first detail is the table (or view) they act on. */
+const TABLE_FIRST = new Set([
+  2, // SQLITE_CREATE_TABLE
+  4, // SQLITE_CREATE_TEMP_TABLE
+  6, // SQLITE_CREATE_TEMP_VIEW (a view of that name would stand in for the table)
+  8, // SQLITE_CREATE_VIEW
+  9, // SQLITE_DELETE
+  11, // SQLITE_DROP_TABLE
+  13, // SQLITE_DROP_TEMP_TABLE
+  15, // SQLITE_DROP_TEMP_VIEW
+  17, // SQLITE_DROP_VIEW
+  18, // SQLITE_INSERT
+  23, // SQLITE_UPDATE
+  29, // SQLITE_CREATE_VTABLE
+  30, // SQLITE_DROP_VTABLE
+]);
+
+/** Actions whose second detail is the table they act on. */
+const TABLE_SECOND = new Set([
+  1, // SQLITE_CREATE_INDEX
+  3, // SQLITE_CREATE_TEMP_INDEX
+  5, // SQLITE_CREATE_TEMP_TRIGGER
+  7, // SQLITE_CREATE_TRIGGER
+  10, // SQLITE_DROP_INDEX
+  12, // SQLITE_DROP_TEMP_INDEX
+  14, // SQLITE_DROP_TEMP_TRIGGER
+  16, // SQLITE_DROP_TRIGGER
+  26, // SQLITE_ALTER_TABLE (the first detail is the schema)
+]);
+
+/** Actions that make a trigger or a view: their SQL runs later, under whoever fires it. */
+const MAKES_CODE = new Set([5, 6, 7, 8]);
+const ALTER_TABLE = 26;
+
+/**
+ * What the guard saw while statements were compiled, including what it could not decide then;
+ * filled in as it goes.
+ */
+export interface GuardReport {
+  /** The protected table a statement was refused for, or null. */
+  refused: string | null;
+  /** Triggers and views created meanwhile (their SQL may name a protected table). */
+  made: string[];
+  /** How many `ALTER TABLE`s ran (a rename may have given a table a protected name). */
+  alters: number;
+}
+
+const AUTHORIZER = {
+  parameters: ["pointer", "i32", "pointer", "pointer", "pointer", "pointer"],
+  result: "i32",
+} as const;
+
+/** The table an authorizer call acts on, if it writes or changes one. */
+function tableOf(action: number, arg1: string | null, arg2: string | null): string | null {
+  if (TABLE_FIRST.has(action)) return arg1;
+  if (TABLE_SECOND.has(action)) return arg2;
+  return null;
+}
+
+/**
+ * Runs `fn` with the guard on connection `db` (no other authorizer may be installed meanwhile),
+ * writing what it sees into `report`. `tables` are lower-case names.
+ */
+export function withTableGuard<T>(
+  db: Deno.PointerValue,
+  tables: ReadonlySet<string>,
+  report: GuardReport,
+  fn: () => T,
+): T {
+  const lib = sqlite();
+  const callback = new Deno.UnsafeCallback(AUTHORIZER, (_data, action, a1, a2) => {
+    const table = tableOf(action, readCString(a1), readCString(a2));
+    if (table === null) return SQLITE_OK;
+    if (tables.has(table.toLowerCase())) {
+      report.refused ??= table;
+      return SQLITE_DENY;
+    }
+    if (MAKES_CODE.has(action)) report.made.push(readCString(a1) ?? "");
+    if (action === ALTER_TABLE) report.alters++;
+    return SQLITE_OK;
+  });
+  // Installing (and removing) an authorizer expires every compiled statement of the connection,
+  // so each statement `fn` runs is compiled, or recompiled, under it.
+  check(db, lib.sqlite3_set_authorizer(db, callback.pointer, null));
+  try {
+    return fn();
+  } finally {
+    check(db, lib.sqlite3_set_authorizer(db, null, null));
+    callback.close();
+  }
+}
