@@ -11,7 +11,7 @@ import { type SqlDialect, sqliteDialect } from "./dialect.ts";
 import type { Connection } from "../sqlite/connection.ts";
 import type { Cursor } from "../sqlite/cursor.ts";
 import type { BindParams } from "../sqlite/values.ts";
-import { traceClock } from "../util/trace.ts";
+import { type ReadOutcome, traceClock } from "../util/trace.ts";
 import { logSqlError, recordRead } from "./read_log.ts";
 import { asDatabaseError, describeCapError, isInterruptError, QueryInterrupted } from "./errors.ts";
 import { fileMtimeNs, fileSize, fileStem, sha256File } from "./file_facts.ts";
@@ -208,6 +208,8 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     const { signal } = options;
     const cache = options.cache ? this.#queryCache() : null;
     const contents = cache ? this.#contents() : null;
+    // What the trace says of it: answered from the cache unless its own run happened.
+    let outcome: ReadOutcome | undefined;
     try {
       if (cache && contents !== null) {
         // A JSON page keeps its rows' JSON too, written for these options.
@@ -218,7 +220,9 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
           params,
           `${request.maxRows},${maxBytes}${json}`,
         );
+        outcome = "cached";
         const kept = await cache.getShared(key, async () => {
+          outcome = undefined;
           const results = await this.#read(request, signal);
           const answer = {
             columns: results.columns,
@@ -246,6 +250,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       // interrupted while running.
       const cancelled = signal?.aborted && error === signal.reason;
       if (cancelled || isInterruptError(error)) {
+        outcome = "interrupted";
         throw new QueryInterrupted(sql, params, undefined, { cause: error });
       }
       const capped = describeCapError(error, maxBytes, sql, params);
@@ -256,7 +261,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       }
       throw asDatabaseError(error, sql, params);
     } finally {
-      recordRead(this.#host, this.name, sql, params, start);
+      recordRead(this.#host, this.name, sql, params, start, outcome);
     }
   }
 

@@ -6,7 +6,7 @@
  */
 
 import type { BindParams } from "../sqlite/values.ts";
-import { traceClock, traceSql } from "../util/trace.ts";
+import { type ReadOutcome, traceClock, traceSql } from "../util/trace.ts";
 import type { DatabaseHost } from "./host.ts";
 
 /** Logs a read's SQL error; a hostile query string can make the SQL huge, so only its start. */
@@ -15,15 +15,19 @@ export function logSqlError(database: string, message: string, sql: string): voi
   console.error(`SQL error in database "${database}": ${message}\n  sql: ${shown}`);
 }
 
-/** Traces a read that began at `start` (`traceClock()`) and reports its time to the host. */
+/**
+ * Traces a read that began at `start` (`traceClock()`) and reports its time to the host;
+ * `outcome` when it did not run to its end (answered from the query cache, or interrupted).
+ */
 export function recordRead(
   host: DatabaseHost,
   database: string,
   sql: string,
   params: BindParams | null | undefined,
   start: number,
+  outcome?: ReadOutcome,
 ): void {
   const end = traceClock();
-  traceSql({ database, sql, params: params ?? null, start, end });
+  traceSql({ database, sql, params: params ?? null, start, end, outcome });
   host.observeSql?.(database, "read", end - start);
 }

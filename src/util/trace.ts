@@ -51,7 +51,15 @@ function stackLines(): string[] {
 
 /** Records one executed SQL query; a no-op unless a trace is active. */
 export function traceSql(
-  entry: { database: string | null; sql: string; params: unknown; start: number; end: number },
+  entry: {
+    database: string | null;
+    sql: string;
+    params: unknown;
+    start: number;
+    end: number;
+    /** How a read ended, when not by running to its end: see {@link ReadOutcome}. */
+    outcome?: ReadOutcome;
+  },
 ): void {
   const traces = storage.getStore();
   if (!traces) return;
@@ -64,8 +72,16 @@ export function traceSql(
     database: entry.database,
     sql: entry.sql,
     params: entry.params ?? null,
+    ...(entry.outcome ? { [entry.outcome]: true } : {}),
   });
 }
+
+/**
+ * A read that did not run to its end, as its trace entry says (a key set to `true`): `cached`
+ * when the query cache answered it (it never ran), `interrupted` when its time limit stopped it.
+ * What a request really cost the database, and what a benchmark replaying its SQL may skip.
+ */
+export type ReadOutcome = "cached" | "interrupted";
 
 /** The open record of a `trace()` block: its keys (add more while it runs) and a disposer. */
 export type TraceInfo = Record<string, unknown> & Disposable;

@@ -209,3 +209,27 @@ Deno.test("data pages: table JSON, HTML and CSV list the table's queries", async
     assert.match(csv.text, /<section class="trace-debug"/);
   });
 });
+
+Deno.test("SQL entries say when the query cache answered (cached) or the time limit stopped the query (interrupted)", async () => {
+  await withService(async (svc) => {
+    const pageSql = (body: { _trace: { traces: TraceEntry[] } }) =>
+      body._trace.traces.find((t) => t.type === "sql" && /from products/.test(String(t.sql)))!;
+    const first = pageSql((await svc.client.get("/shop/products.json?_trace=1&_size=3")).json());
+    assert.equal(first.cached, undefined, "the first ask runs its query");
+    assert.equal(first.interrupted, undefined);
+    const again = pageSql((await svc.client.get("/shop/products.json?_trace=1&_size=3")).json());
+    assert.equal(again.cached, true, "the second is answered from the query cache");
+
+    const slow = "with recursive n(i) as (select 1 union all select i + 1 from n) " +
+      "select count(*) from n";
+    const response = await svc.client.get(
+      `/shop/-/query.json?sql=${encodeURIComponent(slow)}&_timelimit=20&_trace=1`,
+    );
+    assert.equal(response.status, 400);
+    const traces: TraceEntry[] = response.json()._trace.traces;
+    // The page runs it wrapped (`select * from (…)`).
+    const stopped = traces.find((t) => String(t.sql).includes(`(\n${slow}\n)`))!;
+    assert.equal(stopped.interrupted, true, JSON.stringify(stopped));
+    assert.equal(stopped.cached, undefined);
+  });
+});
