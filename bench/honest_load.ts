@@ -18,7 +18,11 @@
  *   ratio is to the SQL run on one thread per core at once right after Vitrine's line, under
  *   whatever else the shared machine runs then (cores ÷ its time alone assumes free cores);
  * - the varied mix (every URL different: filters, sorts, rows, facets, searches, deep pages,
- *   HTML; `bench/lib/mix.ts`); its floor (the mix's SQL alone) is not measured yet (item 2).
+ *   HTML; `bench/lib/mix.ts`); its floor is the SQL Vitrine ran for the very URLs wrk asked,
+ *   recorded with `_trace=1` on a server started the same way (statements the query cache
+ *   answered left out) and replayed through the binding on one connection per core
+ *   (`bench/lib/mix_run.ts`). Below the table, the mix by kind: each kind's share of the floor,
+ *   and its latency from a client that times every answer (what makes up the slowest 2%).
  *
  * The machine is usually shared: compare ratios, and run it more than once.
  *
@@ -28,10 +32,10 @@
 import { buildBenchDatabase } from "./bench_db.ts";
 import { wrk, type WrkResult } from "./lib/wrk.ts";
 import { machine, rssSampler, rssSplit } from "./lib/proc.ts";
-import { mixScript } from "./lib/mix.ts";
 import { freePort, type ServerProcess, startServer } from "./lib/process.ts";
 import { fmt, ms } from "./lib/report.ts";
 import { parallelFloorRps, sqlFloor } from "./lib/floors.ts";
+import { floorText, printMixDetails, runMix } from "./lib/mix_run.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -48,10 +52,6 @@ const COUNT_SQL = "select count(*) from trees";
 const dir = Deno.makeTempDirSync({ prefix: "vitrine-honest-" });
 const path = `${dir}/bench.db`;
 buildBenchDatabase(path, ROWS);
-const mix = `${dir}/mix.lua`;
-Deno.writeTextFileSync(mix, mixScript("bench", ROWS, 11));
-const mixWarm = `${dir}/mix-warm.lua`;
-Deno.writeTextFileSync(mixWarm, mixScript("bench", ROWS, 12));
 
 console.log(`# Speed under honest load (issue 42)\n\n${machine()}`);
 console.log(
@@ -168,10 +168,10 @@ const ref = await reference();
 const anonStart = rssSplit(server.pid).private;
 
 /** Warms `path` on a server (workers, caches, JIT), then measures it. */
-async function measure(base: string, path: string, script?: string, warmScript?: string) {
+async function measure(base: string, path: string) {
   await (await fetch(base + path)).body?.cancel();
-  await wrk(base + path, { seconds: 2, script: warmScript ?? script });
-  return await wrk(base + path, { seconds: SECONDS, script });
+  await wrk(base + path, { seconds: 2 });
+  return await wrk(base + path, { seconds: SECONDS });
 }
 
 const countPath = `/bench/-/query.json?sql=${encodeURIComponent(COUNT_SQL)}`;
@@ -196,12 +196,19 @@ rows.push({
     `after Vitrine's line: ${fmt(busyFloorRps)} req/s (the ratio's floor)`,
   floorRps: busyFloorRps,
 });
+const mixRun = await runMix({
+  path,
+  rows: ROWS,
+  seconds: SECONDS,
+  vitrine: server,
+  reference: ref,
+});
 rows.push({
   line: "varied mix (every request a different URL)",
-  v: await measure(server.base, "/", mix, mixWarm),
-  ref: ref ? await measure(ref.base, "/", mix, mixWarm) : null,
-  floor: "not measured yet (issue 42 item 2)",
-  floorRps: null,
+  v: mixRun.vitrine,
+  ref: mixRun.reference,
+  floor: floorText(mixRun),
+  floorRps: mixRun.floorRps,
 });
 const anonAfter = rssSplit(server.pid).private;
 await server.stop();
@@ -233,6 +240,8 @@ for (const r of rows) {
   ];
   console.log(`| ${cells.join(" | ")} |`);
 }
+
+printMixDetails(mixRun);
 
 console.log(
   `\nSixteen clients at once on a server just started, each asking \`${unsharedPath}\` once: ` +

@@ -1,0 +1,170 @@
+/**
+ * The varied mix measured against its floor in one run, for `honest_load.ts` and `mix_floor.ts`:
+ * wrk asks Vitrine (and the reference, when given) a warm-up list and then the measured list of
+ * mix URLs, every URL different; a client that times each kind asks a third list; then the SQL
+ * Vitrine ran for the measured URLs is recorded and replayed through the binding
+ * (`mix_floor.ts` in this folder). Nothing measured is asked twice: each list is drawn from its
+ * own seed, and the warm-up's URLs differ from the measured ones (a URL asked before would find
+ * its page and its queries kept).
+ *
+ * @module
+ */
+
+import { type MixUrl, mixUrls, urlListScript } from "./mix.ts";
+import { byKind, percentile, type Timed, timedMix } from "./mix_client.ts";
+import { mixFloor, type Recording, recordMix, type Replay } from "./mix_floor.ts";
+import { cpuMs } from "./proc.ts";
+import type { ServerProcess } from "./process.ts";
+import { fmt, ms } from "./report.ts";
+import { wrk, type WrkResult } from "./wrk.ts";
+
+/** Everything one mix measurement found. */
+export interface MixRun {
+  vitrine: WrkResult;
+  reference: WrkResult | null;
+  /** Vitrine's CPU (all threads) per measured request, ms. */
+  cpuMs: number;
+  /** The SQL Vitrine ran for the measured URLs, and its replay. */
+  recording: Recording;
+  floor: Replay;
+  /** Requests per second of the replay: the measured URLs over its wall time. */
+  floorRps: number;
+  measured: MixUrl[];
+  timed: { vitrine: Timed[]; reference: Timed[] | null };
+}
+
+/** Measures the mix on `vitrine` (and `reference`) serving `path` of `rows` trees. */
+export async function runMix(options: {
+  path: string;
+  rows: number;
+  seconds: number;
+  vitrine: ServerProcess;
+  reference: ServerProcess | null;
+}): Promise<MixRun> {
+  const { path, rows, seconds } = options;
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-mix-run-" });
+  try {
+    const lists = { warm: 12, measured: 11, timed: 13 };
+    const urls = Object.fromEntries(
+      Object.entries(lists).map(([name, seed]) => [name, mixUrls(50_000, rows, seed)]),
+    ) as Record<keyof typeof lists, MixUrl[]>;
+    const warmScript = urlListScript(dir, "warm", urls.warm);
+    const script = urlListScript(dir, "measured", urls.measured);
+    const measure = async (server: ServerProcess) => {
+      const warm = await wrk(`${server.base}/`, { seconds: 2, script: warmScript });
+      const before = cpuMs(server.pid);
+      const result = await wrk(`${server.base}/`, { seconds, script });
+      return { warm, result, cpu: (cpuMs(server.pid) - before) / Math.max(1, result.requests) };
+    };
+    const v = await measure(options.vitrine);
+    const ref = options.reference ? await measure(options.reference) : null;
+    const timed = {
+      vitrine: await timedMix(options.vitrine.base, urls.timed, seconds),
+      reference: options.reference
+        ? await timedMix(options.reference.base, urls.timed, seconds)
+        : null,
+    };
+    // wrk asked each list from its start: the first `requests` URLs of each.
+    const measured = urls.measured.slice(0, v.result.requests);
+    const recording = await recordMix(
+      path,
+      "bench",
+      urls.warm.slice(0, v.warm.requests),
+      measured,
+    );
+    const floor = await mixFloor(path, recording.requests);
+    return {
+      vitrine: v.result,
+      reference: ref?.result ?? null,
+      cpuMs: v.cpu,
+      recording,
+      floor,
+      floorRps: measured.length / (floor.ms / 1000),
+      measured,
+      timed,
+    };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** The floor line's text for the main table. */
+export function floorText(run: MixRun): string {
+  const statements = run.recording.requests.reduce((n, list) => n + list.length, 0);
+  return `the SQL Vitrine ran for the same ${fmt(run.measured.length)} URLs (${
+    fmt(statements)
+  } statements; ${
+    fmt(run.recording.cached)
+  } the query cache answered left out), on ${navigator.hardwareConcurrency} threads: ${
+    fmt(run.floorRps)
+  } req/s`;
+}
+
+/** Prints where the mix's time goes: by kind (floor and latency) and the floor's statements. */
+export function printMixDetails(run: MixRun): void {
+  const sqlMs = run.floor.perUrl.reduce((a, b) => a + b, 0) / run.floor.perUrl.length;
+  const sqlCpu = run.floor.cpuMs / run.floor.perUrl.length;
+  console.log(
+    `\nThe mix in detail. Vitrine's CPU (all threads) per request: ${fmt(run.cpuMs, 2)} ms; ` +
+      `its SQL alone (the replay's CPU): ${fmt(sqlCpu, 2)} ms a request, so ` +
+      `${fmt(run.cpuMs - sqlCpu, 2)} ms outside SQL (routing, permissions, rendering, JSON, ` +
+      `HTTP, the workers' hand-offs). Of the measured URLs' statements, ${
+        fmt(run.recording.cached)
+      } were answered by ` +
+      `the query cache (not replayed) and ${
+        fmt(run.recording.interrupted)
+      } stopped at their time limit when recorded (replayed whole).`,
+  );
+  const kinds = byKind(run.timed.vitrine);
+  const refKinds = run.timed.reference ? byKind(run.timed.reference) : null;
+  const floorByKind = new Map<string, number>();
+  run.measured.forEach((u, i) =>
+    floorByKind.set(u.kind, (floorByKind.get(u.kind) ?? 0) + run.floor.perUrl[i])
+  );
+  const floorTotal = [...floorByKind.values()].reduce((a, b) => a + b, 0);
+  const all = run.timed.vitrine.map((t) => t.ms);
+  const refAll = run.timed.reference?.map((t) => t.ms) ?? [];
+  const count = (list: Timed[] | null) => fmt(list?.length);
+  console.log(
+    `\nBy kind, from a client timing each answer (16 at a time, ${
+      count(run.timed.vitrine)
+    } answers from Vitrine${
+      run.timed.reference ? `, ${count(run.timed.reference)} from the reference` : ""
+    }); "slowest 2%" is how many of all the slowest 2% of Vitrine's answers are of that kind; ` +
+      `floor: the kind's share of the replay's time.\n`,
+  );
+  console.log(
+    "| kind | share of requests | floor ms a URL | share of the floor | Vitrine p50 | p99 | " +
+      "in the slowest 2% | facets timed out | reference p50 | p99 |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const measuredCount = new Map<string, number>();
+  for (const u of run.measured) measuredCount.set(u.kind, (measuredCount.get(u.kind) ?? 0) + 1);
+  for (const [kind, k] of [...kinds].sort((a, b) => b[1].p99 - a[1].p99)) {
+    const r = refKinds?.get(kind);
+    const floorMs = floorByKind.get(kind) ?? 0;
+    console.log(
+      `| ${kind} | ${fmt((100 * k.n) / run.timed.vitrine.length, 1)}% | ${
+        fmt(floorMs / (measuredCount.get(kind) ?? 1), 1)
+      } | ${fmt((100 * floorMs) / floorTotal, 1)}% | ${ms(k.p50)} | ${ms(k.p99)} | ${
+        fmt(k.inTail)
+      } | ${fmt(k.timedOut)} | ${r ? ms(r.p50) : ""} | ${r ? ms(r.p99) : ""} |`,
+    );
+  }
+  console.log(
+    `| all | 100% | ${fmt(sqlMs, 1)} | 100% | ${ms(percentile(all, 50))} | ${
+      ms(percentile(all, 99))
+    } | | | ${refAll.length ? ms(percentile(refAll, 50)) : ""} | ${
+      refAll.length ? ms(percentile(refAll, 99)) : ""
+    } |`,
+  );
+  const total = [...run.floor.bySql.values()].reduce((a, b) => a + b, 0);
+  console.log("\nThe floor's statements by their share of its time:\n");
+  console.log("| share | ms in all | statement |");
+  console.log("|---:|---:|---|");
+  const top = [...run.floor.bySql].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  for (const [sql, time] of top) {
+    const text = sql.replace(/\s+/g, " ").slice(0, 140).replaceAll("|", "\\|");
+    console.log(`| ${fmt((100 * time) / total, 1)}% | ${fmt(time)} | \`${text}\` |`);
+  }
+}
