@@ -4,7 +4,10 @@
  * command; the floor is the SQL it ran for the same URLs, replayed through the binding on one
  * connection per core. Target: Vitrine's rate ≥ 0.8x the floor's.
  *
- *   deno run -A bench/mix_floor.ts [--rows=500000] [--seconds=5]
+ *   deno run -A bench/mix_floor.ts [--rows=500000] [--seconds=5] [--serve="-s num_sql_threads 2"]
+ *
+ * `--serve` adds options to both servers' command (the measured one and the recording one), to
+ * compare settings.
  *
  * @module
  */
@@ -23,22 +26,31 @@ const flags = Object.fromEntries(
 );
 const ROWS = Number(flags.rows ?? 500_000);
 const SECONDS = Number(flags.seconds ?? 5);
+const SERVE = (flags.serve ?? "").split(" ").filter(Boolean);
 
 const dir = Deno.makeTempDirSync({ prefix: "vitrine-mix-floor-" });
 const path = `${dir}/bench.db`;
 buildBenchDatabase(path, ROWS);
 console.log(`# The varied mix against its SQL floor (issue 42 item 2)\n\n${machine()}`);
+if (SERVE.length) console.log(`\nServed with \`${SERVE.join(" ")}\`.`);
 
 const port = freePort();
 const server = await startServer(
   [Deno.execPath(), "run", "-A", "cli.ts", "serve", "-i", path, "-p", String(port)]
-    .concat(["--no-access-log"]),
+    .concat(["--no-access-log", ...SERVE]),
   port,
   "/-/versions.json",
 );
 let run;
 try {
-  run = await runMix({ path, rows: ROWS, seconds: SECONDS, vitrine: server, reference: null });
+  run = await runMix({
+    path,
+    rows: ROWS,
+    seconds: SECONDS,
+    vitrine: server,
+    reference: null,
+    serveArgs: SERVE,
+  });
 } finally {
   await server.stop();
 }

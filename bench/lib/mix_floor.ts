@@ -12,7 +12,6 @@
  * @module
  */
 
-import process from "node:process";
 import type { BindParams } from "../../src/sqlite/values.ts";
 import type { MixUrl } from "./mix.ts";
 import { freePort, startServer } from "./process.ts";
@@ -90,7 +89,7 @@ export async function recordMix(
 export interface Replay {
   /** Wall time of the whole replay, all threads at once. */
   ms: number;
-  /** CPU time of this process (all threads) during the replay: the SQL's own cost. */
+  /** CPU time the replay's threads spent running the statements: the SQL's own cost. */
   cpuMs: number;
   /** Milliseconds each URL's statements took, in the recording's order. */
   perUrl: number[];
@@ -110,28 +109,29 @@ export async function replayMix(
   const shares: Statement[][][] = Array.from({ length: cores }, () => []);
   requests.forEach((list, i) => shares[i % cores].push(list));
   const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
   const answers = await Promise.all(
     shares.map((share) =>
-      new Promise<{ times: [string, number][]; perRequest: number[] }>((resolve, reject) => {
-        const worker = new Worker(new URL("./floor_worker.ts", import.meta.url), {
-          type: "module",
-        });
-        worker.onmessage = (event) => (worker.terminate(), resolve(event.data));
-        worker.onerror = (event) => (worker.terminate(), reject(new Error(event.message)));
-        worker.postMessage({ path, requests: share });
-      })
+      new Promise<{ cpuMs: number; times: [string, number][]; perRequest: number[] }>(
+        (resolve, reject) => {
+          const worker = new Worker(new URL("./floor_worker.ts", import.meta.url), {
+            type: "module",
+          });
+          worker.onmessage = (event) => (worker.terminate(), resolve(event.data));
+          worker.onerror = (event) => (worker.terminate(), reject(new Error(event.message)));
+          worker.postMessage({ path, requests: share });
+        },
+      )
     ),
   );
   const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
   const bySql = new Map<string, number>();
   for (const answer of answers) {
     for (const [sql, time] of answer.times) bySql.set(sql, (bySql.get(sql) ?? 0) + time);
   }
   // URL i was the (i / cores)th request of thread i % cores.
   const perUrl = requests.map((_, i) => answers[i % cores].perRequest[Math.floor(i / cores)]);
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, perUrl, bySql };
+  const cpuMs = answers.reduce((sum, answer) => sum + answer.cpuMs, 0);
+  return { ms, cpuMs, perUrl, bySql };
 }
 
 /** The faster of two replays, after one that warms the file's pages and the code. */

@@ -40,6 +40,8 @@ export async function runMix(options: {
   seconds: number;
   vitrine: ServerProcess;
   reference: ServerProcess | null;
+  /** Options Vitrine was served with beyond the plain command (the recording server gets them). */
+  serveArgs?: string[];
 }): Promise<MixRun> {
   const { path, rows, seconds } = options;
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-mix-run-" });
@@ -71,6 +73,7 @@ export async function runMix(options: {
       "bench",
       urls.warm.slice(0, v.warm.requests),
       measured,
+      options.serveArgs,
     );
     const floor = await mixFloor(path, recording.requests);
     return {
