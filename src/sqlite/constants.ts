@@ -76,3 +76,5 @@ export const SQLITE_FUNCTION = 31;
 
 /** Destructor value telling SQLite to copy the bytes before the call returns. */
 export const SQLITE_TRANSIENT = -1n;
+/** Destructor value telling SQLite the bytes stay where they are until it is done with them. */
+export const SQLITE_STATIC = 0n;

@@ -138,6 +138,13 @@ const symbols = {
     parameters: ["pointer", "i32", "buffer", "i32", "isize"],
     result: "i32",
   },
+  // The same function given the text's address as a number (`bindTextAt`): a value inside a
+  // larger buffer is bound without a view object made for it.
+  sqlite3_bind_text_at: {
+    name: "sqlite3_bind_text",
+    parameters: ["pointer", "i32", "usize", "i32", "isize"],
+    result: "i32",
+  },
   // int sqlite3_bind_blob(sqlite3_stmt*, int, const void*, int n, void (*)(void*));
   sqlite3_bind_blob: {
     parameters: ["pointer", "i32", "buffer", "i32", "isize"],

@@ -11,6 +11,7 @@ import { readCString, sqlite } from "./ffi.ts";
 import { type CellBatch, readRowCells } from "./cell_batch.ts";
 import {
   type BindParams,
+  bindTextAt,
   type BindValue,
   bindValue,
   parameterName,
@@ -152,6 +153,24 @@ export class Statement {
 
   #bindOne(index: number, value: BindValue): void {
     const rc = bindValue(this.#pointer, index, value);
+    if (rc !== 0) throw errorFor(this.#state.db, rc);
+  }
+
+  /**
+   * Binds one value at 1-based `index`, after `bind()` reset the statement (the parameters not
+   * bound stay NULL): for callers that bind values from where they lie, without an array.
+   */
+  bindAt(index: number, value: BindValue): void {
+    this.#bindOne(index, value);
+  }
+
+  /**
+   * Binds the UTF-8 text of `length` bytes at `address` at `index`, without a copy: the buffer
+   * it lies in stays alive and unchanged until this statement has been stepped and bound again
+   * (values.ts {@link bindTextAt}).
+   */
+  bindTextAt(index: number, address: bigint, length: number): void {
+    const rc = bindTextAt(this.#pointer, index, address, length);
     if (rc !== 0) throw errorFor(this.#state.db, rc);
   }
 

@@ -53,7 +53,7 @@ export function kindOfType(type: ImportType): ValueKind {
 
 /** The value to store for a CSV field of `kind` in a column of `type` (numbers as numbers). */
 export function storedText(value: string, kind: ValueKind, type: ImportType): unknown {
-  if (type === "TEXT" || kind === 3) return value;
+  if (type === "TEXT" || kind === 3 || kind === 0) return value;
   if (kind === 1) {
     const number = Number(value);
     return Number.isSafeInteger(number) ? number : BigInt(value);

@@ -12,11 +12,12 @@
 import type { Connection } from "../../sqlite/connection.ts";
 import type { Statement } from "../../sqlite/statement.ts";
 import { SqliteError } from "../../sqlite/errors.ts";
-import type { BindValue } from "../../sqlite/values.ts";
+import { addressOf, type BindValue } from "../../sqlite/values.ts";
 import { quoteName } from "../write_values.ts";
 import { createTableSql } from "../table_writes.ts";
 import { ImportError } from "./import_error.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
+import { type EncodedRows, isEncoded } from "./encoded_rows.ts";
 import {
   type ImportType,
   kindOfText,
@@ -71,10 +72,13 @@ interface Column {
   type: ImportType | null;
 }
 
+/** What a source gives at a time: records, or CSV rows packed by the import worker. */
+type Batch = SourceRecord[] | EncodedRows;
+
 /** Imports `source` into `options.table` on `conn` in one transaction (rolled back on error). */
 export async function importSource(
   conn: Connection,
-  source: RecordSource,
+  source: RecordSource<Batch>,
   options: ImportOptions,
 ): Promise<ImportResult> {
   checkOptions(options);
@@ -109,7 +113,7 @@ const MAX_VALUES = 999;
 
 class ImportRun {
   #conn: Connection;
-  #source: RecordSource;
+  #source: RecordSource<Batch>;
   #options: ImportOptions;
   #detect: boolean;
   #columns: Column[] = [];
@@ -125,9 +129,13 @@ class ImportRun {
   #pendingLines: number[] = [];
   /** The row being read (one array for every row: its values are copied to `#pending`). */
   #row: BindValue[] = [];
+  /** Per column: its reals are bound as numbers (a FLOAT column this import created). */
+  #realColumns: boolean[] = [];
+  /** The address of the text of the packed rows being inserted. */
+  #address = 0n;
   #rows = 0;
 
-  constructor(conn: Connection, source: RecordSource, options: ImportOptions) {
+  constructor(conn: Connection, source: RecordSource<Batch>, options: ImportOptions) {
     this.#conn = conn;
     this.#source = source;
     this.#options = options;
@@ -136,20 +144,22 @@ class ImportRun {
 
   async run(): Promise<ImportResult> {
     const sampleRows = this.#options.sampleRows ?? 10_000;
-    let pending: SourceRecord[] | null = [];
+    let sample: Batch[] | null = [];
+    let sampled = 0;
     for await (const batch of this.#source.batches()) {
-      if (pending) {
-        pending.push(...batch);
-        if (pending.length < sampleRows) continue;
-        this.#setUp(pending);
-        this.#insert(pending);
-        pending = null;
+      if (sample) {
+        sample.push(batch);
+        sampled += isEncoded(batch) ? batch.rows : batch.length;
+        if (sampled < sampleRows) continue;
+        this.#setUp(sample);
+        for (const rows of sample) this.#insert(rows);
+        sample = null;
       } else this.#insert(batch);
       this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
     }
-    if (pending) {
-      this.#setUp(pending);
-      this.#insert(pending);
+    if (sample) {
+      this.#setUp(sample);
+      for (const rows of sample) this.#insert(rows);
     }
     if (this.#options.fts?.length) this.#indexText(this.#options.fts);
     else if (this.#rows) this.#refreshIndex();
@@ -176,7 +186,7 @@ class ImportRun {
   }
 
   /** Creates the table from the sample, or checks the existing one against the file. */
-  #setUp(sample: SourceRecord[]): void {
+  #setUp(sample: Batch[]): void {
     const names = this.#source.columns;
     const { table } = this.#options;
     const existing = tableInfo(this.#conn, table);
@@ -201,14 +211,21 @@ class ImportRun {
   }
 
   /** The type of column `i` from the sample, or as the user chose. */
-  #inferred(name: string, sample: SourceRecord[], i: number): ImportType {
+  #inferred(name: string, sample: Batch[], i: number): ImportType {
     const chosen = this.#options.types?.[name];
     if (chosen) return chosen;
     if (!this.#detect) return "TEXT";
     let widest: ValueKind = 0;
-    for (const record of sample) {
-      const kind = this.#kind(record.values[i]);
-      if (kind > widest) widest = kind;
+    for (const batch of sample) {
+      if (isEncoded(batch)) {
+        if (i < batch.width && batch.widest[i] > widest) widest = batch.widest[i] as ValueKind;
+        continue;
+      }
+      for (const record of batch) {
+        const kind = this.#kind(record.values[i]);
+        if (kind > widest) widest = kind;
+        if (widest === 3) break;
+      }
       if (widest === 3) break;
     }
     return typeOfKind(widest);
@@ -231,14 +248,16 @@ class ImportRun {
    * Columns the table lacks: added when this import created the table or `--alter` allows it,
    * else an error naming them.
    */
-  #addColumns(names: string[], sample: SourceRecord[], from: number): void {
+  #addColumns(names: string[], sample: Batch[], from: number): void {
     if (!names.length) return;
     if (!this.#created && !this.#options.alter) {
       const list = names.map((name) => `"${name}"`).join(", ");
+      const first = sample[0];
+      const line = first && isEncoded(first) ? first.lines[0] : first?.[0]?.line;
       throw new ImportError(
         `The table "${this.#options.table}" has no column ${list}` +
           " (add missing columns with --alter)",
-        { line: sample[0]?.line ?? null },
+        { line: line ?? null },
       );
     }
     for (const name of names) {
@@ -276,6 +295,7 @@ class ImportRun {
     } catch (error) {
       throw new ImportError((error as Error).message, { cause: error });
     }
+    this.#realColumns = this.#columns.map((column) => this.#detect && column.type === "FLOAT");
     this.#batchRows = Math.max(1, Math.min(STATEMENT_ROWS, Math.floor(MAX_VALUES / names.length)));
     const row = `(${names.map(() => "?").join(", ")})`;
     this.#batch = this.#batchRows > 1
@@ -285,7 +305,8 @@ class ImportRun {
       : null;
   }
 
-  #insert(records: SourceRecord[]): void {
+  #insert(records: Batch): void {
+    if (isEncoded(records)) return this.#insertEncoded(records);
     for (const record of records) {
       if (record.values.length > this.#columns.length) {
         this.#flush();
@@ -334,6 +355,94 @@ class ImportRun {
     }
   }
 
+  /**
+   * Packed CSV rows: each value bound where it lies in their text, a whole statement's rows at a
+   * time, the columns widened first where a row needs it.
+   */
+  #insertEncoded(rows: EncodedRows): void {
+    this.#address = addressOf(rows.text);
+    let from = 0;
+    while (from < rows.rows) {
+      const to = this.#firstToWiden(rows, from);
+      this.#insertRange(rows, from, to);
+      if (to === rows.rows) return;
+      for (let i = 0, k = to * rows.width; i < rows.width; i++, k++) {
+        const type = this.#columns[i].type!;
+        if (rows.kinds[k] > kindOfType(type)) {
+          this.#widen(i, typeOfKind(rows.kinds[k] as ValueKind));
+        }
+      }
+      from = to;
+    }
+  }
+
+  /** The first row from `from` on with a value its column cannot take as it is, or the end. */
+  #firstToWiden(rows: EncodedRows, from: number): number {
+    if (!this.#detect) return rows.rows;
+    const { width, kinds, widest } = rows;
+    // Columns of an existing table (no type of ours) are never widened.
+    const limits = this.#columns.map((column) => column.type ? kindOfType(column.type) : 3);
+    if (limits.every((limit, i) => widest[i] <= limit)) return rows.rows;
+    for (let r = from; r < rows.rows; r++) {
+      for (let i = 0; i < width; i++) if (kinds[r * width + i] > limits[i]) return r;
+    }
+    return rows.rows;
+  }
+
+  /** Inserts packed rows `from` to `to` (not included) as `#flush` inserts pending rows. */
+  #insertRange(rows: EncodedRows, from: number, to: number): void {
+    const count = this.#batchRows;
+    let r = from;
+    for (; this.#batch && r + count <= to; r += count) {
+      const batch = this.#batch;
+      try {
+        batch.bind();
+        for (let j = 0; j < count; j++) this.#bindEncoded(batch, j * rows.width + 1, rows, r + j);
+        batch.step();
+        this.#rows += count;
+        continue;
+      } catch (error) {
+        if (!(error instanceof SqliteError) || !this.#conn.inTransaction) {
+          throw rowError(error, rows.lines[r]);
+        }
+      }
+      this.#insertEach(rows, r, r + count);
+    }
+    this.#insertEach(rows, r, to);
+  }
+
+  #insertEach(rows: EncodedRows, from: number, to: number): void {
+    const statement = this.#statement!;
+    for (let r = from; r < to; r++) {
+      try {
+        statement.bind();
+        this.#bindEncoded(statement, 1, rows, r);
+        statement.step();
+      } catch (error) {
+        throw rowError(error, rows.lines[r]);
+      }
+      this.#rows++;
+    }
+  }
+
+  /**
+   * Binds row `r` of `rows` from parameter `first` on, after `bind()` set them all to NULL. Text
+   * is bound as it is: a column's affinity turns an integer's text into the integer (exactly, as
+   * `kindOfText` lets only 64-bit integers through) and a FLOAT column's into a real; a real in a
+   * FLOAT column is bound as the number JavaScript read, whose rounding `Number` guarantees.
+   */
+  #bindEncoded(statement: Statement, first: number, rows: EncodedRows, r: number): void {
+    const { width, kinds, starts, lengths, reals } = rows;
+    const address = this.#address;
+    const realColumns = this.#realColumns;
+    for (let i = 0, k = r * width; i < width; i++, k++) {
+      const length = lengths[k];
+      if (length < 0) continue;
+      if (kinds[k] === 2 && realColumns[i]) statement.bindAt(first + i, reals[k]);
+      else statement.bindTextAt(first + i, address + BigInt(starts[k]), length);
+    }
+  }
+
   /** A JSON row with keys no earlier row had. */
   #newColumns(record: SourceRecord): void {
     const from = this.#columns.length;
@@ -342,7 +451,7 @@ class ImportRun {
       tableInfo(this.#conn, this.#options.table).map((column) => column.name.toLowerCase()),
     );
     this.#columns.push(...names.map((name) => ({ name, type: null })));
-    this.#addColumns(names.filter((name) => !have.has(name.toLowerCase())), [record], from);
+    this.#addColumns(names.filter((name) => !have.has(name.toLowerCase())), [[record]], from);
     this.#prepare();
   }
 
@@ -352,18 +461,12 @@ class ImportRun {
     const out = this.#row;
     out.length = this.#columns.length;
     const typed = this.#source.typed;
-    const kinds = record.kinds;
-    const at = record.kindsAt ?? 0;
     for (let i = 0; i < out.length; i++) {
       const value = values[i] ?? null;
       const type = this.#columns[i].type;
       let stored: unknown = value;
       if (value !== null && type !== null && this.#detect) {
-        const kind = kinds
-          ? kinds[at + i] as ValueKind
-          : typed
-          ? kindOfValue(value)
-          : kindOfText(value as string);
+        const kind = typed ? kindOfValue(value) : kindOfText(value as string);
         if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
         if (!typed) stored = storedText(value as string, kind, this.#columns[i].type!);
       }

@@ -9,19 +9,16 @@
 export interface SourceRecord {
   line: number;
   values: unknown[];
-  /**
-   * Each value's kind (`column_types.ts`), from `kindsAt` on, when the reader classified the
-   * fields already (a CSV file read by a worker).
-   */
-  kinds?: Uint8Array;
-  kindsAt?: number;
 }
 
 /** The file formats the importer reads. */
 export type ImportFormat = "csv" | "tsv" | "json" | "ndjson";
 
-/** An open file being read: its columns so far and its records, a batch at a time. */
-export interface RecordSource {
+/**
+ * An open file being read: its columns so far and its records, a batch at a time (`Batch`: a CSV
+ * file read by a worker gives its rows packed, `encoded_rows.ts`).
+ */
+export interface RecordSource<Batch = SourceRecord[]> {
   readonly format: ImportFormat;
   /** Column names so far: a CSV header's, or every key a JSON file has shown up to now. */
   readonly columns: string[];
@@ -30,7 +27,7 @@ export interface RecordSource {
   /** Bytes of the file read so far (for progress). */
   readonly bytesRead: number;
   /** The records, in batches of what one chunk of the file held. */
-  batches(): AsyncGenerator<SourceRecord[]>;
+  batches(): AsyncGenerator<Batch>;
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * The worker half of {@link ../worker_source.ts}: opens the file (or standard input), decodes and
- * parses it, and for CSV classifies each field (integer, real, text, empty), posting batches of
- * records to the importer's thread, which binds and inserts them meanwhile. At most a few batches
- * wait unread, so memory stays bounded however large the file.
+ * parses it, and posts batches of records to the importer's thread, which binds and inserts them
+ * meanwhile: CSV rows packed into typed arrays with each field's kind (integer, real, text, empty;
+ * `encoded_rows.ts`), JSON records as they are. At most a few batches wait unread, so memory stays
+ * bounded however large the file.
  *
  * @module
  */
 
-import { kindOfText } from "./column_types.ts";
+import { encodeRows, transferables } from "./encoded_rows.ts";
 import { ImportError } from "./import_error.ts";
 import { openSource, type SourceOptions } from "./open_source.ts";
 import type { WorkerReply, WorkerRequest } from "./worker_source.ts";
@@ -56,29 +57,22 @@ async function run(path: string, options: SourceOptions, classify: boolean): Pro
     for await (const batch of source.batches()) {
       while (credit <= 0) await new Promise<void>((resolve) => wake = resolve);
       credit--;
-      const lines = new Int32Array(batch.length);
-      const values: unknown[][] = new Array(batch.length);
-      let kinds: Uint8Array | null = null;
-      if (classify && !source.typed && batch.length) {
-        const width = source.columns.length;
-        kinds = new Uint8Array(batch.length * width);
-        for (let r = 0; r < batch.length; r++) {
-          const row = batch[r].values;
-          for (let i = 0, at = r * width; i < row.length; i++) {
-            kinds[at + i] = kindOfText(row[i] as string | null);
-          }
-        }
-      }
-      for (let r = 0; r < batch.length; r++) {
-        lines[r] = batch[r].line;
-        values[r] = batch[r].values;
-      }
       // A JSON file's keys grow as rows show new ones: send the names added since last time.
       const added = source.columns.length > columns ? source.columns.slice(columns) : [];
       columns = source.columns.length;
-      const transfer: Transferable[] = [lines.buffer as ArrayBuffer];
-      if (kinds) transfer.push(kinds.buffer as ArrayBuffer);
-      post({ kind: "batch", lines, values, kinds, added, bytes: source.bytesRead }, transfer);
+      const bytes = source.bytesRead;
+      if (source.typed) {
+        const lines = new Int32Array(batch.length);
+        const values: unknown[][] = new Array(batch.length);
+        for (let r = 0; r < batch.length; r++) {
+          lines[r] = batch[r].line;
+          values[r] = batch[r].values;
+        }
+        post({ kind: "records", lines, values, added, bytes }, [lines.buffer as ArrayBuffer]);
+      } else {
+        const rows = encodeRows(batch, columns, classify);
+        post({ kind: "encoded", rows, added, bytes }, transferables(rows));
+      }
     }
     const added = source.columns.length > columns ? source.columns.slice(columns) : [];
     post({ kind: "end", added, bytes: source.bytesRead });

@@ -1,8 +1,9 @@
 /**
  * A record source read by a worker (`source_worker.ts`): decoding, parsing and classifying the
  * fields of a CSV file take about half of an import's time, and on a second core they overlap
- * with binding and inserting on this one. The records arrive as the worker posts them, each CSV
- * record with the kind of each field (`kinds`), so the importer does not classify them again.
+ * with binding and inserting on this one. A CSV file's rows arrive packed (`encoded_rows.ts`:
+ * their text already UTF-8, each field's kind told), so this thread neither classifies nor
+ * encodes them again, nor clones a string per field.
  *
  * Running from source only: a compiled program reads the file on its own thread
  * ({@link canReadInWorker}).
@@ -13,6 +14,7 @@
 import { ImportError } from "./import_error.ts";
 import type { SourceOptions } from "./open_source.ts";
 import type { ImportFormat, RecordSource, SourceRecord } from "./records.ts";
+import type { EncodedRows } from "./encoded_rows.ts";
 
 /** What the importer's thread asks of the worker. */
 export type WorkerRequest =
@@ -22,14 +24,8 @@ export type WorkerRequest =
 /** What the worker posts. */
 export type WorkerReply =
   | { kind: "open"; format: ImportFormat; typed: boolean }
-  | {
-    kind: "batch";
-    lines: Int32Array;
-    values: unknown[][];
-    kinds: Uint8Array | null;
-    added: string[];
-    bytes: number;
-  }
+  | { kind: "records"; lines: Int32Array; values: unknown[][]; added: string[]; bytes: number }
+  | { kind: "encoded"; rows: EncodedRows; added: string[]; bytes: number }
   | { kind: "end"; added: string[]; bytes: number }
   | { kind: "error"; message: string; line: number | null; importError: boolean };
 
@@ -48,7 +44,7 @@ export function workerSource(
   path: string,
   options: SourceOptions,
   classify: boolean,
-): Promise<RecordSource & { close(): void }> {
+): Promise<RecordSource<SourceRecord[] | EncodedRows> & { close(): void }> {
   const worker = new Worker(WORKER_URL, { type: "module", name: "vitrine-import" });
   const replies: WorkerReply[] = [];
   let waiting: (() => void) | null = null;
@@ -76,7 +72,7 @@ export function workerSource(
   worker.postMessage({ kind: "start", path, options, classify } satisfies WorkerRequest);
   const columns: string[] = [];
   let bytes = 0;
-  async function* batches(): AsyncGenerator<SourceRecord[]> {
+  async function* batches(): AsyncGenerator<SourceRecord[] | EncodedRows> {
     while (true) {
       const reply = await next();
       if (reply.kind === "end") {
@@ -84,19 +80,18 @@ export function workerSource(
         bytes = reply.bytes;
         return;
       }
-      if (reply.kind !== "batch") continue;
+      if (reply.kind !== "records" && reply.kind !== "encoded") continue;
       // Ask for the next batch at once, so the worker parses it while this one is inserted.
       worker.postMessage({ kind: "more" } satisfies WorkerRequest);
       columns.push(...reply.added);
       bytes = reply.bytes;
-      const { lines, values, kinds } = reply;
-      const out: SourceRecord[] = new Array(lines.length);
-      const width = columns.length;
-      for (let r = 0; r < lines.length; r++) {
-        out[r] = kinds
-          ? { line: lines[r], values: values[r], kinds, kindsAt: r * width }
-          : { line: lines[r], values: values[r] };
+      if (reply.kind === "encoded") {
+        yield reply.rows;
+        continue;
       }
+      const { lines, values } = reply;
+      const out: SourceRecord[] = new Array(lines.length);
+      for (let r = 0; r < lines.length; r++) out[r] = { line: lines[r], values: values[r] };
       yield out;
     }
   }

@@ -104,3 +104,46 @@ Deno.test("the worker reads Latin-1, header-only files, JSON keys that appear la
   const text = await importBothWays("a,b\n007,\n1.50,2\n", "text.csv", { detectTypes: false });
   assert.deepEqual(text.rows.map((row) => row.slice(0, 2)), [["007", ""], ["1.50", "2"]]);
 });
+
+Deno.test("packed rows from the worker store what records read in place store", async () => {
+  // Reals of every shape, integers and text in whole statements of a hundred rows.
+  const random = (() => {
+    let seed = 7;
+    return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  })();
+  const lines = ["id,real,mixed,empty"];
+  for (let i = 0; i < 1000; i++) {
+    const real = [
+      (random() * 1e6).toFixed(Math.floor(random() * 17)),
+      `${(random() * 10).toFixed(3)}e${Math.floor(random() * 600) - 300}`,
+      `-0.${Math.floor(random() * 1e15)}`,
+      "0.1",
+      "123456789012345678.5",
+    ][i % 5];
+    lines.push(`${i},${real},${i % 7 ? i : "x" + i},${i % 2 ? "" : i}`);
+  }
+  const outcome = await importBothWays(lines.join("\n") + "\n", "reals.csv");
+  assert.deepEqual(outcome.types.map(([, type]) => type), ["INTEGER", "FLOAT", "TEXT", "INTEGER"]);
+  assert.equal(outcome.rows[3][1], 0.1);
+  // An existing table's own types decide (the text is bound as it is); empty text kept as such.
+  const existing = await importBothWays(
+    "a,b,c\n1,2.5,3\n4,x,\n",
+    "existing.csv",
+    { emptyAsNull: false },
+    "create table t (a integer, b real, c text)",
+  );
+  assert.deepEqual(existing.rows, [[1, 2.5, "3", "integer", "real", "text"], [
+    4,
+    "x",
+    "",
+    "integer",
+    "text",
+    "text",
+  ]]);
+  const empty = await importBothWays("a,b\n1,\n2,3\n", "empty.csv", { emptyAsNull: false });
+  assert.deepEqual(empty.rows, [[1, "", "integer", "text"], [2, 3, "integer", "integer"]]);
+  // A repeated key inside a whole statement of rows is named by its own line.
+  const keys = ["id,v", ...Array.from({ length: 250 }, (_, i) => `${i === 150 ? 3 : i},v`)];
+  const repeated = await importBothWays(keys.join("\n"), "keys.csv", { pk: ["id"] });
+  assert.equal(repeated.line, 152);
+});
