@@ -49,7 +49,7 @@ export { Database } from "./src/db/database.ts";
  * A served database of any engine, as `svc.get_database()` returns it: SQLite's `Database`
  * or a PostgreSQL database (`--postgres`, `new Service({ postgres: [url] })`).
  */
-export type { DatabaseEngine, EngineName, RowWrites } from "./src/db/engine.ts";
+export type { DatabaseEngine, EngineName, RowWrites, TableWrites } from "./src/db/engine.ts";
 /** The SQL an engine speaks, as the table layer builds it (`db.dialect`). */
 export type { FullTextSource, FullTextSql, SqlDialect } from "./src/db/dialect.ts";
 /** A table and its primary key, a row to write, and a row read back (the write API's). */
@@ -60,8 +60,20 @@ export type { WriteRow } from "./src/db/write_values.ts";
 export type { BulkUpdateResult } from "./src/db/row_bulk.ts";
 /** What a batch of write statements answers, statement by statement. */
 export type { BatchResult, StatementResult } from "./src/db/write_statements.ts";
-/** A column of a table to create: name, type, key, NOT NULL and default. */
-export type { ColumnSpec } from "./src/db/table_writes.ts";
+/**
+ * A table to create (its columns or rows, keys and foreign keys), one of its columns, a foreign
+ * key asked for, and what creating it answers.
+ */
+export type {
+  ColumnSpec,
+  CreateTableResult,
+  CreateTableSpec,
+  ForeignKeyRequest,
+} from "./src/db/table_writes.ts";
+/** One operation of `/-/alter` (`{"op": …, "args": {…}}`). */
+export type { AlterOperation } from "./src/db/alter_plan.ts";
+/** What an alter answers: the table's name and schema before and after, the statements run. */
+export type { AlterResult } from "./src/db/table_rebuild.ts";
 /**
  * A PostgreSQL database served beside SQLite files (`docs/postgres.md`); usually made by
  * `new Service({ postgres: ["postgres://user@host/db"] })`.

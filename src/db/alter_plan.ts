@@ -26,6 +26,8 @@ export interface ColumnShape {
 
 /** A foreign key: `column` references `table(to)`, with its ON UPDATE / ON DELETE actions. */
 export interface ForeignKeyShape {
+  /** The constraint's name where the engine keeps one (PostgreSQL); absent for SQLite. */
+  name?: string;
   column: string;
   table: string;
   to: string;
@@ -45,7 +47,9 @@ export interface TableShape {
 
 /** One operation of the request. */
 export interface AlterOperation {
+  /** `add_column`, `rename_column`, `alter_column`… */
   op: string;
+  /** The operation's arguments (`name`, `to`, `type`…). */
   args: Record<string, unknown>;
 }
 
@@ -59,14 +63,39 @@ export interface AlterPlan {
   rebuild: TableShape | null;
   /** The table's new name, or null. */
   renameTo: string | null;
+  /**
+   * Each operation as a change of the shape, in order: what an engine that alters tables in place
+   * (PostgreSQL, `postgres_alter.ts`) turns into its own statements.
+   */
+  steps: AlterStep[];
 }
+
+/**
+ * One operation applied: the column or the key before and after it; `alter_column` says which of
+ * its parts were asked for. Foreign keys are not steps: they are compared as a whole, the
+ * shape's before and the rebuilt shape's after (a kept one keeps its `name`).
+ */
+export type AlterStep =
+  | { op: "add_column"; column: ColumnShape }
+  | { op: "rename_column"; from: string; to: string }
+  | { op: "rename_table"; to: string }
+  | {
+    op: "alter_column";
+    before: ColumnShape;
+    after: ColumnShape;
+    asked: { type: boolean; notNull: boolean; default: boolean };
+  }
+  | { op: "drop_column"; name: string }
+  | { op: "set_primary_key"; before: string[]; after: string[] }
+  | { op: "reorder_columns"; columns: string[] };
 
 /** Looks up the single primary key column of a referenced table (for foreign keys without `fk_column`). */
 export type PrimaryKeyOf = (table: string) => string[] | null;
 
 const TYPES = new Set(["TEXT", "INTEGER", "FLOAT", "REAL", "NUMERIC", "BLOB"]);
 
-const DEFAULT_EXPRESSIONS: Record<string, string> = {
+/** `default_expr`'s names and the SQLite SQL each stands for (`postgres_ddl.ts` has PostgreSQL's). */
+export const DEFAULT_EXPRESSIONS: Record<string, string> = {
   current_timestamp: "CURRENT_TIMESTAMP",
   current_date: "CURRENT_DATE",
   current_time: "CURRENT_TIME",
@@ -81,7 +110,15 @@ export function planAlter(
   primaryKeyOf: PrimaryKeyOf,
 ): AlterPlan {
   const table: TableShape = structuredClone(shape);
-  const plan: AlterPlan = { renames: [], additions: [], rebuild: null, renameTo: null };
+  const plan: AlterPlan = {
+    renames: [],
+    additions: [],
+    rebuild: null,
+    renameTo: null,
+    steps: [],
+  };
+  const step = (change: AlterStep) => plan.steps.push(change);
+
   let rebuild = false;
   operations.forEach((operation, i) => {
     const where = `Operation ${i + 1} (${operation.op})`;
@@ -119,6 +156,7 @@ export function planAlter(
           fail("a NOT NULL column needs a default for the rows already there");
         }
         table.columns.push(added);
+        step({ op: "add_column", column: added });
         // ADD COLUMN refuses non-constant defaults (CURRENT_TIMESTAMP...) on a table with rows.
         if (added.defaultSql !== null && /^[A-Z(]/.test(added.defaultSql)) rebuild = true;
         else {plan.additions.push(
@@ -136,22 +174,29 @@ export function planAlter(
             quoteName(to)
           }`,
         );
+        step({ op: "rename_column", from: target.name, to });
         renameEverywhere(table, target.name, to);
         return;
       }
       case "rename_table":
         plan.renameTo = text("to");
+        step({ op: "rename_table", to: plan.renameTo });
         return;
       case "alter_column": {
         const target = column(text("name"));
         if (!["type", "not_null", "default", "default_expr"].some((key) => key in args)) {
           fail('give at least one of "type", "not_null", "default" or "default_expr"');
         }
-        if ("type" in args) target.type = typeOf(args.type, fail) ?? target.type;
-        if ("not_null" in args) target.notNull = args.not_null === true;
-        if ("default" in args || "default_expr" in args) {
-          target.defaultSql = defaultSqlOf(args, fail);
-        }
+        const before = { ...target };
+        const asked = {
+          type: "type" in args,
+          notNull: "not_null" in args,
+          default: "default" in args || "default_expr" in args,
+        };
+        if (asked.type) target.type = typeOf(args.type, fail) ?? target.type;
+        if (asked.notNull) target.notNull = args.not_null === true;
+        if (asked.default) target.defaultSql = defaultSqlOf(args, fail);
+        step({ op: "alter_column", before, after: { ...target }, asked });
         rebuild = true;
         return;
       }
@@ -163,12 +208,15 @@ export function planAlter(
         table.pks = table.pks.filter((pk) => pk.toLowerCase() !== lower);
         table.foreignKeys = table.foreignKeys.filter((fk) => fk.column.toLowerCase() !== lower);
         table.uniques = table.uniques.filter((u) => !u.some((c) => c.toLowerCase() === lower));
+        step({ op: "drop_column", name: target.name });
         rebuild = true;
         return;
       }
       case "set_primary_key": {
         const names = nameList(args.columns, fail);
+        const before = table.pks;
         table.pks = names.map((name) => column(name).name);
+        step({ op: "set_primary_key", before, after: table.pks });
         rebuild = true;
         return;
       }
@@ -202,6 +250,7 @@ export function planAlter(
         const names = nameList(args.columns, fail).map((name) => column(name).name);
         const first = names.map((name) => table.columns.find((c) => c.name === name)!);
         table.columns = [...first, ...table.columns.filter((c) => !names.includes(c.name))];
+        step({ op: "reorder_columns", columns: table.columns.map((c) => c.name) });
         rebuild = true;
         return;
       }

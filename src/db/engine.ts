@@ -22,32 +22,37 @@ import type { WriteResult } from "./write_ops.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { BulkUpdateResult } from "./row_bulk.ts";
 import type { BatchResult } from "./write_statements.ts";
-import type { ColumnSpec } from "./table_writes.ts";
+import type { CreateTableResult, CreateTableSpec } from "./table_writes.ts";
+import type { AlterOperation } from "./alter_plan.ts";
+import type { AlterResult } from "./table_rebuild.ts";
 import type { WriteRow } from "./write_values.ts";
 
 /** Which engine holds a database. */
 export type EngineName = "sqlite" | "postgres";
 
-/** Row writes an engine does without a SQLite write connection . */
+/**
+ * Row writes an engine does without a SQLite write connection; `alter` adds the columns the
+ * rows name that the table lacks, in the same transaction.
+ */
 export interface RowWrites {
   /** Inserts `rows`; `ignore` skips rows whose key exists, `replace` overwrites them. */
   insert(
     target: KeyedTable,
     rows: readonly WriteRow[],
-    options: { ignore?: boolean; replace?: boolean; returning?: boolean },
+    options: { ignore?: boolean; replace?: boolean; alter?: boolean; returning?: boolean },
   ): Promise<ReturnedRow[] | null>;
   /** Inserts or updates each row by its primary key. */
   upsert(
     target: KeyedTable,
     rows: readonly WriteRow[],
-    options: { returning?: boolean },
+    options: { alter?: boolean; returning?: boolean },
   ): Promise<ReturnedRow[] | null>;
   /** Sets `update`'s columns on the row keyed by `keyValues`. */
   update(
     target: KeyedTable,
     keyValues: readonly unknown[],
     update: WriteRow,
-    options: { returning?: boolean },
+    options: { alter?: boolean; returning?: boolean },
   ): Promise<ReturnedRow | null>;
   /** Deletes the row keyed by `keyValues`; how many rows went. */
   delete(target: KeyedTable, keyValues: readonly unknown[]): Promise<number>;
@@ -71,16 +76,27 @@ export interface RowWrites {
   ): Promise<BatchResult>;
   /** `/-/drop`: drops the table. */
   dropTable(table: string): Promise<void>;
+}
+
+/** Creating and altering tables on an engine without SQLite write connections. */
+export interface TableWrites {
   /**
-   * `/-/create` from `columns` (`table_writes.ts`'s `createTableSql`, types mapped to the
-   * engine's); with `dryRun` it is created and rolled back. The statement run.
+   * `/-/create` (`table_writes.ts`'s `createTable`): the table from its columns or rows, types
+   * mapped to the engine's, and the rows inserted, in one transaction; a table that exists gets
+   * the rows. With `dryRun` it is all done and rolled back.
    */
-  createTable(
+  create(spec: CreateTableSpec, options: { dryRun?: boolean }): Promise<CreateTableResult>;
+  /**
+   * `/-/alter` (`table_rebuild.ts`'s `alterTable`): every operation in one transaction; with
+   * `dryRun` it is done and rolled back.
+   */
+  alter(
     table: string,
-    columns: ColumnSpec[],
-    pks: string[],
+    operations: readonly AlterOperation[],
     options: { dryRun?: boolean },
-  ): Promise<{ statement: string }>;
+  ): Promise<AlterResult>;
+  /** For each table, the columns a new foreign key may point at (`table_writes.ts`'s `keyColumns`). */
+  keyColumns(): Promise<Record<string, string[]>>;
 }
 
 /** A database served by Vitrine, of any engine. */
@@ -157,6 +173,8 @@ export interface DatabaseEngine {
    * SQLite, whose row writes run on its write connection (`runWrite`).
    */
   readonly row_writes?: RowWrites;
+  /** How `/-/create` and `/-/alter` change tables on such an engine; absent for SQLite. */
+  readonly table_writes?: TableWrites;
 
   /** Attached databases (SQLite's `ATTACH`); none elsewhere. */
   attached_databases(): Promise<Row[]>;

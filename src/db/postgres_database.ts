@@ -20,7 +20,8 @@ import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import { logSqlError, recordRead } from "./read_log.ts";
 import type { DatabaseHost } from "./host.ts";
-import type { DatabaseEngine, RowWrites } from "./engine.ts";
+import type { DatabaseEngine, RowWrites, TableWrites } from "./engine.ts";
+import { pgTableWrites } from "./postgres_tables.ts";
 import { pgRowWrites, type PgWriteRun, writeRefusal } from "./postgres_writes.ts";
 import type { SqlDialect } from "./dialect.ts";
 import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
@@ -93,6 +94,8 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
   readonly dialect: SqlDialect;
   /** The write API's row writes, each in a transaction of its own (`postgres_writes.ts`). */
   readonly row_writes: RowWrites;
+  /** `/-/create` and `/-/alter`, each in a transaction of its own (`postgres_tables.ts`). */
+  readonly table_writes: TableWrites;
   /** The connection URL with its password masked: safe to show. */
   readonly display_url: string;
   #host: DatabaseHost;
@@ -120,6 +123,13 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     this.row_writes = pgRowWrites(
       this.dialect,
       (fn) => this.#writeTransaction(fn),
+      () => this.schemaChanged(),
+    );
+    this.table_writes = pgTableWrites(
+      this.dialect,
+      this.schemas,
+      (fn) => this.#writeTransaction(fn),
+      (sql, params) => this.catalogRun(sql, params),
       () => this.schemaChanged(),
     );
     // The URL goes to the driver too, for its query options (`?sslmode=require`, `?max=10`,
@@ -392,12 +402,20 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
               text,
               values as never[],
               ONE_STATEMENT,
-            );
-            const objects = (rows as unknown as Record<string, unknown>[]).map((row) =>
-              Object.fromEntries(Object.entries(row).map(([key, value]) => [key, pgCell(value)]))
+            ).values();
+            // Read as lists, so that columns of the same name (catalog queries') all come back.
+            const cells = (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
+            const names = columnNames(rows.columns);
+            const objects = cells.map((row) =>
+              Object.fromEntries(names.map((name, i) => [name, row[i]]))
             );
             const { count, command } = rows as { count?: number; command?: string };
-            return { rows: objects, count: Number(count ?? 0), command: command ?? "" };
+            return {
+              rows: objects,
+              values: cells,
+              count: Number(count ?? 0),
+              command: command ?? "",
+            };
           } finally {
             traceSql({ database: this.name, sql: text, params: null, start, end: traceClock() });
           }

@@ -18,7 +18,7 @@ import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { RowWrites } from "./engine.ts";
 import { keyText } from "./row_bulk.ts";
-import { createTableSql } from "./table_writes.ts";
+import { addPgColumns } from "./postgres_columns.ts";
 import { type PgBatchResult, runPgStatements } from "./postgres_statements.ts";
 import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 
@@ -29,17 +29,22 @@ import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 export type PgWriteRun = (
   text: string,
   values: unknown[],
-) => Promise<{ rows: Record<string, SqlValue>[]; count: number; command: string }>;
+) => Promise<
+  { rows: Record<string, SqlValue>[]; values: SqlValue[][]; count: number; command: string }
+>;
 
 /** SQLSTATE classes of the data's fault: 22 data exception, 23 integrity constraint. */
 const DATA_FAULT = /^2[23]/;
 /** SQLSTATE insufficient_privilege. */
 const NO_PRIVILEGE = "42501";
 
-/** A value bound for PostgreSQL: JSON objects as their text, booleans as PostgreSQL's. */
+/**
+ * A value bound for PostgreSQL: JSON objects as their text, booleans as `1`/`0`, which a boolean
+ * column reads as true/false and an integer or text column as SQLite stores them.
+ */
 function param(value: unknown): unknown {
   const bound = bindable(value);
-  if (typeof bound === "boolean") return bound ? "t" : "f";
+  if (typeof bound === "boolean") return bound ? "1" : "0";
   if (typeof bound === "number" || typeof bound === "bigint") return String(bound);
   return bound;
 }
@@ -55,28 +60,8 @@ export function writeRefusal(error: unknown): unknown {
   return error;
 }
 
-/**
- * PostgreSQL's types for the declared types `/-/create` takes (`create.ts`'s `CREATE_TYPES`):
- * SQLite's integers are 64-bit, its floats double precision.
- */
-const PG_TYPES_FOR: Record<string, string> = {
-  INTEGER: "bigint",
-  BIGINT: "bigint",
-  TEXT: "text",
-  VARCHAR: "varchar",
-  REAL: "double precision",
-  FLOAT: "double precision",
-  DOUBLE: "double precision",
-  BLOB: "bytea",
-  NUMERIC: "numeric",
-  DECIMAL: "numeric",
-  BOOLEAN: "boolean",
-  DATE: "date",
-  DATETIME: "timestamp",
-};
-
 /** A refusal of the server's that is not a write's (a default it cannot use…): a 400. */
-function serverRefusal(error: unknown): unknown {
+export function serverRefusal(error: unknown): unknown {
   const refusal = writeRefusal(error);
   const code = (error as { code?: unknown }).code;
   if (refusal !== error || typeof code !== "string") return refusal;
@@ -95,10 +80,52 @@ async function eachRow(target: KeyedTable, key: readonly unknown[], body: () => 
 }
 
 /** A dry run's outcome, thrown out of the transaction so that it rolls back. */
-class RolledBack extends Error {
-  constructor(readonly result: PgBatchResult | null) {
+export class RolledBack<T = PgBatchResult> extends Error {
+  /** Keeps the outcome to answer with. */
+  constructor(readonly result: T) {
     super("dry run: rolled back");
   }
+}
+
+/**
+ * Inserts `rows` into `target` with `run` (one statement each, `RETURNING *`): `ignore` skips a
+ * row whose key is taken, `replace` overwrites it, `alter` first adds the columns the table lacks.
+ */
+export async function pgInsert(
+  run: PgWriteRun,
+  dialect: SqlDialect,
+  target: KeyedTable,
+  rows: readonly WriteRow[],
+  options: { ignore?: boolean; replace?: boolean; alter?: boolean },
+): Promise<ReturnedRow[]> {
+  if (options.alter) await addPgColumns(run, dialect, target.table, rows);
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  const returned: ReturnedRow[] = [];
+  for (const row of rows) {
+    let conflict = "";
+    if (options.ignore) conflict = "on conflict do nothing";
+    else if (options.replace && target.pks.length) {
+      // SQLite's INSERT OR REPLACE: the whole row is the new one (unnamed columns too).
+      const others = Object.keys(row).filter((c) => !target.pks.includes(c));
+      const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
+      conflict = `on conflict (${target.pks.map(q).join(", ")}) ` +
+        (set ? `do update set ${set}` : "do nothing");
+    }
+    const values = Object.values(row).map(param);
+    returned.push(...(await run(insertSql(dialect, target.table, row, conflict), values)).rows);
+  }
+  return returned;
+}
+
+function insertSql(dialect: SqlDialect, table: string, row: WriteRow, conflict: string): string {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  const columns = Object.keys(row);
+  const into = dialect.tableName(table);
+  return columns.length
+    ? `insert into ${into} (${columns.map(q).join(", ")}) values (${
+      columns.map((_, i) => `$${i + 1}`).join(", ")
+    }) ${conflict} returning *`
+    : `insert into ${into} default values ${conflict} returning *`;
 }
 
 /**
@@ -113,73 +140,63 @@ export function pgRowWrites(
   const q = (name: string) => dialect.quoteIdentifier(name);
   const where = (keys: readonly string[], offset: number) =>
     keys.map((key, i) => `${q(key)} = $${offset + i + 1}`).join(" and ");
+  // A write that may add columns tells the catalog once it is committed.
+  const altering = async <T>(options: { alter?: boolean }, write: () => Promise<T>) => {
+    const result = await write();
+    if (options.alter) schemaChanged();
+    return result;
+  };
   const keysOf = (target: KeyedTable) => {
     if (!target.pks.length) {
       throw new RowWriteError("This table has no primary key: its rows cannot be written here");
     }
     return [...target.pks];
   };
-  const insertSql = (table: string, row: WriteRow, conflict: string) => {
-    const columns = Object.keys(row);
-    const into = dialect.tableName(table);
-    return columns.length
-      ? `insert into ${into} (${columns.map(q).join(", ")}) values (${
-        columns.map((_, i) => `$${i + 1}`).join(", ")
-      }) ${conflict} returning *`
-      : `insert into ${into} default values ${conflict} returning *`;
-  };
   return {
     insert: (target, rows, options) =>
-      transaction(async (run) => {
-        const returned: ReturnedRow[] = [];
-        for (const row of rows) {
-          let conflict = "";
-          if (options.ignore) conflict = "on conflict do nothing";
-          else if (options.replace && target.pks.length) {
-            // SQLite's INSERT OR REPLACE: the whole row is the new one (unnamed columns too).
-            const others = Object.keys(row).filter((c) => !target.pks.includes(c));
-            const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
-            conflict = `on conflict (${target.pks.map(q).join(", ")}) ` +
-              (set ? `do update set ${set}` : "do nothing");
-          }
-          const values = Object.values(row).map(param);
-          const result = await run(insertSql(target.table, row, conflict), values);
-          returned.push(...result.rows);
-        }
-        return options.returning ? returned : null;
-      }),
+      altering(options, () =>
+        transaction(async (run) => {
+          const returned = await pgInsert(run, dialect, target, rows, options);
+          return options.returning ? returned : null;
+        })),
     upsert: (target, rows, options) =>
-      transaction(async (run) => {
-        const keys = keysOf(target);
-        const returned: ReturnedRow[] = [];
-        for (const row of rows) {
-          const others = Object.keys(row).filter((c) => !keys.includes(c));
-          const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
-          // With nothing to set, `do update` sets a key to itself, so the row is returned.
-          const action = set || `${q(keys[0])} = excluded.${q(keys[0])}`;
-          const conflict = `on conflict (${keys.map(q).join(", ")}) do update set ${action}`;
-          const values = Object.values(row).map(param);
-          returned.push(...(await run(insertSql(target.table, row, conflict), values)).rows);
-        }
-        return options.returning ? returned : null;
-      }),
+      altering(options, () =>
+        transaction(async (run) => {
+          const keys = keysOf(target);
+          if (options.alter) await addPgColumns(run, dialect, target.table, rows);
+          const returned: ReturnedRow[] = [];
+          for (const row of rows) {
+            const others = Object.keys(row).filter((c) => !keys.includes(c));
+            const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
+            // With nothing to set, `do update` sets a key to itself, so the row is returned.
+            const action = set || `${q(keys[0])} = excluded.${q(keys[0])}`;
+            const conflict = `on conflict (${keys.map(q).join(", ")}) do update set ${action}`;
+            const values = Object.values(row).map(param);
+            returned.push(
+              ...(await run(insertSql(dialect, target.table, row, conflict), values)).rows,
+            );
+          }
+          return options.returning ? returned : null;
+        })),
     update: (target, keyValues, update, options) =>
-      transaction(async (run) => {
-        const keys = keysOf(target);
-        const columns = Object.keys(update);
-        const table = dialect.tableName(target.table);
-        const keyParams = keyValues.map(param);
-        if (!columns.length) {
-          const found = await run(`select * from ${table} where ${where(keys, 0)}`, keyParams);
-          return options.returning ? found.rows[0] ?? null : null;
-        }
-        const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
-        const result = await run(
-          `update ${table} set ${set} where ${where(keys, columns.length)} returning *`,
-          [...columns.map((c) => param(update[c])), ...keyParams],
-        );
-        return options.returning ? result.rows[0] ?? null : null;
-      }),
+      altering(options, () =>
+        transaction(async (run) => {
+          const keys = keysOf(target);
+          if (options.alter) await addPgColumns(run, dialect, target.table, [update]);
+          const columns = Object.keys(update);
+          const table = dialect.tableName(target.table);
+          const keyParams = keyValues.map(param);
+          if (!columns.length) {
+            const found = await run(`select * from ${table} where ${where(keys, 0)}`, keyParams);
+            return options.returning ? found.rows[0] ?? null : null;
+          }
+          const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
+          const result = await run(
+            `update ${table} set ${set} where ${where(keys, columns.length)} returning *`,
+            [...columns.map((c) => param(update[c])), ...keyParams],
+          );
+          return options.returning ? result.rows[0] ?? null : null;
+        })),
     delete: (target, keyValues) =>
       transaction(async (run) => {
         const keys = keysOf(target);
@@ -238,24 +255,6 @@ export function pgRowWrites(
     dropTable: async (table) => {
       await transaction((run) => run(`drop table ${dialect.tableName(table)}`, []));
       schemaChanged();
-    },
-    createTable: async (table, columns, pks, { dryRun = false }) => {
-      const statement = createTableSql(table, columns, pks, [], {
-        typeOf: (type) => PG_TYPES_FOR[type] ?? type,
-        autoKey: "bigint generated by default as identity",
-        quote: q,
-        tableName: (name) => dialect.tableName(name),
-      });
-      try {
-        await transaction(async (run) => {
-          await run(statement, []);
-          if (dryRun) throw new RolledBack(null);
-        });
-      } catch (error) {
-        if (!(error instanceof RolledBack)) throw serverRefusal(error);
-      }
-      if (!dryRun) schemaChanged();
-      return { statement };
     },
   };
 }

@@ -24,8 +24,11 @@ import { quoteName, RowWriteError } from "./write_values.ts";
 
 /** What an alter did. */
 export interface AlterResult {
+  /** The table's name afterwards. */
   table: string;
+  /** Its SQL before. */
   before_schema: string;
+  /** Its SQL afterwards. */
   schema: string;
   /** Every statement run, in order (for the preview and the log). */
   statements: string[];

@@ -46,27 +46,42 @@ export interface CreateSqlOptions {
 export type ForeignKeySpec = Pick<ForeignKeyShape, "column" | "table" | "to">;
 
 /** A foreign key as asked for: without `to`, it points at the other table's primary key. */
-export type ForeignKeyRequest = Omit<ForeignKeySpec, "to"> & { to: string | null };
+export interface ForeignKeyRequest {
+  /** The new table's column. */
+  column: string;
+  /** The table it points at. */
+  table: string;
+  /** The column it points at; null for that table's single primary key column. */
+  to: string | null;
+}
 
 /** What to create: explicit columns, or columns inferred from `rows` (which are then inserted). */
 export interface CreateTableSpec {
+  /** The table's name. */
   table: string;
   /** Primary key columns; empty for a rowid table. */
   pks: string[];
+  /** Its columns; absent to infer them from `rows`. */
   columns?: ColumnSpec[];
   /** Foreign keys of a new table; each must point at a primary key or unique column. */
   foreignKeys?: ForeignKeyRequest[];
+  /** Rows to insert once it exists. */
   rows?: WriteRow[];
-  /** For an existing table: skip or replace rows whose key is taken, add missing columns. */
+  /** Skip rows whose key is taken. */
   ignore?: boolean;
+  /** Replace rows whose key is taken. */
   replace?: boolean;
+  /** For a table that exists: add the columns the rows name that it lacks. */
   alter?: boolean;
 }
 
 /** What a create reports: the table's SQL afterwards, and the rows inserted if asked. */
 export interface CreateTableResult {
+  /** The table's SQL afterwards. */
   schema: string;
+  /** False when the table existed (and only got rows). */
   created: boolean;
+  /** The rows inserted, read back; null without rows. */
   rows: ReturnedRow[] | null;
   /** The `CREATE TABLE` statement run (null when the table existed). */
   statement: string | null;

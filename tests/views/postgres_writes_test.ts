@@ -282,7 +282,7 @@ async function createSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     assert.deepEqual(inserted.rows, [{ id: 1, body: "a" }, { id: 2, body: "b" }]);
   });
 
-  await t.step("create: dry run, an existing table, what is not there yet", async () => {
+  await t.step("create: dry run, an existing table, a role without CREATE", async () => {
     const { lite, pg } = await both(pair, "/app/-/create", {
       table: "later",
       columns: [{ name: "x", type: "integer" }],
@@ -297,9 +297,6 @@ async function createSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
       "0",
     );
     await same(pair, "/app/-/create", { table: "items", columns }, 400);
-    const rows = await post(pair.pg, "/app/-/create", { table: "t2", rows: [{ a: 1 }] });
-    assert.equal(rows.status, 400, rows.text);
-    assert.match(rows.text, /Only \\"columns\\" \(with \\"pk\\" or \\"pks\\"\) can create/);
     const reader = await post(pair.reader, "/app/-/create", { table: "t3", columns });
     assert.equal(reader.status, 403, reader.text);
     assert.match(reader.text, /permission denied for schema public/);

@@ -42,15 +42,17 @@ export async function alterTableView(svc: ViewHost, request: Request): Promise<R
   const data = await jsonObjectBody(request);
   const operations = operationsOf(data);
   const apply = data.dry_run !== true;
-  const result = await runWrite(
-    svc,
-    request,
-    db,
-    (conn) => alterTable(conn, table, operations, { apply }),
-    // A schema change, not a change of rows: a rebuild copies every row into a new table, which
-    // the history must not watch row by row.
-    { transaction: false, history: false },
-  );
+  const result = db.table_writes
+    ? await db.table_writes.alter(table, operations, { dryRun: !apply })
+    : await runWrite(
+      svc,
+      request,
+      db,
+      (conn) => alterTable(conn, table, operations, { apply }),
+      // A schema change, not a change of rows: a rebuild copies every row into a new table,
+      // which the history must not watch row by row.
+      { transaction: false, history: false },
+    );
   if (apply) {
     await svc.refresh_catalog();
     flash(svc, request, `Table ${result.table} altered`);

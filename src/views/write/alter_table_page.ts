@@ -1,6 +1,7 @@
 /**
  * `GET /<db>/<table>/-/alter-table`: the table's columns as a form (rename, change the type,
- * NOT NULL, default, primary key, the foreign key each holds, order; drop and add columns). The
+ * NOT NULL, default, primary key, the foreign key each holds, order (not on PostgreSQL, which
+ * cannot move a column); drop and add columns). The
  * page's script (static/alter-table.js) turns the changes into `/-/alter` operations, shows the
  * resulting schema and every statement from a dry run, and applies them only when asked.
  *
@@ -50,6 +51,8 @@ export async function alterTablePage(svc: ViewHost, request: Request): Promise<R
     table,
     columns,
     column_types: TYPES,
+    // PostgreSQL alters tables in place and has no way to move a column.
+    can_reorder: db.engine === "sqlite",
     key_columns: JSON.stringify(targets),
     alter_url: `${svc.urls.table(db.name, table)}/-/alter`,
     table_url: String(svc.urls.table(db.name, table)),
@@ -63,7 +66,8 @@ export async function alterTablePage(svc: ViewHost, request: Request): Promise<R
 function defaultText(value: unknown): string {
   if (value === null || value === undefined) return "";
   const sql = String(value);
-  const quoted = sql.match(/^'(.*)'$/s);
+  // PostgreSQL shows a literal with its type: `'x'::text`.
+  const quoted = sql.match(/^'(.*)'(?:::[a-z][a-z ]*(?:\(\d+(?:,\d+)?\))?)?$/s);
   if (quoted) return quoted[1].replaceAll("''", "'");
   if (/^current_(timestamp|date|time)$/i.test(sql)) return sql.toLowerCase();
   return sql;

@@ -19,7 +19,12 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { BadRequest } from "../../http/errors.ts";
-import { type ColumnSpec, createTable, type ForeignKeyRequest } from "../../db/table_writes.ts";
+import {
+  type ColumnSpec,
+  createTable,
+  type CreateTableSpec,
+  type ForeignKeyRequest,
+} from "../../db/table_writes.ts";
 import { defaultSqlOf } from "../../db/alter_plan.ts";
 import { readPasted } from "../../db/import/pasted.ts";
 import { isObject, type JsonObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
@@ -118,23 +123,21 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
   }
 
   const apply = !spec.dryRun;
-  const result = db.row_writes ? await createElsewhere(db, spec, pks) : await runWrite(
-    svc,
-    request,
-    db,
-    (conn) =>
-      createTable(conn, {
-        table,
-        pks,
-        columns: spec.columns ?? undefined,
-        foreignKeys: spec.foreignKeys,
-        rows: spec.rows ?? undefined,
-        ignore: spec.ignore,
-        replace: spec.replace,
-        alter: spec.alter,
-      }, { apply }),
-    { transaction: apply },
-  );
+  const create: CreateTableSpec = {
+    table,
+    pks,
+    columns: spec.columns ?? undefined,
+    foreignKeys: spec.foreignKeys,
+    rows: spec.rows ?? undefined,
+    ignore: spec.ignore,
+    replace: spec.replace,
+    alter: spec.alter,
+  };
+  const result = db.table_writes
+    ? await db.table_writes.create(create, { dryRun: !apply })
+    : await runWrite(svc, request, db, (conn) => createTable(conn, create, { apply }), {
+      transaction: apply,
+    });
   const details: Record<string, unknown> = {
     ok: true,
     database: db.name,
@@ -174,24 +177,6 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
       : `${rowsText(spec.rows?.length ?? 0)} inserted into ${table}`,
   );
   return Response.json(details, { status: 201 });
-}
-
-/**
- * A new table from `columns` on an engine without SQLite write connections (PostgreSQL): its own
- * transaction, the types mapped to the engine's; the answer's `schema` is the statement run.
- * Rows, pasted CSV and foreign keys are SQLite's only for now.
- */
-async function createElsewhere(db: Database, spec: CreateRequest, pks: string[]) {
-  const writes = db.row_writes!;
-  if (!spec.columns || spec.rows || spec.csv !== null || spec.foreignKeys.length) {
-    throw new BadRequest(
-      `Only "columns" (with "pk" or "pks") can create a table on ${db.engine} for now`,
-    );
-  }
-  const { statement } = await writes.createTable(spec.table, spec.columns, pks, {
-    dryRun: spec.dryRun,
-  });
-  return { schema: statement, created: true, rows: null, statement };
 }
 
 /**

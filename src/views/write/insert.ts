@@ -86,7 +86,6 @@ async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Prom
   const target = { table, pks };
   const options = { alter: body.alter, returning: body.returning };
   const writes = db.row_writes;
-  if (writes && body.alter) throw new BadRequest(`"alter" is not available on ${db.engine}`);
   const rows = writes
     ? await (upsert ? writes.upsert(target, body.rows, options) : writes.insert(target, body.rows, {
       ...options,

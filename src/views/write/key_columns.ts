@@ -16,7 +16,9 @@ export async function foreignKeyTargets(
   actor: Actor | null,
   db: Database,
 ): Promise<Record<string, string[]>> {
-  const keys = await db.execute_fn((conn) => keyColumns(conn));
+  const keys = db.table_writes
+    ? await db.table_writes.keyColumns()
+    : await db.execute_fn((conn) => keyColumns(conn));
   const hidden = new Set(await db.hidden_table_names());
   const targets: Record<string, string[]> = {};
   for (const table of Object.keys(keys).sort()) {

@@ -37,9 +37,8 @@ export async function updateView(svc: ViewHost, request: Request): Promise<Respo
   const update = data.update;
   await checkTypedValues(svc, db.name, table, [update as Record<string, unknown>]);
   const returning = Boolean(data.return);
-  if (db.row_writes && alter) throw new BadRequest(`"alter" is not available on ${db.engine}`);
   const row = db.row_writes
-    ? await db.row_writes.update({ table, pks }, keyValues, update, { returning })
+    ? await db.row_writes.update({ table, pks }, keyValues, update, { alter, returning })
     : await runWrite(
       svc,
       request,
