@@ -47,7 +47,7 @@ export function pgTableWrites(
         return done;
       });
     } catch (error) {
-      if (!(error instanceof RolledBack)) throw serverRefusal(error);
+      if (!(error instanceof RolledBack)) throw explained(error);
       return error.result as T;
     }
     schemaChanged();
@@ -66,6 +66,17 @@ export function pgTableWrites(
       return keys;
     },
   };
+}
+
+/**
+ * The server's refusal as a 400 (403 for privileges), with its detail when it has one: "cannot
+ * drop column weight … because other objects depend on it" says which (view heavy…) only there.
+ */
+function explained(error: unknown): unknown {
+  const refusal = serverRefusal(error);
+  const { detail } = ((error as Error).cause ?? error) as { detail?: unknown };
+  if (!(refusal instanceof RowWriteError) || typeof detail !== "string" || !detail) return refusal;
+  return new RowWriteError(`${refusal.message} (${detail.replace(/\.$/, "")})`, { cause: error });
 }
 
 /** `table_writes.ts`'s `createTable`, in PostgreSQL's SQL. */

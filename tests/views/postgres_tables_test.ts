@@ -402,6 +402,30 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     assert.equal(await catalogOf(pair.cluster, "animals"), before);
   });
 
+  await t.step("alter: what other tables and views depend on is refused (400)", async () => {
+    await pair.cluster.psql(
+      // visits.owner_id references owners.id already (made by the create steps).
+      "create view heavy as select id, weight from animals",
+      "app",
+    );
+    const before = await catalogOf(pair.cluster, "owners") +
+      await catalogOf(pair.cluster, "animals");
+    const key = await post(pair.pg, "/app/owners/-/alter", {
+      operations: [{ op: "set_primary_key", args: { columns: ["name"] } }],
+    });
+    assert.equal(key.status, 400, key.text);
+    assert.match(key.text, /other objects depend on it/);
+    const dropped = await post(pair.pg, "/app/animals/-/alter", {
+      operations: [{ op: "drop_column", args: { name: "weight" } }],
+    });
+    assert.equal(dropped.status, 400, dropped.text);
+    assert.match(dropped.text, /view heavy depends on column weight/);
+    assert.equal(
+      await catalogOf(pair.cluster, "owners") + await catalogOf(pair.cluster, "animals"),
+      before,
+    );
+  });
+
   await t.step("alter: the same checks as SQLite's, in the same words", async () => {
     for (
       const operations of [
