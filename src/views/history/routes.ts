@@ -11,6 +11,7 @@ import type { Response } from "../../http/response.ts";
 import { MethodNotAllowed } from "../../http/errors.ts";
 import { historyView } from "./history_page.ts";
 import { revertView } from "./revert.ts";
+import { type BrowserPageOf, notPosted, pageAbove } from "../write/post_only.ts";
 
 type RouteView = (args: { svc: ViewHost; request: Request }) => Promise<Response>;
 
@@ -28,12 +29,16 @@ const page: RouteView = async ({ svc, request }) => {
 };
 
 const revert: RouteView = async ({ svc, request }) => {
-  if (request.method !== "POST") {
-    request.url_vars = { ...request.url_vars, format: "json" };
-    throw new MethodNotAllowed("Method not allowed", { allowed: ["POST"] });
-  }
+  if (request.method !== "POST") throw notPosted(svc, request, historyPage, ["POST"]);
   return await revertView(svc, request);
 };
+
+/** A browser does a revert with the history page's buttons. */
+const historyPage: BrowserPageOf = (request) => ({
+  does: "undoes recorded changes",
+  where: "the history page",
+  path: pageAbove(request),
+});
 
 /** Every route of the history. */
 export const HISTORY_ROUTES: [RegExp, RouteView][] = [
