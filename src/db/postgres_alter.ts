@@ -134,10 +134,13 @@ async function alterColumn(
   const column = `${alter} ALTER COLUMN ${q(after.name)}`;
   // The catalog's type (lower case), or one an earlier operation of the request gave (SQLite's).
   const from = /[a-z]/.test(before.type) ? before.type : pgType(before.type);
-  let type = from;
-  if (asked.default && before.defaultSql !== null) await exec(`${column} DROP DEFAULT`);
-  if (asked.type && pgType(after.type).toLowerCase() !== from.toLowerCase()) {
-    type = pgType(after.type);
+  const retype = asked.type && pgType(after.type).toLowerCase() !== from.toLowerCase();
+  const type = retype ? pgType(after.type) : from;
+  // A default kept through a retype is dropped and put back converted: PostgreSQL would refuse
+  // the type change for a default it cannot convert itself ('x'::text to bigint).
+  const keep = retype && !asked.default && before.defaultSql !== null;
+  if ((asked.default || keep) && before.defaultSql !== null) await exec(`${column} DROP DEFAULT`);
+  if (retype) {
     try {
       await exec(`${column} TYPE ${type} USING ${converted(q(after.name), from, type)}`);
     } catch (error) {
@@ -149,6 +152,7 @@ async function alterColumn(
       );
     }
   }
+  if (keep) await exec(`${column} SET DEFAULT (${before.defaultSql})::${type}`);
   if (asked.default && after.defaultSql !== null) {
     await exec(`${column} SET DEFAULT ${pgDefault(after.defaultSql, type)}`);
   }

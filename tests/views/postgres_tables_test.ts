@@ -16,6 +16,8 @@ create table owners (id int primary key, name text);
 insert into owners values (1, 'ann'), (2, 'bob');
 create table pets (id int primary key, name text, owner_id int, weight text);
 insert into pets values (1, 'rex', 1, '12'), (2, 'tom', 2, 'heavy');
+create table counters (id int primary key, n text default '5');
+insert into counters values (1, '12');
 `;
 
 const ACTIONS = ["insert-row", "update-row", "create-table", "alter-table"];
@@ -360,6 +362,18 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     assert.doesNotMatch(after, /FOREIGN KEY|born/);
     const { lite, pg } = await rowsOf(pair, "animals");
     assert.deepEqual(pg, lite);
+  });
+
+  await t.step("alter: a retype keeps the column's default, converted", async () => {
+    const response = await post(pair.pg, "/app/counters/-/alter", {
+      operations: [{ op: "alter_column", args: { name: "n", type: "integer" } }],
+    });
+    assert.equal(response.status, 200, response.text);
+    await pair.cluster.psql("insert into counters (id) values (2)", "app");
+    assert.equal(
+      await psql(pair.cluster, "select id, n, pg_typeof(n) from counters order by id"),
+      "1\t12\tbigint\n2\t5\tbigint",
+    );
   });
 
   await t.step("alter: a failed alter leaves the table exactly as it was", async () => {
