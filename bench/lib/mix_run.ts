@@ -12,7 +12,14 @@
 
 import { type MixUrl, mixUrls, urlListScript } from "./mix.ts";
 import { byKind, percentile, type Timed, timedMix } from "./mix_client.ts";
-import { mixFloor, type Recording, recordMix, type Replay } from "./mix_floor.ts";
+import {
+  indexedCopy,
+  mixFloor,
+  type Recording,
+  recordMix,
+  type Replay,
+  SUGGESTED_INDEXES,
+} from "./mix_floor.ts";
 import { cpuMs } from "./proc.ts";
 import type { ServerProcess } from "./process.ts";
 import { fmt, ms } from "./report.ts";
@@ -29,6 +36,11 @@ export interface MixRun {
   floor: Replay;
   /** Requests per second of the replay: the measured URLs over its wall time. */
   floorRps: number;
+  /**
+   * The same replay on a copy of the file with the indexes the slow pages could use: what such
+   * indexes would make of the floor.
+   */
+  indexedRps: number;
   measured: MixUrl[];
   timed: { vitrine: Timed[]; reference: Timed[] | null };
 }
@@ -76,6 +88,9 @@ export async function runMix(options: {
       options.serveArgs,
     );
     const floor = await mixFloor(path, recording.requests);
+    const indexed = indexedCopy(path);
+    const withIndexes = await mixFloor(indexed, recording.requests);
+    Deno.removeSync(indexed);
     return {
       vitrine: v.result,
       reference: ref?.result ?? null,
@@ -83,6 +98,7 @@ export async function runMix(options: {
       recording,
       floor,
       floorRps: measured.length / (floor.ms / 1000),
+      indexedRps: measured.length / (withIndexes.ms / 1000),
       measured,
       timed,
     };
@@ -162,6 +178,11 @@ export function printMixDetails(run: MixRun): void {
     } |`,
   );
   const total = [...run.floor.bySql.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `\nThe same replay on a copy of the file with the indexes the slow pages could use (${
+      SUGGESTED_INDEXES.map((sql) => `\`${sql.replace(/^create index \w+ on /, "")}\``).join(", ")
+    }): ${fmt(run.indexedRps)} req/s, ${fmt(run.indexedRps / run.floorRps, 1)}x the floor.`,
+  );
   console.log("\nThe floor's statements by their share of its time:\n");
   console.log("| share | ms in all | statement |");
   console.log("|---:|---:|---|");
