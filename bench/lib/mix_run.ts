@@ -43,6 +43,8 @@ export interface MixRun {
   indexedRps: number;
   measured: MixUrl[];
   timed: { vitrine: Timed[]; reference: Timed[] | null };
+  /** How long the timing client asked each server, seconds. */
+  timedSeconds: number;
 }
 
 /** Measures the mix on `vitrine` (and `reference`) serving `path` of `rows` trees. */
@@ -101,6 +103,7 @@ export async function runMix(options: {
       indexedRps: measured.length / (withIndexes.ms / 1000),
       measured,
       timed,
+      timedSeconds: seconds,
     };
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -150,13 +153,16 @@ export function printMixDetails(run: MixRun): void {
     } answers from Vitrine${
       run.timed.reference ? `, ${count(run.timed.reference)} from the reference` : ""
     }); "slowest 2%" is how many of all the slowest 2% of Vitrine's answers are of that kind; ` +
-      `floor: the kind's share of the replay's time.\n`,
+      `"clients on it": how many of the 16 clients were waiting for that kind, on average (the ` +
+      `sum of its answers' times over the run's); floor: the kind's share of the replay's time.\n`,
   );
   console.log(
     "| kind | share of requests | floor ms a URL | share of the floor | Vitrine p50 | p99 | " +
-      "in the slowest 2% | facets timed out | reference p50 | p99 |",
+      "in the slowest 2% | clients on it | facets timed out | reference p50 | p99 |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const held = new Map<string, number>();
+  for (const t of run.timed.vitrine) held.set(t.kind, (held.get(t.kind) ?? 0) + t.ms);
   const measuredCount = new Map<string, number>();
   for (const u of run.measured) measuredCount.set(u.kind, (measuredCount.get(u.kind) ?? 0) + 1);
   for (const [kind, k] of [...kinds].sort((a, b) => b[1].p99 - a[1].p99)) {
@@ -167,13 +173,15 @@ export function printMixDetails(run: MixRun): void {
         fmt(floorMs / (measuredCount.get(kind) ?? 1), 1)
       } | ${fmt((100 * floorMs) / floorTotal, 1)}% | ${ms(k.p50)} | ${ms(k.p99)} | ${
         fmt(k.inTail)
-      } | ${fmt(k.timedOut)} | ${r ? ms(r.p50) : ""} | ${r ? ms(r.p99) : ""} |`,
+      } | ${fmt((held.get(kind) ?? 0) / (run.timedSeconds * 1000), 1)} | ${fmt(k.timedOut)} | ${
+        r ? ms(r.p50) : ""
+      } | ${r ? ms(r.p99) : ""} |`,
     );
   }
   console.log(
     `| all | 100% | ${fmt(sqlMs, 1)} | 100% | ${ms(percentile(all, 50))} | ${
       ms(percentile(all, 99))
-    } | | | ${refAll.length ? ms(percentile(refAll, 50)) : ""} | ${
+    } | | 16 | | ${refAll.length ? ms(percentile(refAll, 50)) : ""} | ${
       refAll.length ? ms(percentile(refAll, 99)) : ""
     } |`,
   );
