@@ -14,7 +14,9 @@
 
 import type { SqlValue } from "../sqlite/values.ts";
 import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
-import { pgCell } from "./postgres_values.ts";
+import { pgArrayColumns, pgArraysInPlace, pgRealColumns } from "./postgres_values.ts";
+import { withRealColumns } from "./read_query.ts";
+import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
 
 /** Rows the driver fetches per round trip. */
 const CURSOR_BATCH = 5000;
@@ -57,7 +59,11 @@ export interface PgExportSource {
 /** Opens the cursor at once; chunks are read as `next` asks. */
 export function openPgExport(source: PgExportSource): PoolCursor {
   let columns: string[] = [];
-  let buffered: SqlValue[][] = [];
+  let real: number[] = [];
+  let arrays: number[] = [];
+  /** How the writer asks for lines, once it has (then batches are written as they come). */
+  let format: TextRowsOptions | null = null;
+  const buffered = new PieceQueue();
   let done = false;
   let stop = false;
   let failure: Error | null = null;
@@ -65,19 +71,38 @@ export function openPgExport(source: PgExportSource): PoolCursor {
   const data = new Signal();
   const space = new Signal();
   const cancel = () => current?.cancel();
-  const names = (query: Driver) =>
-    (query.statement?.columns ?? []).map((column: { name: string }) => column.name);
+  const describe = (query: Driver) => {
+    const described = query.statement?.columns ?? [];
+    columns = described.map((column: { name: string }) => column.name);
+    real = pgRealColumns(described);
+    arrays = pgArrayColumns(described);
+  };
+  /** Rows as lines, or null when they hold a cell lines cannot (a BLOB in CSV/TSV). */
+  const write = (rows: SqlValue[][], text: TextRowsOptions): Uint8Array | null => {
+    const lines = textRows(columns, rows, {
+      ...text,
+      real: withRealColumns(text.real, real),
+      limit: rows.length,
+    });
+    return lines === null ? null : encoder.encode(lines);
+  };
   const transaction = source.begin(async (tx) => {
     const query = tx.unsafe(source.text, source.values, source.options).values();
     current = query;
     for await (const chunk of query.cursor(CURSOR_BATCH)) {
-      columns = names(query);
-      for (const row of chunk as unknown[][]) buffered.push(row.map(pgCell));
+      describe(query);
+      const rows = chunk as unknown[][] as SqlValue[][];
+      if (arrays.length) { for (const row of rows) pgArraysInPlace(row, arrays); }
+      // Written at once when the writer wants lines: the rows are then garbage before the next
+      // batch comes, young, where rows kept waiting outlived collections and were collected as
+      // old objects (the most expensive part of an export).
+      const lines = format && rows.length ? write(rows, format) : null;
+      buffered.push(lines ? { lines, count: rows.length } : { rows });
       data.notify();
       while (!stop && buffered.length >= HIGH_WATER) await space.wait();
       if (stop) break;
     }
-    columns = names(query);
+    describe(query);
   }).catch((error) => {
     if (!stop) failure = source.fail(error);
   }).finally(() => {
@@ -86,6 +111,7 @@ export function openPgExport(source: PgExportSource): PoolCursor {
   });
   return {
     next: async (request: ChunkRequest): Promise<CursorChunk> => {
+      format ??= request.text;
       while (!done && buffered.length < request.rows) {
         const timer = source.limitMs === null
           ? null
@@ -94,11 +120,18 @@ export function openPgExport(source: PgExportSource): PoolCursor {
         if (timer !== null) clearTimeout(timer);
       }
       if (failure) throw failure;
-      const rows = buffered.slice(0, request.rows);
-      buffered = buffered.slice(request.rows);
+      let lines = buffered.takeLines(request.rows);
+      const rows = lines ? [] : buffered.takeRows(request.rows);
       space.notify();
-      const finished = done && buffered.length === 0;
-      return { columns, lines: null, rows: () => rows, real_columns: [], done: finished };
+      // Rows read before the writer asked for lines are written now.
+      if (!lines && request.text && rows.length) lines = write(rows, request.text);
+      return {
+        columns,
+        lines,
+        rows: () => rows,
+        real_columns: real,
+        done: done && buffered.length === 0,
+      };
     },
     close: async () => {
       stop = true;
@@ -107,4 +140,74 @@ export function openPgExport(source: PgExportSource): PoolCursor {
       await transaction;
     },
   };
+}
+
+const encoder = new TextEncoder();
+
+/** A batch waiting for the writer: its rows, or the lines they were written as. */
+type Piece = { rows: SqlValue[][] } | { lines: Uint8Array; count: number };
+
+/**
+ * Batches waiting for the writer, in order; {@link length} counts their rows. Taking rows copies
+ * only the references taken, never the rows left behind.
+ */
+class PieceQueue {
+  #pieces: Piece[] = [];
+  /** Rows of the first piece already taken (a piece of rows only). */
+  #offset = 0;
+  length = 0;
+
+  push(piece: Piece): void {
+    const count = "rows" in piece ? piece.rows.length : piece.count;
+    if (count === 0) return;
+    this.#pieces.push(piece);
+    this.length += count;
+  }
+
+  /** The lines at the head, up to about `count` rows of them (null when rows come first). */
+  takeLines(count: number): Uint8Array | null {
+    const parts: Uint8Array[] = [];
+    let rows = 0;
+    while (this.#pieces.length && rows < count) {
+      const piece = this.#pieces[0];
+      if ("rows" in piece) break;
+      this.#pieces.shift();
+      parts.push(piece.lines);
+      rows += piece.count;
+    }
+    this.length -= rows;
+    if (parts.length <= 1) return parts[0] ?? null;
+    const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      joined.set(part, at);
+      at += part.length;
+    }
+    return joined;
+  }
+
+  /** The first `count` rows (or all the rows before the next lines), removed. */
+  takeRows(count: number): SqlValue[][] {
+    const first = this.#pieces[0];
+    if (this.#offset === 0 && first && "rows" in first && first.rows.length === count) {
+      // The usual case: a whole batch of the driver, taken as it is.
+      this.#pieces.shift();
+      this.length -= count;
+      return first.rows;
+    }
+    const rows: SqlValue[][] = [];
+    while (rows.length < count && this.#pieces.length) {
+      const piece = this.#pieces[0];
+      if (!("rows" in piece)) break;
+      const end = Math.min(piece.rows.length, this.#offset + count - rows.length);
+      for (let i = this.#offset; i < end; i++) rows.push(piece.rows[i]);
+      this.length -= end - this.#offset;
+      this.#offset = end;
+      if (end === piece.rows.length) {
+        this.#pieces.shift();
+        this.#offset = 0;
+      }
+    }
+    return rows;
+  }
 }

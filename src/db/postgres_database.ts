@@ -36,7 +36,14 @@ import type { WriteResult } from "./write_ops.ts";
 import type * as catalog from "./postgres_introspect.ts";
 import { PostgresIntrospection } from "./postgres_introspection.ts";
 import { toPgStatement } from "./postgres_params.ts";
-import { PG_TYPES, pgCell, pgParam } from "./postgres_values.ts";
+import {
+  PG_TYPES,
+  pgArrayColumns,
+  pgArraysInPlace,
+  pgCell,
+  pgParam,
+  pgRealColumns,
+} from "./postgres_values.ts";
 import { maskSecret, maskUrl, type PgTarget } from "./postgres_url.ts";
 
 /** Options of a PostgreSQL database. */
@@ -280,7 +287,7 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
         const query = track(tx.unsafe(statement.text, values, ONE_STATEMENT).values());
         if (maxRows === null) {
           const rows = await query;
-          return resultsOf(rows, columnNames(rows.columns), false);
+          return resultsOf(rows, rows.columns, false);
         }
         // A server-side portal read one batch past the cap: rows beyond it are never sent.
         let batch: SqlValue[][] = [];
@@ -288,8 +295,7 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
           batch = chunk;
           break;
         }
-        const columns = columnNames(query.statement?.columns ?? []);
-        return resultsOf(batch.slice(0, maxRows), columns, batch.length > maxRows);
+        return resultsOf(batch.slice(0, maxRows), query.statement?.columns, batch.length > maxRows);
       });
     } catch (error) {
       const failure = this.#error(error, sql, params);
@@ -553,7 +559,14 @@ function columnNames(columns: readonly { name: string }[] | undefined): string[]
   return (columns ?? []).map((column) => column.name);
 }
 
-function resultsOf(rows: unknown, columns: string[], truncated: boolean): Results {
-  const values = (rows as unknown[][]).map((row) => row.map(pgCell));
-  return new Results(makeRows(columns, values), columns, truncated, []);
+/** A read's rows as `Results`; `described`: the driver's column descriptions (names, types). */
+function resultsOf(
+  rows: unknown,
+  described: readonly { name: string; type?: number; parser?: { array?: boolean } }[] | undefined,
+  truncated: boolean,
+): Results {
+  const columns = columnNames(described);
+  const arrays = pgArrayColumns(described);
+  const values = (rows as unknown[][]).map((row) => pgArraysInPlace(row, arrays));
+  return new Results(makeRows(columns, values), columns, truncated, pgRealColumns(described));
 }

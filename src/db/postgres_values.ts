@@ -79,6 +79,47 @@ export function pgCell(value: unknown): SqlValue {
   return value as SqlValue;
 }
 
+/**
+ * Indexes of a result's array columns (the driver's column descriptions: the driver parses the
+ * arrays of the types it knows into JavaScript arrays, and marks those parsers `array`).
+ */
+export function pgArrayColumns(
+  columns: readonly { parser?: { array?: boolean } }[] | undefined,
+): number[] {
+  const arrays: number[] = [];
+  (columns ?? []).forEach((column, i) => {
+    if (column.parser?.array === true) arrays.push(i);
+  });
+  return arrays;
+}
+
+/**
+ * A row of the driver's (its `values()` mode) as Vitrine's, changed in place: the cells of the
+ * `arrays` columns as JSON text ({@link pgCell}). Why in place, and only those: an export
+ * converts every row it sends, and a new array per row was garbage to collect for each of
+ * millions of rows.
+ */
+export function pgArraysInPlace(row: unknown[], arrays: readonly number[]): SqlValue[] {
+  for (const i of arrays) row[i] = pgCell(row[i]);
+  return row as SqlValue[];
+}
+
+/** Type OIDs of `real` (float4) and `double precision` (float8). */
+const FLOAT_TYPES = new Set([700, 701]);
+
+/**
+ * Indexes of the `real` and `double precision` columns of a result (the driver's column
+ * descriptions): their whole numbers print as `7.0`, as a SQLite REAL does, whichever page or
+ * query reads them (SQLite tells by the values it stores: `Results.real_columns`).
+ */
+export function pgRealColumns(columns: readonly { type?: number }[] | undefined): number[] {
+  const real: number[] = [];
+  (columns ?? []).forEach((column, i) => {
+    if (FLOAT_TYPES.has(column.type ?? 0)) real.push(i);
+  });
+  return real;
+}
+
 /** JSON for array elements: big integers as exact numbers, bytes as hex. */
 function jsonSafe(_key: string, value: unknown): unknown {
   if (typeof value === "bigint") return Number(value);
