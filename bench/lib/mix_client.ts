@@ -48,6 +48,41 @@ export async function timedMix(
   return answers;
 }
 
+/**
+ * Asks `urls` of `base` in order at a steady `rate` (requests a second) for `seconds`, each at its
+ * time whatever the others' answers (an open loop, where wrk's sixteen clients wait for their
+ * answers): two servers asked at the same rate have the same load to carry. A request's time
+ * counts from when it was due, so a server that falls behind is charged for the wait too.
+ */
+export async function timedMixAtRate(
+  base: string,
+  urls: readonly MixUrl[],
+  rate: number,
+  seconds: number,
+): Promise<Timed[]> {
+  const answers: Promise<Timed>[] = [];
+  const t0 = performance.now();
+  const total = Math.floor(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const { kind, url } = urls[i % urls.length];
+    answers.push(
+      fetch(base + url).then(async (response) => {
+        const text = await response.text();
+        return {
+          kind,
+          ms: performance.now() - due,
+          ok: response.ok,
+          facetTimedOut: /"facets_timed_out":\["/.test(text),
+        };
+      }).catch(() => ({ kind, ms: performance.now() - due, ok: false, facetTimedOut: false })),
+    );
+  }
+  return await Promise.all(answers);
+}
+
 /** The `p`th percentile (0–100) of `values`, nearest rank. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;

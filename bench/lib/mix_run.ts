@@ -11,7 +11,7 @@
  */
 
 import { type MixUrl, mixUrls, urlListScript } from "./mix.ts";
-import { byKind, percentile, type Timed, timedMix } from "./mix_client.ts";
+import { byKind, percentile, type Timed, timedMix, timedMixAtRate } from "./mix_client.ts";
 import {
   indexedCopy,
   mixFloor,
@@ -45,6 +45,11 @@ export interface MixRun {
   timed: { vitrine: Timed[]; reference: Timed[] | null };
   /** How long the timing client asked each server, seconds. */
   timedSeconds: number;
+  /**
+   * Both servers asked at one steady rate, below what either answers under wrk (an open loop):
+   * the rate, and each server's answers. Null without the reference.
+   */
+  sameRate: { rate: number; vitrine: Timed[]; reference: Timed[] } | null;
 }
 
 /** Measures the mix on `vitrine` (and `reference`) serving `path` of `rows` trees. */
@@ -60,7 +65,7 @@ export async function runMix(options: {
   const { path, rows, seconds } = options;
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-mix-run-" });
   try {
-    const lists = { warm: 12, measured: 11, timed: 13 };
+    const lists = { warm: 12, measured: 11, timed: 13, rated: 14 };
     const urls = Object.fromEntries(
       Object.entries(lists).map(([name, seed]) => [name, mixUrls(50_000, rows, seed)]),
     ) as Record<keyof typeof lists, MixUrl[]>;
@@ -80,6 +85,16 @@ export async function runMix(options: {
         ? await timedMix(options.reference.base, urls.timed, seconds)
         : null,
     };
+    let sameRate = null;
+    if (options.reference && ref) {
+      // Below the slower server's own rate, so that both can keep up.
+      const rate = Math.max(1, Math.round(0.8 * Math.min(v.result.rps, ref.result.rps)));
+      sameRate = {
+        rate,
+        vitrine: await timedMixAtRate(options.vitrine.base, urls.rated, rate, seconds),
+        reference: await timedMixAtRate(options.reference.base, urls.rated, rate, seconds),
+      };
+    }
     // wrk asked each list from its start: the first `requests` URLs of each.
     const measured = urls.measured.slice(0, v.result.requests);
     const recording = await recordMix(
@@ -104,6 +119,7 @@ export async function runMix(options: {
       measured,
       timed,
       timedSeconds: seconds,
+      sameRate,
     };
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -185,6 +201,21 @@ export function printMixDetails(run: MixRun): void {
       refAll.length ? ms(percentile(refAll, 99)) : ""
     } |`,
   );
+  if (run.sameRate) {
+    const { rate, vitrine, reference } = run.sameRate;
+    const line = (list: Timed[]) => {
+      const times = list.map((t) => t.ms);
+      return `p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, ${
+        fmt(list.filter((t) => !t.ok).length)
+      } failed`;
+    };
+    console.log(
+      `\nBoth asked the mix at the same steady rate, ${fmt(rate)} requests a second (0.8x the ` +
+        `slower one's wrk rate; each request's time counted from when it was due): Vitrine ${
+          line(vitrine)
+        }; the reference ${line(reference)}.`,
+    );
+  }
   const total = [...run.floor.bySql.values()].reduce((a, b) => a + b, 0);
   console.log(
     `\nThe same replay on a copy of the file with the indexes the slow pages could use (${
