@@ -13,6 +13,11 @@ export interface DisplayCell {
   raw: unknown;
   /** `integer`, `float`, `text`, `blob`, `null`, `pk`... used as a `type-<x>` class. */
   value_type: string;
+  /**
+   * True for a NULL in a column of numbers (class `numeric` beside `type-none`), so that it lines
+   * up with the column's right-aligned numbers instead of sitting on the left like text.
+   */
+  numeric_null: boolean;
 }
 
 /** A display row: raw values by column name plus the rendered cells. */
@@ -50,7 +55,13 @@ const rowPrototype = Object.create(Object.prototype, {
  * on the row itself when a column has one of those names (they must still work).
  */
 export function makeDisplayRow(
-  cells: { column: string; value: Markup | string; raw: unknown; value_type?: string }[],
+  cells: {
+    column: string;
+    value: Markup | string;
+    raw: unknown;
+    value_type?: string;
+    numeric_null?: boolean;
+  }[],
 ): DisplayRow {
   const normalised: DisplayCell[] = new Array(cells.length);
   const row = Object.create(rowPrototype) as Record<string | symbol, unknown>;
@@ -61,6 +72,7 @@ export function makeDisplayRow(
       value: cell.value instanceof Markup ? cell.value : Markup.escape(cell.value),
       raw: cell.raw,
       value_type: cell.value_type ?? valueType(cell.raw),
+      numeric_null: cell.numeric_null ?? false,
     };
     row[cell.column] = cell.raw;
   }

@@ -212,6 +212,9 @@ function blobCell(
   );
 }
 
+/** A rendered cell before it joins its display row. */
+type DisplayCellInput = Parameters<typeof makeDisplayRow>[0][number];
+
 /** Display rows (`display_rows` of `_table.html`) with every cell rendered. */
 export async function displayRows(
   ctx: CellContext,
@@ -219,6 +222,7 @@ export async function displayRows(
   rows: SqlValue[][],
 ): Promise<DisplayRow[]> {
   const out: DisplayRow[] = [];
+  const rendered: DisplayCellInput[][] = [];
   // Without a render_cell hook every cell is rendered synchronously: no await per cell.
   const hooked = ctx.svc.hooks.has("render_cell") || Boolean(ctx.typed_columns?.size);
   for (const values of rows) {
@@ -226,7 +230,7 @@ export async function displayRows(
     columns.forEach((c, i) => {
       if (!Object.hasOwn(row, c)) row[c] = values[i];
     });
-    const cells = new Array(columns.length);
+    const cells: DisplayCellInput[] = new Array(columns.length);
     for (let i = 0; i < columns.length; i++) {
       const column = columns[i];
       const value = hooked
@@ -235,11 +239,55 @@ export async function displayRows(
       const raw = values[i];
       // A REAL column's whole number is still a float (`type-float`, as the reference shows).
       const value_type = isIntegralReal(raw, ctx.column_types?.[column]) ? "float" : undefined;
-      cells[i] = { column, value, raw, value_type };
+      cells[i] = { column, value, raw, value_type, numeric_null: false };
     }
-    out.push(makeDisplayRow(cells));
+    rendered.push(cells);
   }
+  markNumericNulls(ctx, columns, rendered);
+  for (const cells of rendered) out.push(makeDisplayRow(cells));
   return out;
+}
+
+/** SQLite's INTEGER and REAL affinities (`INT` anywhere; `REAL`, `FLOA`, `DOUB`). */
+const NUMBER_TYPE = /INT|REAL|FLOA|DOUB/i;
+
+/**
+ * Marks the NULLs of columns of numbers, so that they line up with the numbers (`numeric_null`).
+ * A column holds numbers when every value it shows on the page is a plain number (a linked one,
+ * a foreign key, keeps to the left like text), or, with nothing but NULLs on the page, when its
+ * declared type is an integer or real one and it is no foreign key.
+ */
+function markNumericNulls(ctx: CellContext, columns: string[], rows: DisplayCellInput[][]): void {
+  for (let i = 0; i < columns.length; i++) {
+    let numbers = 0;
+    let nulls = 0;
+    let other = false;
+    for (const cells of rows) {
+      const { raw, value } = cells[i];
+      if (raw === null || raw === undefined) nulls++;
+      else if ((typeof raw === "number" || typeof raw === "bigint") && !isLink(value)) numbers++;
+      else {
+        other = true;
+        break;
+      }
+    }
+    if (other || nulls === 0) continue;
+    if (numbers === 0 && !numberColumn(ctx, columns[i])) continue;
+    for (const cells of rows) {
+      if (cells[i].raw === null || cells[i].raw === undefined) cells[i].numeric_null = true;
+    }
+  }
+}
+
+/** Declared INTEGER or REAL, and no link to other rows (a foreign key's values are links). */
+function numberColumn(ctx: CellContext, column: string): boolean {
+  if (!NUMBER_TYPE.test(ctx.column_types?.[column] ?? "")) return false;
+  if (ctx.column_links?.has(column)) return false;
+  return !ctx.foreign_keys?.some((fk) => fk.columns.includes(column));
+}
+
+function isLink(value: Markup | string): boolean {
+  return String(value).includes("<a ");
 }
 
 /**

@@ -4,7 +4,8 @@
  * largest cost of an HTML table page. The output is the loop's exactly (a test compares them):
  *
  * ```jinja
- * {% for cell in row.cells %}<td class="col-{{ cell.column | to_css_class }} type-{{ cell.value_type }}"
+ * {% for cell in row.cells %}<td class="col-{{ cell.column | to_css_class }} type-{{ cell.value_type }}
+ *   {%- if cell.numeric_null %} numeric{% endif %}"
  *   {%- if stacked_rows %} role="cell" data-column="{{ cell.column }}"{% endif %}>{{ cell.value }}</td>{% endfor %}
  * ```
  *
@@ -54,8 +55,8 @@ export function tableCells(row: DisplayRow, stacked: unknown): string {
   let html = "";
   for (const cell of row.cells) {
     const value = cell.value instanceof Markup ? cell.value.toString() : escape(String(cell.value));
-    html += `<td class="col-${columnClass(cell.column)} type-${
-      typeClass(String(cell.value_type))
+    html += `<td class="col-${columnClass(cell.column)} type-${typeClass(String(cell.value_type))}${
+      cell.numeric_null ? " numeric" : ""
     }"`;
     if (stacked) html += ` role="cell" data-column="${escape(cell.column)}"`;
     html += `>${value}</td>`;

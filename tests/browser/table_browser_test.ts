@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { browserTest } from "./browser.ts";
 import { bodyClasses, columnValues, textOf } from "./pages.ts";
 import { shopService } from "../fixtures/shop.ts";
+import type { Page } from "playwright-core";
 
 browserTest(
   "table page: the filter form filters rows and describes the filter",
@@ -146,3 +147,54 @@ browserTest(
   },
   () => shopService(),
 );
+
+/** The browser's `getComputedStyle`, typed without the DOM type library. */
+type Styles = { getComputedStyle(element: unknown): { textAlign: string } };
+
+/** `text-align` of the first element `selector` matches. */
+function alignOf(page: Page, selector: string): Promise<string> {
+  return page.locator(selector).first().evaluate((element) =>
+    (globalThis as unknown as Styles).getComputedStyle(element).textAlign
+  );
+}
+
+/** `text-align` of the `price`, `category_id` and `notes` cells of row `id`, and of the headings. */
+async function alignments(page: Page, id: number) {
+  const row = `tbody tr:has(td.col-id a[href$="/${id}"])`;
+  return {
+    price: await alignOf(page, `${row} td.col-price`),
+    category: await alignOf(page, `${row} td.col-category_id`),
+    notes: await alignOf(page, `${row} td.col-notes`),
+    priceHeading: await alignOf(page, "th.col-price"),
+  };
+}
+
+for (const [width, height] of [[1280, 900], [390, 844]]) {
+  browserTest(
+    `table page at ${width}x${height}: a NULL in a column of numbers lines up with the numbers`,
+    async (page, base) => {
+      await page.setViewportSize({ width, height });
+      // Sorted by price, the mystery box (no price, no category) comes first: the heading too
+      // must not take the NULL for text.
+      await page.goto(`${base}/shop/products?_sort=price`);
+      assert.deepEqual(await alignments(page, 3), {
+        price: "right",
+        // A foreign key's values are links, kept to the left; so is its NULL, and text's.
+        category: "left",
+        notes: "left",
+        priceHeading: "right",
+      });
+      assert.equal((await alignments(page, 2)).price, "right");
+      if (Deno.env.get("VITRINE_SCREENSHOTS")) {
+        await page.screenshot({ path: `${Deno.env.get("VITRINE_SCREENSHOTS")}/null-${width}.png` });
+      }
+      // Nothing but NULLs on the page: the declared REAL type tells.
+      await page.goto(`${base}/shop/products?price__isnull=1`);
+      assert.equal((await alignments(page, 3)).price, "right");
+      // The row page shows one value per line, all to the left, the NULL too.
+      await page.goto(`${base}/shop/products/3`);
+      assert.equal(await alignOf(page, "td.col-price"), "left");
+    },
+    () => shopService(),
+  );
+}
