@@ -8,6 +8,9 @@
 import assert from "node:assert/strict";
 import { Service } from "../../src/service.ts";
 import { pgAvailable, type PgCluster, startCluster } from "../fixtures/pg_cluster.ts";
+import { events } from "../fixtures/plugins/event_log.ts";
+
+const EVENT_LOG = new URL("../fixtures/plugins/event_log.ts", import.meta.url).pathname;
 
 const HAVE_PG = pgAvailable("PostgreSQL table tests");
 
@@ -349,6 +352,12 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
       "statements",
     ]);
     assert.equal(applied.pg.operations_applied, 4);
+    // The alter-table event, with both schemas (the dry run sent none).
+    const sent = events.filter((event) => event.name === "alter-table");
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].properties.table, "pets");
+    assert.equal(sent[0].properties.before_schema, applied.pg.before_schema);
+    assert.equal(sent[0].properties.after_schema, applied.pg.schema);
     assert.equal(
       await columnsOf(pair.cluster, "pets"),
       [
@@ -388,6 +397,10 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
       200,
       ["schema", "before_schema", "statements"],
     );
+    assert.deepEqual(events.at(-1), {
+      name: "rename-table",
+      properties: { database: "app", old_table: "pets", new_table: "animals" },
+    });
     const after = await catalogOf(pair.cluster, "animals");
     assert.match(after, /column\t3 owner_id text false/);
     assert.match(after, /constraint\tpets_pkey PRIMARY KEY \(id, pet_name\)/);
@@ -508,7 +521,7 @@ Deno.test({
       };
       const pair: Pair = {
         sqlite: svc({ files: [path] }),
-        pg: svc({ postgres: [`app=${cluster.url("app")}`] }),
+        pg: svc({ postgres: [`app=${cluster.url("app")}`], plugins: [EVENT_LOG] }),
         cluster,
       };
       for (const service of services) await service.invoke_startup();

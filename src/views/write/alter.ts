@@ -13,7 +13,8 @@ import type { Request } from "../../http/request.ts";
 import { BadRequest } from "../../http/errors.ts";
 import { Response } from "../../http/response.ts";
 import type { AlterOperation } from "../../db/alter_plan.ts";
-import { alterTable } from "../../db/table_rebuild.ts";
+import { type AlterResult, alterTable } from "../../db/table_rebuild.ts";
+import { AlterTableEvent, RenameTableEvent } from "../../plugins/events.ts";
 import { isObject, jsonObjectBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
 import { flash, runWrite } from "./run_write.ts";
@@ -31,6 +32,36 @@ function operationsOf(data: Record<string, unknown>): AlterOperation[] {
     if (!isObject(args)) throw new BadRequest(`Operation ${i + 1}: "args" must be an object`);
     return { op: operation.op, args };
   });
+}
+
+/**
+ * The `alter-table` or `rename-table` event of an alter on an engine whose writes the core
+ * `write_wrapper` does not see (it compares SQLite's schema): a renamed table is `rename-table`
+ * only, as there.
+ */
+async function trackAlter(
+  svc: ViewHost,
+  request: Request,
+  database: string,
+  table: string,
+  result: AlterResult,
+): Promise<void> {
+  const { actor } = request;
+  if (result.table !== table) {
+    await svc.track_event(
+      new RenameTableEvent({ actor, database, old_table: table, new_table: result.table }),
+    );
+  } else if (result.schema !== result.before_schema) {
+    await svc.track_event(
+      new AlterTableEvent({
+        actor,
+        database,
+        table,
+        before_schema: result.before_schema,
+        after_schema: result.schema,
+      }),
+    );
+  }
 }
 
 /** `/-/alter`: 200 with the schema before and after and the statements run. */
@@ -53,6 +84,7 @@ export async function alterTableView(svc: ViewHost, request: Request): Promise<R
       // which the history must not watch row by row.
       { transaction: false, history: false },
     );
+  if (apply && db.table_writes) await trackAlter(svc, request, db.name, table, result);
   if (apply) {
     await svc.refresh_catalog();
     flash(svc, request, `Table ${result.table} altered`);
