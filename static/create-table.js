@@ -120,7 +120,13 @@ import { postJson } from "./post-json.js";
         for (const column of data.columns) {
           const row = newRow();
           row.querySelector("[name=column]").value = column.name;
-          row.querySelector("[name=type]").value = column.type.toLowerCase();
+          // A column of ISO dates comes with its column type (`date`, `datetime`) when offered.
+          const type = row.querySelector("[name=type]");
+          type.value = column.type.toLowerCase();
+          const typed = `column:${column.column_type}`;
+          if (column.column_type && [...type.options].some((option) => option.value === typed)) {
+            type.value = typed;
+          }
           // Every pasted column is kept: its values fill it in order.
           row.querySelector(".remove-column").hidden = true;
           row.dataset.pasted = "true";

@@ -1,11 +1,16 @@
 /**
  * `vitrine insert DB TABLE FILE` (`-` reads standard input): CSV, TSV, JSON (an array of objects)
  * or NDJSON into a table of a SQLite file, created if need be. One transaction: an error leaves
- * the database as it was, and says which line of the file it met.
+ * the database as it was, and says which line of the file it met. A new column of ISO dates is
+ * TEXT with the `date` (or `datetime`) column type: said in the summary, and kept in the internal
+ * database `--internal FILE` names, where `vitrine serve --internal FILE` finds it.
  */
 import type { Command } from "commander";
 import { Connection } from "../sqlite/connection.ts";
 import { importFile } from "../db/import/import_file.ts";
+import type { ImportResult } from "../db/import/importer.ts";
+import { COLUMN_TYPES_SCHEMA } from "../db/column_type_store.ts";
+import { basename, extname } from "node:path";
 import { checkDelimiter } from "../db/import/open_source.ts";
 import type { ImportFormat } from "../db/import/records.ts";
 import { ProgressBar } from "./progress_bar.ts";
@@ -26,6 +31,7 @@ interface InsertFlags {
   detectTypes: boolean;
   fts?: string[];
   silent?: boolean;
+  internal?: string;
 }
 
 const FORMATS = ["csv", "tsv", "json", "ndjson"];
@@ -48,6 +54,10 @@ export function addInsertCommand(program: Command): void {
     .option("--no-detect-types", "make every new column TEXT, as written in the file")
     .option("--fts <columns...>", "build a full-text search index on these columns")
     .option("--silent", "no progress bar, no summary")
+    .option(
+      "--internal <file>",
+      "keep the column types found (date, datetime) in this internal database, for serve --internal",
+    )
     .action(async (database: string, table: string, file: string, flags: InsertFlags) => {
       if (flags.format && !FORMATS.includes(flags.format)) {
         throw new CliExit(
@@ -84,11 +94,15 @@ export function addInsertCommand(program: Command): void {
           onProgress: ({ rows, bytes }) => bar.update(rows, bytes),
         });
         bar.done();
+        if (flags.internal) keepColumnTypes(flags.internal, database, table, result.columns);
         if (!flags.silent) {
           const seconds = (performance.now() - started) / 1000;
+          const typed = result.columns.filter((column) => column.column_type)
+            .map((column) => `${column.name} (${column.column_type})`);
           console.log(
             `${result.rows.toLocaleString("en")} rows into ${table} ` +
-              `(${result.created ? "new table" : "existing table"}) in ${seconds.toFixed(1)} s`,
+              `(${result.created ? "new table" : "existing table"}) in ${seconds.toFixed(1)} s` +
+              (typed.length ? `; column types: ${typed.join(", ")}` : ""),
           );
         }
       } catch (error) {
@@ -99,6 +113,34 @@ export function addInsertCommand(program: Command): void {
         conn.close();
       }
     });
+}
+
+/**
+ * Records the column types of `table` in the internal database `internal` (created if need be),
+ * under the name `vitrine serve` gives the database file: its name without the extension.
+ */
+function keepColumnTypes(
+  internal: string,
+  database: string,
+  table: string,
+  columns: ImportResult["columns"],
+): void {
+  const typed = columns.filter((column) => column.column_type);
+  if (!typed.length) return;
+  const conn = Connection.open(internal, { mode: "rwc" });
+  try {
+    conn.exec(COLUMN_TYPES_SCHEMA);
+    const name = basename(database, extname(database));
+    for (const column of typed) {
+      conn.run(
+        `INSERT OR REPLACE INTO column_types
+          (database_name, resource_name, column_name, column_type, config) VALUES (?, ?, ?, ?, NULL)`,
+        [name, table, column.name, column.column_type],
+      );
+    }
+  } finally {
+    conn.close();
+  }
 }
 
 function fileSize(path: string): number | null {

@@ -17,7 +17,8 @@ import { Database } from "../db/database.ts";
 import { checkDatabaseFile } from "../db/file_check.ts";
 import { Connection } from "../sqlite/connection.ts";
 import { importFile } from "../db/import/import_file.ts";
-import { isDataFile } from "./data_files.ts";
+import type { ImportResult } from "../db/import/importer.ts";
+import { isDataFile, keepColumnTypes } from "./data_files.ts";
 import { looksLikeSqlite } from "./sqlite_file.ts";
 
 const DATABASE_SUFFIX = /\.(db|sqlite3?)$/i;
@@ -150,10 +151,12 @@ export class Library {
     }
     // An empty file is still being written (a copy's first event).
     if (facts.size === 0) return;
-    const db = isDatabase ? this.#openDatabase(path) : await this.#importData(path);
+    const imported = isDatabase ? null : await this.#importData(path);
+    const db = imported?.db ?? this.#openDatabase(path);
     const name = entry?.name ?? this.#freeName(stem(path));
     if (entry && this.#svc.databases.has(entry.name)) this.#svc.remove_database(entry.name);
     this.#svc.add_database(db, { name });
+    if (imported) await keepColumnTypes(this.#svc, name, imported.table);
     if (announce) db.added_at = new Date();
     this.#entries.set(path, { name, ...facts });
     if (announce) {
@@ -167,12 +170,15 @@ export class Library {
     return new Database(this.#svc, { path, is_mutable: !this.#immutable });
   }
 
-  async #importData(path: string): Promise<Database> {
+  async #importData(
+    path: string,
+  ): Promise<{ db: Database; table: { table: string; columns: ImportResult["columns"] } }> {
     const memoryName = `vitrine-library-${stem(path)}-${crypto.randomUUID()}`;
     const conn = Connection.open("", { memoryName });
     try {
-      await importFile(conn, { path, table: stem(path) });
-      return new Database(this.#svc, { memory_name: memoryName, is_mutable: false });
+      const { table, columns } = await importFile(conn, { path, table: stem(path) });
+      const db = new Database(this.#svc, { memory_name: memoryName, is_mutable: false });
+      return { db, table: { table, columns } };
     } finally {
       // The database holds its own connection now, which keeps the data alive.
       conn.close();

@@ -167,7 +167,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       if (!flags.get) returnFreedMemorySooner();
       const svc = new Service(options);
       const keepMemory = Boolean(flags.memory || flags.crossdb);
-      imported.attach(svc, keepMemory);
+      await imported.attach(svc, keepMemory);
       const library = libraryDir === null ? null : new Library(svc, libraryDir, {
         // A configuration directory with inspect-data.json serves its files as immutable.
         immutable: configDir !== null && Boolean(options.inspect_data),

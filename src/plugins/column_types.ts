@@ -26,6 +26,7 @@ import type { Request } from "../http/request.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
 import { markdownToHtml } from "../util/markdown.ts";
 import { allowCspSource } from "../http/csp.ts";
+import { isIsoDate, isIsoDateTime } from "../util/iso_dates.ts";
 
 /** What `ColumnType.render_cell` receives. */
 export interface CellArgs {
@@ -157,17 +158,6 @@ export class MarkdownType extends ColumnType {
   }
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-
-/** True when year, month and day name a day of the calendar (no 31 April, no 29 February 2023). */
-function realDay(year: string, month: string, day: string): boolean {
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  return date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 &&
-    date.getUTCDate() === Number(day);
-}
-
 /** `date`: an ISO 8601 calendar date, `YYYY-MM-DD`. */
 export class DateType extends ColumnType {
   static override readonly type_name: string = "date";
@@ -175,8 +165,7 @@ export class DateType extends ColumnType {
   static override readonly sqlite_types = ["TEXT"];
   override validate({ value }: ValueArgs): string | null {
     if (value === null || value === undefined || value === "") return null;
-    const match = typeof value === "string" ? ISO_DATE.exec(value) : null;
-    return match && realDay(match[1], match[2], match[3])
+    return typeof value === "string" && isIsoDate(value)
       ? null
       : "Must be a date in the form YYYY-MM-DD";
   }
@@ -189,10 +178,9 @@ export class DateTimeType extends ColumnType {
   static override readonly sqlite_types = ["TEXT"];
   override validate({ value }: ValueArgs): string | null {
     if (value === null || value === undefined || value === "") return null;
-    const match = typeof value === "string" ? ISO_DATETIME.exec(value) : null;
-    const ok = match && realDay(match[1], match[2], match[3]) && Number(match[4]) < 24 &&
-      Number(match[5]) < 60 && Number(match[6] ?? 0) < 60;
-    return ok ? null : "Must be an ISO 8601 date and time, such as 2024-05-01T13:45:00";
+    return typeof value === "string" && isIsoDateTime(value)
+      ? null
+      : "Must be an ISO 8601 date and time, such as 2024-05-01T13:45:00";
   }
 }
 

@@ -94,14 +94,14 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       await page.getByLabel("Table name").fill("parts");
       await page.getByText("Start from pasted rows").click();
       await page.getByLabel("Pasted rows").fill(
-        "code\tname\tprice\tstock\n007\tBolt\t1.5\t10\n042\tNut\t2\t\n",
+        "code\tname\tprice\tstock\tadded\n007\tBolt\t1.5\t10\t2024-01-02\n042\tNut\t2\t\t2024-02-29\n",
       );
       await page.getByRole("button", { name: "Read columns" }).click();
-      await page.getByText("4 columns and 2 rows read.").waitFor();
+      await page.getByText("5 columns and 2 rows read.").waitFor();
       const columns = page.locator(".create-column");
-      assert.equal(await columns.count(), 4);
+      assert.equal(await columns.count(), 5);
       const read = [];
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < 5; i++) {
         read.push([
           await columns.nth(i).getByLabel("Name").inputValue(),
           await columns.nth(i).getByLabel("Type").inputValue(),
@@ -112,6 +112,8 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
         ["name", "text"],
         ["price", "float"],
         ["stock", "integer"],
+        // ISO dates: text, with the date column type.
+        ["added", "column:date"],
       ]);
       await columns.nth(0).getByLabel("primary key").check();
       await columns.nth(1).getByLabel("Name").fill("label");
@@ -125,12 +127,13 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       assert.equal(
         sqlite3(".schema parts"),
         "CREATE TABLE [parts] (\n   [code] TEXT PRIMARY KEY,\n   [label] TEXT NOT NULL,\n" +
-          "   [price] REAL,\n   [stock] INTEGER\n);\n",
+          "   [price] REAL,\n   [stock] INTEGER,\n   [added] TEXT\n);\n",
       );
       assert.equal(
         sqlite3("select code, label, price, typeof(price), quote(stock) from parts order by code"),
         "007|Bolt|1.5|real|10\n042|Nut|2.0|real|NULL\n",
       );
+      assert.equal(sqlite3("select group_concat(typeof(added)) from parts"), "text,text\n");
     },
     creatorService,
   );

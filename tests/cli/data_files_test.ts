@@ -101,3 +101,26 @@ Deno.test("a data file that cannot be imported stops the command naming it and t
   assert.equal(empty.code, 1);
   assert.match(empty.err, /empty\.csv: Cannot read .*no such file/);
 });
+
+Deno.test("a served CSV file's column of ISO dates is TEXT with the date column type", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "vitrine-data-files-" });
+  Deno.writeTextFileSync(
+    `${dir}/visits.csv`,
+    "id,day,at,note\n1,2024-01-02,2024-01-02T10:30:00,x\n2,2024-02-29,2024-01-03 08:00:00Z,2024-01-02\n",
+  );
+  const got = await getJson(
+    [`${dir}/visits.csv`],
+    "/visits/visits.json?_extra=column_types&_shape=objects",
+  ) as { column_types: unknown; rows: Record<string, unknown>[] };
+  assert.deepEqual(got.column_types, {
+    at: { type: "datetime", config: null },
+    day: { type: "date", config: null },
+  });
+  assert.equal(got.rows[1].day, "2024-02-29");
+  // Into a file too, under the database name the file gets.
+  const into = await getJson(
+    [`${dir}/visits.csv`, "--into", `${dir}/out.db`],
+    "/out/visits.json?_extra=column_types",
+  ) as { column_types: unknown };
+  assert.deepEqual(Object.keys(into.column_types as object).sort(), ["at", "day"]);
+});

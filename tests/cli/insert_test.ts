@@ -113,3 +113,46 @@ Deno.test("vitrine insert draws its progress bar on a terminal, and clears it", 
   // The bar's line is erased (ESC [K) before the summary is written over it.
   assert.ok(seen.includes("\r\x1b[K30,000 rows into t (new table)"), seen.slice(-200));
 });
+
+Deno.test("vitrine insert: ISO dates stay TEXT with the date or datetime column type", async () => {
+  const dir = Deno.makeTempDirSync();
+  const csv = `${dir}/events.csv`;
+  Deno.writeTextFileSync(
+    csv,
+    "id,day,at,mixed,not_a_day\n" +
+      "1,2024-01-02,2024-01-02T10:30:00Z,2024-01-02,2024-02-30\n" +
+      "2,,2024-01-03 08:00,2024-01-03T08:00,2024-01-05\n",
+  );
+  const db = `${dir}/data.db`;
+  const internal = `${dir}/internal.db`;
+  const { code, out } = await run(["insert", db, "events", csv, "--internal", internal]);
+  assert.equal(code, 0);
+  assert.match(out, /in \d+\.\d s; column types: day \(date\), at \(datetime\)$/);
+  assert.deepEqual(
+    rows(db, "select name, type from pragma_table_info('events')").map((r) => r.join(" ")),
+    ["id INTEGER", "day TEXT", "at TEXT", "mixed TEXT", "not_a_day TEXT"],
+  );
+  assert.deepEqual(rows(db, "select typeof(day), typeof(at) from events where id = 1"), [[
+    "text",
+    "text",
+  ]]);
+  assert.deepEqual(
+    rows(internal, "select * from column_types order by column_name"),
+    [["data", "events", "at", "datetime", null], ["data", "events", "day", "date", null]],
+  );
+  // The server started with that internal database gives the columns their types.
+  const served = await run([
+    db,
+    "--internal",
+    internal,
+    "--get",
+    "/data/events.json?_extra=column_types",
+  ]);
+  assert.deepEqual(JSON.parse(served.out).column_types, {
+    at: { type: "datetime", config: null },
+    day: { type: "date", config: null },
+  });
+  // Types off: plain text, no column type.
+  const off = await run(["insert", `${dir}/off.db`, "events", csv, "--no-detect-types"]);
+  assert.doesNotMatch(off.out, /column types/);
+});

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { kindOfText, type ValueKind } from "./column_types.ts";
+import { kindOfText, TEMPORAL_OTHER, temporalOf, type ValueKind } from "./column_types.ts";
 import type { SourceRecord } from "./records.ts";
 
 /** Rows of `width` values; value `k` of row `r` is at `r * width + k`. */
@@ -27,6 +27,8 @@ export interface EncodedRows {
   reals: Float64Array;
   /** Per column: the widest kind of its values in these rows. */
   widest: Uint8Array;
+  /** Per column: `temporalOf`'s bits of its values (numbers count as other), when classified. */
+  temporal: Uint8Array;
   text: Uint8Array;
 }
 
@@ -52,6 +54,7 @@ export function encodeRows(
   const lengths = new Int32Array(count);
   const reals = new Float64Array(count);
   const widest = new Uint8Array(width);
+  const temporal = new Uint8Array(width);
   let chars = 0;
   for (const record of records) {
     for (const value of record.values) if (typeof value === "string") chars += value.length;
@@ -101,12 +104,26 @@ export function encodeRows(
         else kind = kindOfText(value);
         if (kind === 2) reals[k] = Number(value);
         if (kind > widest[i]) widest[i] = kind;
+        if (kind && !(temporal[i] & TEMPORAL_OTHER)) {
+          temporal[i] |= kind === 3 ? temporalOf(value) : TEMPORAL_OTHER;
+        }
       } else widest[i] = 3;
       kinds[k] = kind;
       at += lengths[k];
     }
   }
-  return { rows: records.length, width, lines, kinds, starts, lengths, reals, widest, text };
+  return {
+    rows: records.length,
+    width,
+    lines,
+    kinds,
+    starts,
+    lengths,
+    reals,
+    widest,
+    temporal,
+    text,
+  };
 }
 
 const encoder = new TextEncoder();
@@ -136,6 +153,7 @@ export function transferables(rows: EncodedRows): ArrayBuffer[] {
     rows.lengths,
     rows.reals,
     rows.widest,
+    rows.temporal,
     rows.text,
   ].map((array) => array.buffer as ArrayBuffer);
 }

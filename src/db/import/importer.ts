@@ -19,11 +19,15 @@ import { ImportError } from "./import_error.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
 import { type EncodedRows, isEncoded } from "./encoded_rows.ts";
 import {
+  type ImportColumnType,
   type ImportType,
   kindOfText,
   kindOfType,
   kindOfValue,
   storedText,
+  TEMPORAL_OTHER,
+  temporalColumnType,
+  temporalOf,
   typeOfKind,
   type ValueKind,
 } from "./column_types.ts";
@@ -62,7 +66,11 @@ export interface ImportResult {
   table: string;
   rows: number;
   created: boolean;
-  columns: { name: string; type: string }[];
+  /**
+   * The table's columns; `column_type` names the column type (`date`, `datetime`) of a TEXT
+   * column this import created whose every value is an ISO date (or date and time).
+   */
+  columns: { name: string; type: string; column_type: ImportColumnType | null }[];
 }
 
 /** One column of the table as the import sees it. */
@@ -131,6 +139,8 @@ class ImportRun {
   #row: BindValue[] = [];
   /** Per column: its reals are bound as numbers (a FLOAT column this import created). */
   #realColumns: boolean[] = [];
+  /** Per column: `temporalOf`'s bits of the values inserted (numbers count as other). */
+  #temporal: number[] = [];
   /** The address of the text of the packed rows being inserted. */
   #address = 0n;
   #rows = 0;
@@ -171,12 +181,22 @@ class ImportRun {
       columns: tableInfo(this.#conn, this.#options.table).map(({ name, type }) => ({
         name,
         type,
+        column_type: this.#columnType(name),
       })),
     };
   }
 
   close(): void {
     this.#finalize();
+  }
+
+  /** The column type a TEXT column this import created gets from its values, or null. */
+  #columnType(name: string): ImportColumnType | null {
+    if (!this.#detect) return null;
+    const i = this.#columns.findIndex((column) => column.name === name);
+    return i >= 0 && this.#columns[i].type === "TEXT"
+      ? temporalColumnType(this.#temporal[i] ?? 0)
+      : null;
   }
 
   #finalize(): void {
@@ -361,6 +381,7 @@ class ImportRun {
    */
   #insertEncoded(rows: EncodedRows): void {
     this.#address = addressOf(rows.text);
+    for (let i = 0; i < rows.width; i++) this.#temporal[i] |= rows.temporal[i];
     let from = 0;
     while (from < rows.rows) {
       const to = this.#firstToWiden(rows, from);
@@ -467,6 +488,13 @@ class ImportRun {
       let stored: unknown = value;
       if (value !== null && type !== null && this.#detect) {
         const kind = typed ? kindOfValue(value) : kindOfText(value as string);
+        if (!(this.#temporal[i] & TEMPORAL_OTHER)) {
+          this.#temporal[i] |= kind === 3 && typeof value === "string"
+            ? temporalOf(value)
+            : kind
+            ? TEMPORAL_OTHER
+            : 0;
+        }
         if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
         if (!typed) stored = storedText(value as string, kind, this.#columns[i].type!);
       }

@@ -10,17 +10,24 @@
 import { openSource } from "./open_source.ts";
 import { ImportError } from "./import_error.ts";
 import {
+  type ImportColumnType,
   type ImportType,
   kindOfText,
   kindOfValue,
   storedText,
+  TEMPORAL_OTHER,
+  temporalColumnType,
+  temporalOf,
   typeOfKind,
   type ValueKind,
 } from "./column_types.ts";
 
-/** The pasted table: its columns with their inferred types, and its rows by column name. */
+/**
+ * The pasted table: its columns with their inferred types (and the `date` or `datetime` column
+ * type of a TEXT column of ISO dates, as an import gives it), and its rows by column name.
+ */
 export interface PastedTable {
-  columns: { name: string; type: ImportType }[];
+  columns: { name: string; type: ImportType; column_type: ImportColumnType | null }[];
   rows: Record<string, unknown>[];
 }
 
@@ -49,7 +56,10 @@ export async function readPasted(text: string, maxRows: number): Promise<PastedT
       return kind > widest ? kind : widest;
     }, 0)
   );
-  const columns = names.map((name, i) => ({ name, type: typeOfKind(kinds[i]) }));
+  const columns = names.map((name, i) => {
+    const type = typeOfKind(kinds[i]);
+    return { name, type, column_type: type === "TEXT" ? temporalType(records, i) : null };
+  });
   const rows = records.map((values) =>
     Object.fromEntries(names.map((name, i) => {
       const value = values[i] ?? null;
@@ -58,4 +68,16 @@ export async function readPasted(text: string, maxRows: number): Promise<PastedT
     }))
   );
   return { columns, rows };
+}
+
+/** The column type of the text column `i` of `records`, as `temporalColumnType` tells it. */
+function temporalType(records: unknown[][], i: number): ImportColumnType | null {
+  let bits = 0;
+  for (const values of records) {
+    const value = values[i];
+    if (value === null || value === undefined || value === "") continue;
+    bits |= typeof value === "string" ? temporalOf(value) : TEMPORAL_OTHER;
+    if (bits & TEMPORAL_OTHER) return null;
+  }
+  return temporalColumnType(bits);
 }

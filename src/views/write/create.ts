@@ -180,14 +180,19 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
 }
 
 /**
- * Pasted rows (`csv`): parsed and typed by the importer. Without `columns` they make the columns;
- * with them, the pasted columns fill the first ones in order (renamed and retyped as given).
+ * Pasted rows (`csv`): parsed and typed by the importer. Without `columns` they make the columns
+ * (a column of ISO dates with the `date` or `datetime` column type); with them, the pasted
+ * columns fill the first ones in order (renamed and retyped as given).
  */
 async function readCsv(svc: ViewHost, spec: CreateRequest, text: string): Promise<void> {
   const pasted = await readPasted(text, Number(svc.setting("max_insert_rows")));
   if (!spec.columns) {
-    spec.columns = pasted.columns;
+    spec.columns = pasted.columns.map(({ name, type }) => ({ name, type }));
     spec.rows = pasted.rows;
+    // ISO dates stay text, with the column type an import gives them (when it is registered).
+    for (const { name, column_type } of pasted.columns) {
+      if (column_type && svc.columnTypes.find(column_type)) spec.typed.set(name, column_type);
+    }
     return;
   }
   const names = spec.columns.map((column) => column.name);

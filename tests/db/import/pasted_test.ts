@@ -8,10 +8,10 @@ Deno.test("pasted CSV: quoted fields, the delimiter sniffed, types as the import
     10,
   );
   assert.deepEqual(pasted.columns, [
-    { name: "name", type: "TEXT" },
-    { name: "note", type: "TEXT" },
-    { name: "n", type: "TEXT" },
-    { name: "big", type: "INTEGER" },
+    { name: "name", type: "TEXT", column_type: null },
+    { name: "note", type: "TEXT", column_type: null },
+    { name: "n", type: "TEXT", column_type: null },
+    { name: "big", type: "INTEGER", column_type: null },
   ]);
   assert.deepEqual(pasted.rows, [
     { name: "Smith; J", note: "two\nlines", n: "007", big: 9007199254740993n },
@@ -42,4 +42,20 @@ Deno.test("pasted text: empty, or more rows than allowed, is an ImportError (a 4
   await assert.rejects(readPasted(" \n", 10), ImportError);
   await assert.rejects(readPasted("a\n1\n2\n3\n", 2), /At most 2 rows can be pasted/);
   assert.equal((await readPasted("a\n1\n2\n", 2)).rows.length, 2);
+});
+
+Deno.test("pasted ISO dates: TEXT with the date or datetime column type, when every value is one", async () => {
+  const pasted = await readPasted(
+    "day\tat\tboth\tbad\tyear\n2024-01-02\t2024-01-02T10:00Z\t2024-01-02\t2023-02-29\t2024\n" +
+      "\t2024-01-02 10:00:00.5+02:00\t2024-01-02T10:00\t2024-01-02\t2025\n",
+    10,
+  );
+  assert.deepEqual(pasted.columns, [
+    { name: "day", type: "TEXT", column_type: "date" },
+    { name: "at", type: "TEXT", column_type: "datetime" },
+    { name: "both", type: "TEXT", column_type: null },
+    { name: "bad", type: "TEXT", column_type: null },
+    { name: "year", type: "INTEGER", column_type: null },
+  ]);
+  assert.deepEqual(pasted.rows[0].day, "2024-01-02");
 });

@@ -177,10 +177,33 @@ Deno.test("a dry run of pasted rows answers the inferred columns for the page to
     assert.equal(response.status, 200, response.text);
     assert.deepEqual(response.json().columns, [
       { name: "id", type: "INTEGER", column_type: null },
-      { name: "when", type: "TEXT", column_type: null },
+      { name: "when", type: "TEXT", column_type: "date" },
       { name: "score", type: "FLOAT", column_type: null },
     ]);
     assert.equal(schemaOf(svc, "guess"), null);
+  });
+});
+
+Deno.test("a table made from pasted rows keeps ISO dates as TEXT with the date column type", async () => {
+  await withWriter(async (svc) => {
+    const csv = "id,day,at,other\n1,2024-01-02,2024-01-02T10:00:00,2024-01-02\n" +
+      "2,2024-02-29,2024-03-01 09:30,x\n";
+    const response = await post(svc, "/shop/-/create", { table: "visits", csv });
+    assert.equal(response.status, 201, response.text);
+    assert.equal(
+      schemaOf(svc, "visits"),
+      "CREATE TABLE [visits] (\n   [id] INTEGER,\n   [day] TEXT,\n   [at] TEXT,\n" +
+        "   [other] TEXT\n)",
+    );
+    const stored = await svc.column_type_store.forTable("shop", "visits");
+    assert.deepEqual(Object.fromEntries(stored), {
+      day: { type: "date", config: null },
+      at: { type: "datetime", config: null },
+    });
+    assert.deepEqual(fileRows(svc, "select typeof(day) as t, day from visits"), [
+      { t: "text", day: "2024-01-02" },
+      { t: "text", day: "2024-02-29" },
+    ]);
   });
 });
 
