@@ -118,7 +118,8 @@ export function addBuiltinRoutes(router: Router, svc: AppHost): void {
   const QUERY = `/(?<database>${NAME})/(?<query>${NAME})/-`;
   add(get, `${QUERY}/definition`, queryDefinitionView, "query-definition");
   add(both, `${QUERY}/edit`, editQueryView, "query-edit");
-  add(["POST"], `${QUERY}/update`, updateQueryView, "query-update");
+  // GET too, to tell a browser that opens it where queries are edited (`updateQueryView`).
+  add(both, `${QUERY}/update`, updateQueryView, "query-update");
   add(both, `${QUERY}/delete`, deleteQueryView, "query-delete");
   add(
     ["GET", "POST"],

@@ -18,12 +18,13 @@
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
-import { BadRequest, MethodNotAllowed } from "../../http/errors.ts";
+import { BadRequest } from "../../http/errors.ts";
 import type { StoredQuery, StoredQueryFields } from "../../db/stored_queries.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { renderPage } from "../../render/render_page.ts";
 import { DeleteQueryEvent, StoreQueryEvent, UpdateQueryEvent } from "../../plugins/events.ts";
 import { isObject, jsonBody } from "../write/body.ts";
+import { type BrowserPageOf, notPosted, pageAbove } from "../write/post_only.ts";
 import { actorId, ensureMayStore, storedQueryFromUrl } from "./stored_access.ts";
 import {
   checkNewName,
@@ -108,12 +109,10 @@ export async function queryDefinitionView(svc: ViewHost, request: Request): Prom
   return Response.json({ ok: true, query: storedQueryJson(query) });
 }
 
-/** `POST /<db>/<query>/-/update` (JSON). */
+/** `POST /<db>/<query>/-/update` (JSON); a browser opening it is shown the edit page's link. */
 export async function updateQueryView(svc: ViewHost, request: Request): Promise<Response> {
+  if (request.method !== "POST") throw notPosted(svc, request, editPage, ["POST"]);
   request.url_vars = { ...request.url_vars, format: "json" };
-  if (request.method !== "POST") {
-    throw new MethodNotAllowed("Method not allowed", { allowed: ["POST"] });
-  }
   const { db, query } = await storedQueryFromUrl(svc, request, "update-query");
   const body = await jsonBody(request);
   if (!isObject(body)) throw new BadRequest("JSON must be a dictionary");
@@ -160,6 +159,13 @@ export async function editQueryView(svc: ViewHost, request: Request): Promise<Re
     return await queryFormPage(svc, request, db, query, { ...query, ...formFields(form) }, "", 400);
   }
 }
+
+/** Where a browser edits a stored query. */
+const editPage: BrowserPageOf = (request) => ({
+  does: "updates a stored query",
+  where: "the page that edits it",
+  path: `${pageAbove(request)}/-/edit`,
+});
 
 /** `GET|POST /<db>/<query>/-/delete`. */
 export async function deleteQueryView(svc: ViewHost, request: Request): Promise<Response> {

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { auth, errorsOf, withWriter } from "./_write_helpers.ts";
+import { shopService } from "../../fixtures/shop.ts";
 
 /** Chromium's Accept header for a page it navigates to. */
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif," +
@@ -61,4 +62,27 @@ Deno.test("a write endpoint asked by an API client stays a JSON 405 with Allow",
       assert.deepEqual(errorsOf(put), ["Method not allowed"]);
     }
   });
+});
+
+Deno.test("a stored query's update endpoint opened in a browser links its edit page", async () => {
+  await using svc = shopService({
+    secret: "post-only",
+    metadata: { permissions: { "store-query": { id: "writer" } } },
+  });
+  const stored = await svc.client.post("/shop/-/queries/store", {
+    json: { query: { name: "cheap", sql: "select name from products where price < 5" } },
+    headers: auth(svc),
+  });
+  assert.equal(stored.status, 201, stored.text);
+  const page = await svc.client.get("/shop/cheap/-/update", {
+    headers: { accept: BROWSER_ACCEPT, ...auth(svc) },
+  });
+  assert.equal(page.status, 405);
+  assert.equal(page.headers.get("allow"), "POST");
+  assert.ok(page.text.includes("endpoint that updates a stored query"), page.text);
+  assert.ok(page.text.includes('<a href="/shop/cheap/-/edit">'));
+  assert.equal((await svc.client.get("/shop/cheap/-/edit", { headers: auth(svc) })).status, 200);
+  const api = await svc.client.get("/shop/cheap/-/update", { headers: auth(svc) });
+  assert.equal(api.status, 405);
+  assert.deepEqual(errorsOf(api), ["Method not allowed"]);
 });
