@@ -3,6 +3,13 @@
  * before running them (`pool_queue.ts`, `pool.ts`). Keyed by SQL text without parameters: a table page, a row
  * lookup or a facet has the same text for every value it is asked about.
  *
+ * A table page's SQL ends with its page size written in (`… limit 51`), so each `_size=` would be
+ * a text of its own, never seen: new texts count as short and may be runaways, so a scan behind a
+ * new size went before the long lane, and a 2 ms keyset page behind a new size waited for the one
+ * spare left to unproven texts while the other workers ran scans (the varied mix: its `_next=`
+ * pages answered after 1.1–1.8 s, bench/mix_floor.ts). A text's cost is kept without a final
+ * `limit N` (`offset M`): the sizes of one page share what they have cost (see {@link costKey}).
+ *
  * A cost is the CPU time of the thread that ran the query (`util/thread_clock.ts`), not its
  * wall-clock time: under load the wall clock counts the time the thread waited for a core, a short
  * query counted as long went to the long lane, waited longer there and failed at its deadline — a
@@ -41,7 +48,23 @@ const REMEMBERED = 2000;
  */
 export const REMEMBERED_CHARS = 4 << 20;
 
-/** Moving averages of query costs (CPU ms) per SQL text. */
+/** The end of a statement that gives its page size: `limit N`, maybe `offset M`. */
+const FINAL_LIMIT = /\slimit\s+\d+(?:\s+offset\s+\d+)?\s*;?\s*$/i;
+/** How much of a text's end is searched for {@link FINAL_LIMIT} (visitors' SQL may be 100 KB). */
+const END = 64;
+
+/**
+ * The text a statement's cost is kept under: `sql` with a final `limit N` (and `offset M`)
+ * written `limit ?`, so that the page sizes of one page share a cost.
+ */
+export function costKey(sql: string): string {
+  const end = sql.length > END ? sql.slice(-END) : sql;
+  const match = FINAL_LIMIT.exec(end);
+  if (!match) return sql;
+  return `${sql.slice(0, sql.length - end.length + match.index)} limit ?`;
+}
+
+/** Moving averages of query costs (CPU ms) per SQL text (by {@link costKey}). */
 export class QueryCosts {
   /** Least recently seen first. */
   #costs = new Map<string, Cost>();
@@ -64,7 +87,8 @@ export class QueryCosts {
   }
 
   /** Records one run of `sql` that took `ms` milliseconds of its thread's CPU. */
-  record(sql: string, ms: number): void {
+  record(text: string, ms: number): void {
+    const sql = costKey(text);
     this.#version++;
     const previous = this.#costs.get(sql);
     // Deleted and set again: the map's order is then least recently seen first.
@@ -91,7 +115,7 @@ export class QueryCosts {
 
   /** True when `sql` has been long so far; a text never seen counts as short. */
   isLong(sql: string): boolean {
-    return (this.#costs.get(sql)?.ms ?? 0) >= LONG_QUERY_MS;
+    return (this.#costs.get(costKey(sql))?.ms ?? 0) >= LONG_QUERY_MS;
   }
 
   /**
@@ -99,13 +123,13 @@ export class QueryCosts {
    * worker (`pool.ts`): a text never seen may be a runaway.
    */
   isKnownShort(sql: string): boolean {
-    const cost = this.#costs.get(sql);
+    const cost = this.#costs.get(costKey(sql));
     return cost !== undefined && cost.ms < LONG_QUERY_MS;
   }
 
   /** True when most of `sql`'s recent runs were tiny (see {@link TINY_QUERY_MS}). */
   isTiny(sql: string): boolean {
-    const cost = this.#costs.get(sql);
+    const cost = this.#costs.get(costKey(sql));
     if (cost === undefined || cost.runs < TINY_AFTER) return false;
     let tiny = 0;
     for (const ms of cost.recent) if (ms < TINY_QUERY_MS) tiny++;
