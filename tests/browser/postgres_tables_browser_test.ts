@@ -83,6 +83,10 @@ for (const [width, height] of SIZES) {
     async (page, base) => {
       const table = `visits_${width}`;
       await openAs(page, base, width, height, "/-/create-table?database=app");
+      assert.match(
+        (await textOf(page, ".create-columns-help"))!,
+        /In app \(PostgreSQL\) the types become PostgreSQL's: integer is bigint/,
+      );
       await page.getByLabel("Table name").fill(table);
       const columns = page.locator(".create-column");
       await columns.nth(0).getByLabel("Name").fill("id");

@@ -30,6 +30,7 @@ export async function createTablePage(svc: ViewHost, request: Request): Promise<
     if (!(await allowed(svc, request.actor, "create-table", db.name, null))) continue;
     databases.push({
       name: db.name,
+      engine: db.engine,
       create_url: `${svc.urls.database(db.name)}/-/create`,
       selected: db.name === request.args.get("database"),
       // What its foreign keys may point at, for the page's "references" choices.
@@ -41,6 +42,8 @@ export async function createTablePage(svc: ViewHost, request: Request): Promise<
   }
   return await renderPage(svc, request, "create_table.html", {
     databases,
+    // Where the SQLite type names offered become other types (`postgres_ddl.ts`).
+    postgres_databases: databases.filter((d) => d.engine === "postgres").map((d) => d.name),
     sqlite_types: Object.keys(CREATE_TYPES),
     column_types: svc.columnTypes.all().map((type) => type.type_name),
   }, { view_name: "create_table" });
