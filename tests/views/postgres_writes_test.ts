@@ -38,6 +38,7 @@ const ACTIONS = [
   "execute-write-sql",
   "create-table",
   "drop-table",
+  "alter-table",
 ];
 const METADATA = {
   databases: {
@@ -300,6 +301,12 @@ async function createSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     const reader = await post(pair.reader, "/app/-/create", { table: "t3", columns });
     assert.equal(reader.status, 403, reader.text);
     assert.match(reader.text, /permission denied for schema public/);
+    // Altering needs the table's owner: the writer role does not own items.
+    const alter = await post(pair.pg, "/app/items/-/alter", {
+      operations: [{ op: "add_column", args: { name: "extra" } }],
+    });
+    assert.equal(alter.status, 403, alter.text);
+    assert.match(alter.text, /must be owner of table items/);
   });
 }
 
