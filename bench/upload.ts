@@ -1,18 +1,17 @@
 /**
  * A CSV uploaded in the browser, end to end: Debian's Chromium (playwright-core) chooses the file
  * on a database page, previews it, presses Upload and waits for "Done"; the time from the press to
- * "Done" is what an editor waits. The rows go through the JSON write API in batches of
- * `max_insert_rows` (default here 1,000; Vitrine's own default is 100), one transaction a batch,
- * into a database file in the system's temporary folder. The floor, measured in the same run, is
- * `vitrine insert` of the same file (one process, one transaction).
+ * "Done" is what an editor waits. The browser cuts the file into parts of at most
+ * `max_post_body_bytes` (default 2 MiB) and sends them to `/<db>/<table>/-/upload`, which reads
+ * each with the importer and inserts it in one transaction, into a database file in the system's
+ * temporary folder. The floor, measured in the same run, is `vitrine insert` of the same file (one
+ * process, one transaction).
  *
- * The change history (`docs/history.md`) is off for the database unless `--history` is given: with
- * it on, as it is by default, each uploaded row is also recorded, by default in the in-memory
- * internal database, which a 50 MB upload fills to `sqlite_heap_limit_mb` part way (2026-11-28:
- * the later batches' history was not recorded, "out of memory"; since then the in-memory history
- * is trimmed to 32 MB, oldest first).
+ * The change history (`docs/history.md`) is off for the database unless `--history` is given:
+ * with it on, as it is by default, each uploaded row is also recorded, by default in the in-memory
+ * internal database (trimmed to 32 MB, oldest first).
  *
- * Run: `deno run -A bench/upload.ts [MB] [max_insert_rows] [--history]` (default 50 MB, 1000 rows).
+ * Run: `deno run -A bench/upload.ts [MB] [max_post_body_bytes] [--history]` (default 50 MB, 2 MiB).
  */
 
 import { fileURLToPath } from "node:url";
@@ -25,7 +24,7 @@ import { chromiumPath } from "../tests/browser/browser.ts";
 
 const numbers = Deno.args.filter((arg) => !arg.startsWith("--"));
 const MB = Number(numbers[0] ?? 50);
-const BATCH = Number(numbers[1] ?? 1000);
+const PART = Number(numbers[1] ?? 2 * 1024 * 1024);
 const history = Deno.args.includes("--history");
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const EDITOR = { id: "editor" };
@@ -79,7 +78,7 @@ const svc = new Service({
       },
     },
   },
-  settings: { max_insert_rows: BATCH },
+  settings: { max_post_body_bytes: PART },
 });
 const controller = new AbortController();
 let base = "";
@@ -134,7 +133,9 @@ console.log(
 console.log(line("vitrine insert (floor)", floorSeconds));
 console.log(
   line(
-    `browser upload, ${BATCH.toLocaleString("en")} rows a request${history ? ", history" : ""}`,
+    `browser upload, parts of ${(PART / 1024).toLocaleString("en")} KiB${
+      history ? ", history" : ""
+    }`,
     seconds,
   ),
 );

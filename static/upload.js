@@ -1,11 +1,16 @@
-// The upload panel (templates/_upload.html): a CSV or TSV file dropped, chosen or pasted is parsed
-// here with Papa Parse; its first rows are shown with the column types inferred (each can be
-// changed), then its rows go to the JSON write API a batch at a time (`max_insert_rows` rows,
-// one transaction each) with a progress bar, until done, cancelled or a batch fails.
+// The upload panel (templates/_upload.html): a CSV or TSV file dropped, chosen or pasted is
+// previewed here (its first rows read with Papa Parse, each column's inferred type changeable),
+// then sent to `POST /<db>/<table>/-/upload` in parts cut at row ends (static/upload-parts.js),
+// one after another: the server reads each part with the importer `vitrine insert` uses and
+// inserts it in one transaction. A progress bar follows the file; Cancel stops after the part in
+// flight; a part that fails names its lines and adds none of its rows.
 import { Papa } from "./vendor/csv.js";
 import { postJson } from "./post-json.js";
+import { tildeEncode } from "./write-fields.js";
+import { countLineBreaks, FileParts } from "./upload-parts.js";
 
 const PREVIEW_ROWS = 10;
+const PREVIEW_BYTES = 64 * 1024;
 const TYPES = ["integer", "float", "text"];
 const INTEGER = /^-?(0|[1-9][0-9]{0,14})$/;
 const REAL = /^-?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
@@ -20,14 +25,6 @@ function inferType(values) {
     else return "text";
   }
   return type;
-}
-
-/** A value as it is sent for a column of `type`: empty is null, numbers as numbers. */
-function typed(value, type) {
-  if (value === undefined || value === "") return null;
-  if (type === "integer" && INTEGER.test(value)) return Number(value);
-  if (type === "float" && REAL.test(value) && Number.isFinite(Number(value))) return Number(value);
-  return value;
 }
 
 /** Distinct names: empty ones numbered, repeats suffixed, as the server's importer does. */
@@ -49,8 +46,59 @@ function element(tag, attributes = {}, text = "") {
   return node;
 }
 
-/** Upload batches report their own progress: no message for the next page. */
-const post = (url, body, csrftoken) => postJson(url, body, { csrftoken, flash: false });
+const number = (n) => n.toLocaleString("en");
+const megabytes = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+
+/** "about 20 s left", "about 3 min left". */
+function timeLeft(seconds) {
+  if (!Number.isFinite(seconds)) return "";
+  return seconds < 90
+    ? `about ${Math.max(1, Math.round(seconds))} s left`
+    : `about ${Math.round(seconds / 60)} min left`;
+}
+
+/**
+ * The first bytes of `blob` as text, and the encoding that read them: UTF-8 when they are UTF-8
+ * (a character cut at the end is no error), else Windows-1252, as the server's importer guesses.
+ */
+async function head(blob) {
+  const bytes = new Uint8Array(await blob.slice(0, PREVIEW_BYTES).arrayBuffer());
+  try {
+    return {
+      text: new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true }),
+      encoding: "utf-8",
+    };
+  } catch {
+    return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+  }
+}
+
+/** POSTs one part; resolves with the answer, or throws an Error with the server's message. */
+async function sendPart(url, body, csrftoken) {
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "accept": "application/json",
+      "x-csrftoken": csrftoken,
+    },
+    body,
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok || !data || data.ok === false) {
+    const errors = data && Array.isArray(data.errors) && data.errors.length
+      ? data.errors
+      : [`${response.status} ${response.statusText}`.trim()];
+    throw new Error(errors.join("\n"));
+  }
+  return data;
+}
 
 function setUp(panel) {
   const form = panel.querySelector(".upload-form");
@@ -65,8 +113,12 @@ function setUp(panel) {
   const start = form.querySelector(".upload-start");
   const cancel = form.querySelector(".upload-cancel");
   const mode = panel.dataset.mode;
-  const batchSize = Math.max(1, Number(panel.dataset.batch) || 100);
-  let source = null; // a File or a string
+  const maxBytes = Math.max(0, Number(panel.dataset.partBytes) || 0);
+  const tableColumns = new Set(
+    JSON.parse(panel.dataset.columns || "[]").map((name) => name.toLowerCase()),
+  );
+  let source = null; // a Blob: the File, or the pasted text
+  let dialect = null; // { encoding, delimiter, lineBreak } the preview found
   let names = [];
   let running = null;
 
@@ -75,8 +127,12 @@ function setUp(panel) {
     error.hidden = !message;
   };
 
+  /** The types to send: the ones the user changed; the others the server infers from more rows. */
   function chosenTypes() {
-    return names.map((_, i) => form.querySelector(`[name=type-${i}]`).value);
+    return names.map((_, i) => {
+      const select = form.querySelector(`[name=type-${i}]`);
+      return select && select.value !== select.dataset.inferred ? select.value : "";
+    });
   }
 
   function preview(header, rows) {
@@ -86,14 +142,19 @@ function setUp(panel) {
     names.forEach((name, i) => {
       const cell = element("th", { scope: "col" });
       cell.append(element("span", { class: "upload-column" }, name), element("br"));
-      const select = element("select", { name: `type-${i}`, "aria-label": `Type of ${name}` });
-      const inferred = inferType(rows.map((row) => row[i]));
-      for (const type of TYPES) {
-        const option = element("option", { value: type }, type);
-        if (type === inferred) option.selected = true;
-        select.append(option);
+      if (mode === "create") {
+        const select = element("select", { name: `type-${i}`, "aria-label": `Type of ${name}` });
+        const inferred = inferType(rows.map((row) => row[i]));
+        select.dataset.inferred = inferred;
+        for (const type of TYPES) {
+          const option = element("option", { value: type }, type);
+          if (type === inferred) option.selected = true;
+          select.append(option);
+        }
+        cell.append(select);
+      } else if (!tableColumns.has(name.toLowerCase())) {
+        cell.append(element("span", { class: "upload-unknown" }, "not in the table"));
       }
-      cell.append(select);
       head.append(cell);
     });
     const body = table.createTBody();
@@ -111,30 +172,28 @@ function setUp(panel) {
     if (tableName && !tableName.value && source instanceof File) {
       tableName.value = source.name.replace(/\.[^.]*$/, "");
     }
-    const size = source instanceof File ? source.size : new Blob([source]).size;
-    form.querySelector(".upload-summary").textContent =
-      `${names.length} columns; the first rows below (${size.toLocaleString("en")} bytes in all).`;
+    form.querySelector(".upload-summary").textContent = `${names.length} columns; the first ` +
+      `rows below (${number(source.size)} bytes in all).`;
     form.hidden = false;
     done.hidden = true;
     showError("");
   }
 
-  function read(chosen) {
+  async function read(chosen) {
     source = chosen;
-    Papa.parse(chosen, {
-      preview: PREVIEW_ROWS + 1,
-      skipEmptyLines: true,
-      complete: (results) => {
-        if (!results.data.length) return showError("The file is empty.");
-        preview(results.data[0], results.data.slice(1));
-      },
-      error: (problem) => showError(`Cannot read the file: ${problem.message || problem}`),
-    });
+    const { text, encoding } = await head(chosen);
+    const results = Papa.parse(text, { preview: PREVIEW_ROWS + 1, skipEmptyLines: true });
+    if (!results.data.length) return showError("The file is empty.");
+    const lineBreak = results.meta.linebreak === "\r" ? "\r" : "\n";
+    dialect = { encoding, delimiter: results.meta.delimiter || ",", lineBreak };
+    preview(results.data[0], results.data.slice(1));
   }
 
-  fileInput.addEventListener("change", () => fileInput.files[0] && read(fileInput.files[0]));
+  const reading = (chosen) =>
+    read(chosen).catch((problem) => showError(`Cannot read the file: ${problem.message}`));
+  fileInput.addEventListener("change", () => fileInput.files[0] && reading(fileInput.files[0]));
   panel.querySelector(".upload-read-paste").addEventListener("click", () => {
-    if (paste.value.trim()) read(paste.value);
+    if (paste.value.trim()) reading(new Blob([paste.value]));
   });
   for (const target of [drop, panel]) {
     target.addEventListener("dragover", (event) => {
@@ -146,7 +205,7 @@ function setUp(panel) {
       event.preventDefault();
       drop.classList.remove("upload-over");
       const file = event.dataTransfer.files[0];
-      if (file) read(file);
+      if (file) reading(file);
     });
   }
 
@@ -155,119 +214,114 @@ function setUp(panel) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (running || !source) return;
-    upload().catch((problem) => showError(problem.message));
+    upload().catch((problem) => showError(problem.message)).finally(() => {
+      running = null;
+      cancel.hidden = true;
+      start.disabled = false;
+    });
   });
+
+  /** Where the parts go, and the first part's options (a new table: its key and types). */
+  function target() {
+    if (mode !== "create") return { url: panel.dataset.uploadUrl, first: new URLSearchParams() };
+    const table = form.querySelector(".upload-table").value.trim();
+    if (!table) throw new Error("Name the table.");
+    const first = new URLSearchParams({ create: "1" });
+    const pk = form.querySelector(".upload-pk").value;
+    if (pk) first.append("pk", pk);
+    for (const type of chosenTypes()) first.append("type", type);
+    return { url: `${panel.dataset.databaseUrl}/${tildeEncode(table)}/-/upload`, first };
+  }
 
   async function upload() {
     showError("");
     done.hidden = true;
-    const types = chosenTypes();
+    const { url, first } = target();
     const csrftoken = panel.dataset.csrftoken;
-    let insertUrl = panel.dataset.insertUrl;
-    let tableUrl = panel.dataset.tableUrl;
-    if (mode === "create") {
-      const table = form.querySelector(".upload-table").value.trim();
-      if (!table) throw new Error("Name the table.");
-      const pk = form.querySelector(".upload-pk").value;
-      const body = { table, columns: names.map((name, i) => ({ name, type: types[i] })) };
-      if (pk) body.pk = pk;
-      const created = await post(panel.dataset.createUrl, body, csrftoken);
-      tableUrl = new URL(created.table_url).pathname;
-      insertUrl = `${new URL(created.table_api_url).pathname.replace(/\.json$/, "")}/-/insert`;
-    }
-    const total = source instanceof File ? source.size : new Blob([source]).size;
-    let sent = 0;
-    let header = true;
+    const parts = new FileParts(source, { ...dialect, maxBytes });
+    const total = source.size;
+    const started = performance.now();
+    let sentBytes = 0;
+    let rows = 0;
+    let line = 1;
+    let columns = null;
+    let tableUrl = mode === "create" ? null : panel.dataset.tableUrl;
+    let created = false;
     let cancelled = false;
-    let failure = null;
-    let pending = [];
+    running = { cancel: () => cancelled = true };
     status.hidden = false;
     cancel.hidden = false;
     start.disabled = true;
     progress.value = 0;
-    const send = async (rows) => {
-      const first = sent + 1;
-      try {
-        await post(insertUrl, { rows }, csrftoken);
-      } catch (problem) {
-        throw new Error(`Rows ${first}–${sent + rows.length} were not added: ${problem.message}`);
-      }
-      sent += rows.length;
-      count.textContent = `${sent.toLocaleString("en")} rows`;
+    count.textContent = "";
+    const show = () => {
+      const seconds = (performance.now() - started) / 1000;
+      const left = sentBytes ? seconds / sentBytes * (total - sentBytes) : NaN;
+      progress.value = Math.min(100, Math.round(100 * sentBytes / total));
+      count.textContent = `${number(rows)} rows · ${megabytes(sentBytes)} of ` +
+        `${megabytes(total)} MB · ${timeLeft(left)}`;
     };
-    await new Promise((resolve) => {
-      let parser = null;
-      let sending = false;
-      running = {
-        // A batch on its way is let finish (and counted); the parser stops after it.
-        cancel() {
-          cancelled = true;
-          if (sending) return;
-          if (parser) parser.abort();
-          resolve();
-        },
-      };
-      Papa.parse(source, {
-        skipEmptyLines: true,
-        chunkSize: 256 * 1024,
-        chunk: async (results, chunkParser) => {
-          parser = chunkParser;
-          chunkParser.pause();
-          for (const row of results.data) {
-            if (header) {
-              header = false;
-              continue;
-            }
-            const object = {};
-            names.forEach((name, i) => object[name] = typed(row[i], types[i]));
-            pending.push(object);
-          }
-          try {
-            sending = true;
-            while (pending.length >= batchSize && !cancelled) {
-              await send(pending.slice(0, batchSize));
-              pending = pending.slice(batchSize);
-            }
-          } catch (problem) {
-            failure = problem;
-            chunkParser.abort();
-            return resolve();
-          } finally {
-            sending = false;
-          }
-          progress.value = Math.round(100 * (results.meta.cursor / total));
-          if (cancelled) {
-            chunkParser.abort();
-            return resolve();
-          }
-          chunkParser.resume();
-        },
-        complete: resolve,
-        error: (problem) => {
-          failure = new Error(`Cannot read the file: ${problem.message || problem}`);
-          resolve();
-        },
-      });
-    });
-    try {
-      if (!failure && !cancelled && pending.length) await send(pending);
-    } catch (problem) {
-      failure = problem;
+    // The next part is read and cut while the one before is on its way.
+    let next = parts.next();
+    next.catch(() => {});
+    while (!cancelled) {
+      const part = await next;
+      if (!part) break;
+      next = parts.next();
+      next.catch(() => {});
+      const query = columns === null ? first : new URLSearchParams({ line: String(line) });
+      if (columns !== null) {
+        for (const name of columns) query.append("column", name);
+        if (created) query.append("continue", "1");
+      }
+      query.append("delimiter", dialect.delimiter);
+      let answer;
+      try {
+        answer = await sendPart(`${url}?${query}`, part.body, csrftoken);
+      } catch (problem) {
+        const last = line + Math.max(0, countLineBreaks(part.text, dialect.lineBreak) - 1);
+        throw new Error(
+          `Lines ${number(line)}–${number(last)} were not added: ${problem.message}. ` +
+            `${number(rows)} rows were added before.`,
+        );
+      }
+      rows += answer.row_count;
+      line = answer.next_line;
+      columns = answer.columns;
+      created ||= answer.created;
+      tableUrl = new URL(answer.table_url).pathname;
+      sentBytes += part.body.length;
+      show();
     }
-    running = null;
-    cancel.hidden = true;
-    start.disabled = false;
     const link = element("a", { href: tableUrl }, "Open the table");
-    if (failure) {
-      showError(`${failure.message} ${sent.toLocaleString("en")} rows were added before.`);
-    } else if (cancelled) {
-      done.replaceChildren(`Cancelled after ${sent.toLocaleString("en")} rows. `, link);
-      done.hidden = false;
+    if (cancelled) {
+      done.replaceChildren(
+        `Cancelled: ${number(rows)} rows were added and kept. `,
+        ...(tableUrl ? [link] : []),
+      );
+      if (created && panel.dataset.canDrop) done.append(" ", dropButton(tableUrl, csrftoken));
     } else {
       progress.value = 100;
-      done.replaceChildren(`Done: ${sent.toLocaleString("en")} rows added. `, link);
-      done.hidden = false;
+      count.textContent = `${number(rows)} rows · ${megabytes(total)} MB`;
+      done.replaceChildren(`Done: ${number(rows)} rows added. `, link);
     }
+    done.hidden = false;
+  }
+
+  /** Drops the table a cancelled upload created (it needs drop-table, like any drop). */
+  function dropButton(tableUrl, csrftoken) {
+    const button = element("button", { type: "button", class: "upload-drop-table" }, "Drop it");
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await postJson(`${tableUrl}/-/drop`, { confirm: true }, { csrftoken, flash: false });
+        done.replaceChildren("The table was dropped.");
+      } catch (problem) {
+        showError(problem.message);
+        button.disabled = false;
+      }
+    });
+    return button;
   }
 }
 

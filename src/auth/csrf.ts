@@ -21,6 +21,12 @@ export const CSRF_CROSS_SITE = "Cross-site POST requests are not allowed";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * Body types no HTML form can send, and that a cross-site script can only send after a CORS
+ * preflight: the JSON write API's, and the CSV and TSV parts of a browser upload.
+ */
+const UNFORMABLE_TYPES = new Set(["application/json", "text/csv", "text/tab-separated-values"]);
+
 /** A fresh signed token, the value of the `ds_csrftoken` cookie and of `csrftoken()`. */
 export function newCsrfToken(signer: Signer): string {
   return signer.sign(randomBytes(16).toString("hex"), "csrftoken");
@@ -55,7 +61,7 @@ export interface CsrfCheckInput {
  * ambient credentials to abuse). A browser's `Sec-Fetch-Site: cross-site` is refused next, before
  * the remaining exemptions: a cross-site page must not ride the visitor's cookies just by adding
  * an arbitrary `Authorization: Bearer` header or a JSON content type. Same-site requests with a
- * bearer header or a JSON body (which a cross-site form cannot send) pass; everything else needs
+ * bearer header or a JSON, CSV or TSV body (which a cross-site form cannot send) pass; everything else needs
  * the token from the form field or header to match the cookie's, both carrying our signature.
  */
 export function csrfCheck(input: CsrfCheckInput): string | null {
@@ -65,7 +71,7 @@ export function csrfCheck(input: CsrfCheckInput): string | null {
   if ((header("sec-fetch-site") ?? "").toLowerCase() === "cross-site") return CSRF_CROSS_SITE;
   if (/^bearer\s/i.test(header("authorization") ?? "")) return null;
   const contentType = (header("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (contentType === "application/json") return null;
+  if (UNFORMABLE_TYPES.has(contentType)) return null;
 
   const cookieToken = input.cookies[CSRF_COOKIE];
   const sentToken = input.formToken || header(CSRF_HEADER);

@@ -40,9 +40,16 @@ export class CsvParser {
   /** Where the next `#lineBreak` is in the text being read (-1: not looked for yet). */
   #nextBreak = -1;
 
-  constructor(delimiter: string, quote: string) {
+  /** `firstLine`: the file's line the first text starts on (a part of a file sent on its own). */
+  constructor(delimiter: string, quote: string, firstLine = 1) {
     this.#delimiter = delimiter.charCodeAt(0);
     this.#quote = quote ? quote.charCodeAt(0) : -1;
+    this.#line = firstLine;
+  }
+
+  /** The line the text not read yet starts on: after `end()`, the line after the last record. */
+  get line(): number {
+    return this.#line;
   }
 
   /** The records completed by `text`. */

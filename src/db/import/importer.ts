@@ -53,6 +53,16 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Rows looked at before a new table is created (default 10,000). */
   sampleRows?: number;
+  /**
+   * The table was created by an earlier part of the same file (a browser upload sends a file in
+   * parts, each in a transaction of its own): its columns are typed and widened as in the part
+   * that created them, so a later `007` in an INTEGER column makes it TEXT as one import would.
+   * Refused (ImportError) unless the table is still exactly as the importer created it: the same
+   * columns, types and key, and no index or trigger, which a rebuild would lose.
+   */
+  continues?: boolean;
+  /** Errors suggest `vitrine insert`'s flags (`--alter`, `--replace`, `--upsert`): default true. */
+  flagHints?: boolean;
 }
 
 /** How far an import has come. */
@@ -83,6 +93,9 @@ interface Column {
 /** What a source gives at a time: records, or CSV rows packed by the import worker. */
 type Batch = SourceRecord[] | EncodedRows;
 
+/** What the importer needs of a source besides its batches. */
+export type SourceShape = Pick<RecordSource, "columns" | "typed" | "bytesRead">;
+
 /** Imports `source` into `options.table` on `conn` in one transaction (rolled back on error). */
 export async function importSource(
   conn: Connection,
@@ -93,12 +106,35 @@ export async function importSource(
   conn.exec("BEGIN IMMEDIATE");
   const run = new ImportRun(conn, source, options);
   try {
-    const result = await run.run();
+    for await (const batch of source.batches()) run.accept(batch);
+    const result = run.end();
     conn.exec("COMMIT");
     return result;
   } catch (error) {
     if (conn.inTransaction) conn.exec("ROLLBACK");
     throw error;
+  } finally {
+    run.close();
+  }
+}
+
+/**
+ * Imports records at hand (`batches`, read synchronously, whose columns `source` names) into
+ * `options.table`, inside the transaction the caller holds: a part of a file uploaded in the
+ * browser runs in the write that records its history, and an error leaves the caller to roll
+ * back.
+ */
+export function importRecords(
+  conn: Connection,
+  source: SourceShape,
+  batches: Iterable<SourceRecord[]>,
+  options: ImportOptions,
+): ImportResult {
+  checkOptions(options);
+  const run = new ImportRun(conn, source, options);
+  try {
+    for (const batch of batches) run.accept(batch);
+    return run.end();
   } finally {
     run.close();
   }
@@ -121,7 +157,10 @@ const MAX_VALUES = 999;
 
 class ImportRun {
   #conn: Connection;
-  #source: RecordSource<Batch>;
+  #source: SourceShape;
+  /** The first batches, which decide a new table's types; null once the table is set up. */
+  #sample: Batch[] | null = [];
+  #sampled = 0;
   #options: ImportOptions;
   #detect: boolean;
   #columns: Column[] = [];
@@ -145,29 +184,32 @@ class ImportRun {
   #address = 0n;
   #rows = 0;
 
-  constructor(conn: Connection, source: RecordSource<Batch>, options: ImportOptions) {
+  constructor(conn: Connection, source: SourceShape, options: ImportOptions) {
     this.#conn = conn;
     this.#source = source;
     this.#options = options;
     this.#detect = options.detectTypes !== false;
   }
 
-  async run(): Promise<ImportResult> {
-    const sampleRows = this.#options.sampleRows ?? 10_000;
-    let sample: Batch[] | null = [];
-    let sampled = 0;
-    for await (const batch of this.#source.batches()) {
-      if (sample) {
-        sample.push(batch);
-        sampled += isEncoded(batch) ? batch.rows : batch.length;
-        if (sampled < sampleRows) continue;
-        this.#setUp(sample);
-        for (const rows of sample) this.#insert(rows);
-        sample = null;
-      } else this.#insert(batch);
-      this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
-    }
+  /** Takes the next batch: kept as the sample until there are enough rows, then inserted. */
+  accept(batch: Batch): void {
+    const sample = this.#sample;
     if (sample) {
+      sample.push(batch);
+      this.#sampled += isEncoded(batch) ? batch.rows : batch.length;
+      if (this.#sampled < (this.#options.sampleRows ?? 10_000)) return;
+      this.#setUp(sample);
+      for (const rows of sample) this.#insert(rows);
+      this.#sample = null;
+    } else this.#insert(batch);
+    this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
+  }
+
+  /** After the last batch: the rows of a short source, the full-text index, and what was done. */
+  end(): ImportResult {
+    const sample = this.#sample;
+    if (sample) {
+      this.#sample = null;
       this.#setUp(sample);
       for (const rows of sample) this.#insert(rows);
     }
@@ -215,7 +257,9 @@ class ImportRun {
       if (existing.length) return;
       throw new ImportError("The file holds no rows and no column names: nothing to import");
     }
-    if (existing.length) {
+    if (existing.length && this.#options.continues) {
+      this.#continueTable(existing);
+    } else if (existing.length) {
       this.#pks = this.#options.pk?.length ? this.#options.pk : existing.filter((c) => c.pk)
         .sort((a, b) => a.pk - b.pk).map((c) => c.name);
       const have = new Set(existing.map((column) => column.name.toLowerCase()));
@@ -228,6 +272,38 @@ class ImportRun {
       this.#created = true;
     }
     this.#prepare();
+  }
+
+  /**
+   * Takes up a table an earlier part of the file created: its columns keep their import types
+   * (and may widen), when the table is still as the importer made it.
+   */
+  #continueTable(existing: { name: string; type: string; pk: number }[]): void {
+    const { table } = this.#options;
+    const byName = new Map(existing.map((column) => [column.name.toLowerCase(), column]));
+    const changed = new ImportError(
+      `The table "${table}" is no longer as this upload created it (its columns, types or ` +
+        "key changed, or it has an index or trigger): its remaining rows cannot be added",
+    );
+    this.#pks = existing.filter((c) => c.pk).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    this.#columns = this.#source.columns.map((name) => {
+      const type = byName.get(name.toLowerCase())?.type;
+      if (type !== "INTEGER" && type !== "FLOAT" && type !== "TEXT") throw changed;
+      return { name, type };
+    });
+    const expected = this.#createSql(table);
+    const body = expected.slice(`CREATE TABLE ${quoteName(table)}`.length);
+    const sql = this.#conn.query(
+      "select sql from sqlite_master where type = 'table' and name = ?",
+      [table],
+    ).rows[0]?.[0];
+    const others = this.#conn.query(
+      "select count(*) from sqlite_master where tbl_name = ? and type in ('index', 'trigger') " +
+        "and sql is not null",
+      [table],
+    ).rows[0][0];
+    // A rename (after a widening) requotes the table's name; the columns are what must match.
+    if (typeof sql !== "string" || !sql.endsWith(body) || Number(others)) throw changed;
   }
 
   /** The type of column `i` from the sample, or as the user chose. */
@@ -274,9 +350,9 @@ class ImportRun {
       const list = names.map((name) => `"${name}"`).join(", ");
       const first = sample[0];
       const line = first && isEncoded(first) ? first.lines[0] : first?.[0]?.line;
+      const hint = this.#options.flagHints === false ? "" : " (add missing columns with --alter)";
       throw new ImportError(
-        `The table "${this.#options.table}" has no column ${list}` +
-          " (add missing columns with --alter)",
+        `The table "${this.#options.table}" has no column ${list}${hint}`,
         { line: line ?? null },
       );
     }
@@ -361,7 +437,7 @@ class ImportRun {
         // SQLite took back the failed statement's rows; row by row finds the one at fault and
         // names its line. Should it have ended the transaction, there is nothing to go on with.
         if (!(error instanceof SqliteError) || !this.#conn.inTransaction) {
-          throw rowError(error, lines[0]);
+          throw rowError(error, lines[0], this.#options.flagHints !== false);
         }
       }
     }
@@ -369,7 +445,7 @@ class ImportRun {
       try {
         this.#statement!.bind(values.slice(i * width, (i + 1) * width)).step();
       } catch (error) {
-        throw rowError(error, lines[i]);
+        throw rowError(error, lines[i], this.#options.flagHints !== false);
       }
       this.#rows++;
     }
@@ -424,7 +500,7 @@ class ImportRun {
         continue;
       } catch (error) {
         if (!(error instanceof SqliteError) || !this.#conn.inTransaction) {
-          throw rowError(error, rows.lines[r]);
+          throw rowError(error, rows.lines[r], this.#options.flagHints !== false);
         }
       }
       this.#insertEach(rows, r, r + count);
@@ -440,7 +516,7 @@ class ImportRun {
         this.#bindEncoded(statement, 1, rows, r);
         statement.step();
       } catch (error) {
-        throw rowError(error, rows.lines[r]);
+        throw rowError(error, rows.lines[r], this.#options.flagHints !== false);
       }
       this.#rows++;
     }
@@ -563,10 +639,14 @@ class ImportRun {
 }
 
 /** A failed row as an ImportError naming its line, with a hint for a repeated key. */
-function rowError(error: unknown, line: number): Error {
+function rowError(error: unknown, line: number, flagHints: boolean): Error {
   if (!(error instanceof SqliteError)) return error as Error;
   const repeated = /UNIQUE constraint failed|PRIMARY KEY/i.test(error.message);
-  const hint = repeated ? " (a repeated key: use --replace or --upsert to overwrite)" : "";
+  const hint = !repeated
+    ? ""
+    : flagHints
+    ? " (a repeated key: use --replace or --upsert to overwrite)"
+    : " (a repeated key)";
   return new ImportError(error.message + hint, { line, cause: error });
 }
 

@@ -10,6 +10,7 @@ import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
 import { insertView, upsertView } from "./insert.ts";
+import { uploadView } from "./upload.ts";
 import { deleteView, updateView } from "./row_edit.ts";
 import { bulkDeleteView, bulkUpdateView } from "./bulk.ts";
 import { createTableView } from "./create.ts";
@@ -79,6 +80,10 @@ export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [
     new RegExp(`^${TABLE}/-/upsert$`),
     endpoint(upsertView, above("inserts or updates rows", "the table page")),
+  ],
+  [
+    new RegExp(`^${TABLE}/-/upload$`),
+    endpoint(uploadView, above("inserts a part of an uploaded CSV file", "the table page")),
   ],
   [
     new RegExp(`^${TABLE}/-/drop$`),

@@ -2,9 +2,9 @@
  * What the database and table pages need for uploading a CSV file in the browser
  * (templates/_upload.html, static/upload.js): on a database page an actor with `create-table`
  * makes a new table of it, on a table page an actor with `insert-row` appends to the table. The
- * browser parses the file (Papa Parse, static/vendor/csv.js) and sends its rows through the JSON
- * write API, `max_insert_rows` rows a request: each request is one transaction, so a failed batch
- * leaves none of its rows behind.
+ * browser previews the file and sends it to `/<db>/<table>/-/upload` (upload.ts) in parts of at
+ * most `max_post_body_bytes`, each read by the importer and inserted in one transaction. SQLite
+ * databases only: the importer writes through a SQLite connection.
  *
  * @module
  */
@@ -23,12 +23,20 @@ export async function uploadVars(
 ): Promise<Record<string, unknown> | null> {
   if (!request || !database) return null;
   const db = svc.databases.get(database);
-  if (!db?.is_mutable) return null;
-  const batch = Number(svc.setting("max_insert_rows"));
+  if (!db?.is_mutable || db.engine !== "sqlite") return null;
+  const part_bytes = Number(svc.setting("max_post_body_bytes"));
   const databaseUrl = String(svc.urls.database(database));
   if (view_name === "database") {
     if (!(await allowed(svc, request.actor, "create-table", database, null))) return null;
-    return { upload_ui: { mode: "create", create_url: `${databaseUrl}/-/create`, batch } };
+    return {
+      upload_ui: {
+        mode: "create",
+        database_url: databaseUrl,
+        part_bytes,
+        // A cancelled upload offers to drop the table it created.
+        can_drop: await allowed(svc, request.actor, "drop-table", database, null),
+      },
+    };
   }
   if (view_name !== "table" || !table || protectedTable(db, table)) return null;
   if (!(await db.table_exists(table))) return null;
@@ -39,9 +47,9 @@ export async function uploadVars(
       mode: "append",
       table,
       table_url: tableUrl,
-      insert_url: `${tableUrl}/-/insert`,
+      upload_url: `${tableUrl}/-/upload`,
       columns: await db.table_columns(table),
-      batch,
+      part_bytes,
     },
   };
 }

@@ -1,0 +1,195 @@
+/**
+ * `POST /<db>/<table>/-/upload`: one part of a CSV or TSV file (the body, `text/csv` or
+ * `text/tab-separated-values`, UTF-8 unless its `charset` says otherwise, at most
+ * `max_post_body_bytes`), read and typed by the importer `vitrine insert` uses and inserted in one
+ * transaction: a part that fails is a 400 naming the file's line, and leaves none of its rows.
+ * The browser's upload panel (static/upload.js) cuts a file into such parts at line breaks
+ * outside quotes and sends them one after another.
+ *
+ * The query string says how to read the part: `create=1` (the table is new: made from the
+ * part's header row, with `pk` and, by position, `type` = `integer`, `float`, `text` or empty for
+ * "from the data"), `column` (repeated: the names of the columns of a part without a header row,
+ * as the first part's answer gave them), `line` (the file line the part starts on), `delimiter`
+ * (default `,`, a tab for TSV) and `continue=1` (the first part of this file created the table:
+ * its columns go on widening as one import would). Permissions: `create-table` and `insert-row`
+ * to create, `insert-row` to append.
+ *
+ * @module
+ */
+
+import type { ViewHost } from "../host.ts";
+import type { Request } from "../../http/request.ts";
+import { Response } from "../../http/response.ts";
+import { BadRequest, PayloadTooLarge } from "../../http/errors.ts";
+import { encodingNamed } from "../../db/import/encoding.ts";
+import { checkDelimiter } from "../../db/import/open_source.ts";
+import { ImportError } from "../../db/import/import_error.ts";
+import type { ImportType } from "../../db/import/column_types.ts";
+import { importUploadPart, type UploadPartOptions } from "../../db/import/upload_part.ts";
+import {
+  requireActions,
+  requireMutable,
+  requireVisible,
+  targetDatabase,
+  targetTable,
+} from "./target.ts";
+import { runWrite } from "./run_write.ts";
+import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
+import { tilde_decode } from "../../util/tilde.ts";
+
+const PARAMETERS = ["create", "pk", "type", "column", "line", "delimiter", "continue"];
+const TYPES: Record<string, ImportType | null> = {
+  "": null,
+  integer: "INTEGER",
+  float: "FLOAT",
+  text: "TEXT",
+};
+const FORMATS: Record<string, string> = {
+  "text/csv": ",",
+  "text/tab-separated-values": "\t",
+};
+
+/** `/-/upload`. */
+export async function uploadView(svc: ViewHost, request: Request): Promise<Response> {
+  const db = targetDatabase(svc, request);
+  const table = tilde_decode(request.url_vars.table ?? "");
+  const part = parsePart(request, table);
+  if (part.create) {
+    await requireVisible(svc, request.actor, db.name, null);
+    await requireActions(svc, request, ["create-table"], db.name, null);
+    await requireActions(svc, request, ["insert-row"], db.name, table);
+  } else {
+    await targetTable(svc, request);
+    await requireVisible(svc, request.actor, db.name, table);
+    await requireActions(svc, request, ["insert-row"], db.name, table);
+  }
+  requireMutable(db);
+  if (db.row_writes) throw new BadRequest(`Uploading files is not available on ${db.engine}`);
+  const text = await partText(svc, request);
+
+  let result;
+  try {
+    result = await runWrite(svc, request, db, (conn) => importUploadPart(conn, { ...part, text }));
+  } catch (error) {
+    // The line also as a number, for the page that sent the part.
+    if (error instanceof ImportError) error.extra = { ...error.extra, line: error.line };
+    throw error;
+  }
+  if (result.created || part.continues) await svc.refresh_catalog();
+  const fields = { actor: request.actor, database: db.name, table };
+  // No read after the write: a part may take longer than sql_time_limit_ms, which a read made
+  // for the same request would then be past.
+  if (result.schema !== null) {
+    await svc.track_event(new CreateTableEvent({ ...fields, schema: result.schema }));
+  }
+  if (result.rows) {
+    await svc.track_event(
+      new InsertRowsEvent({ ...fields, num_rows: result.rows, ignore: false, replace: false }),
+    );
+  }
+  return Response.json({
+    ok: true,
+    database: db.name,
+    table,
+    table_url: svc.absolute_url(request, String(svc.urls.table(db.name, table))),
+    created: result.created,
+    row_count: result.rows,
+    columns: result.fileColumns,
+    next_line: result.nextLine,
+  }, { status: 201 });
+}
+
+/** The query string's options, every unknown or invalid one a 400. */
+function parsePart(request: Request, table: string): Omit<UploadPartOptions, "text"> {
+  const args = request.args;
+  const invalid = args.keys().filter((key) => !PARAMETERS.includes(key)).sort();
+  if (invalid.length) throw new BadRequest(`Invalid parameter: "${invalid.join('", "')}"`);
+  const create = flag(args.get("create"), "create");
+  const continues = flag(args.get("continue"), "continue");
+  const columns = args.getlist("column");
+  const types = args.getlist("type").map((type) => {
+    const found = TYPES[type.trim().toLowerCase()];
+    if (found === undefined) {
+      throw new BadRequest(`Invalid type "${type}": use integer, float, text, or leave it empty`);
+    }
+    return found;
+  });
+  const pk = args.getlist("pk");
+  if (create && columns.length) {
+    throw new BadRequest("A new table is made from the header row: send it, not column names");
+  }
+  if (create && continues) throw new BadRequest('Use one of "create" and "continue"');
+  if (!create && (pk.length || types.length)) {
+    throw new BadRequest('"pk" and "type" are for a new table ("create=1")');
+  }
+  if (continues && !columns.length) {
+    throw new BadRequest('"continue" is for the parts after the first: name their columns');
+  }
+  const lineText = args.get("line") ?? "1";
+  const line = Number(lineText);
+  if (!/^[1-9][0-9]*$/.test(lineText) || !Number.isSafeInteger(line)) {
+    throw new BadRequest(`"line" is a line number (1 or more), not "${lineText}"`);
+  }
+  const contentType = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const delimiterText = args.get("delimiter");
+  let delimiter = FORMATS[contentType] ?? ",";
+  if (delimiterText !== null) {
+    try {
+      delimiter = checkDelimiter(delimiterText);
+    } catch (error) {
+      throw new BadRequest((error as Error).message);
+    }
+  }
+  if (delimiter === '"' || delimiter === "\n" || delimiter === "\r") {
+    throw new BadRequest("The delimiter cannot be a quote or a line break");
+  }
+  return {
+    table,
+    delimiter,
+    line,
+    columns: columns.length ? columns : null,
+    create,
+    pk,
+    types,
+    continues,
+  };
+}
+
+function flag(value: string | null, name: string): boolean {
+  if (value === null || value === "" || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return true;
+  throw new BadRequest(`"${name}" is 1 or 0, not "${value}"`);
+}
+
+/** The body as text: a CSV or TSV content type, within the size limit, in its encoding. */
+async function partText(svc: ViewHost, request: Request): Promise<string> {
+  const [type, ...params] = (request.headers["content-type"] ?? "").split(";");
+  if (!(type.trim().toLowerCase() in FORMATS)) {
+    throw new BadRequest(
+      "Invalid content-type, must be text/csv or text/tab-separated-values",
+    );
+  }
+  let body: Uint8Array;
+  try {
+    body = await request.post_body();
+  } catch (error) {
+    if (!(error instanceof PayloadTooLarge)) throw error;
+    const limit = Number(svc.setting("max_post_body_bytes")).toLocaleString("en");
+    throw new PayloadTooLarge(
+      `A part of an upload is at most ${limit} bytes (max_post_body_bytes): send smaller parts`,
+    );
+  }
+  const charset = params.map((param) => param.trim().match(/^charset=(.+)$/i)?.[1])
+    .find(Boolean)?.replace(/^"|"$/g, "") ?? "utf-8";
+  let encoding: string;
+  try {
+    encoding = encodingNamed(charset);
+  } catch (error) {
+    throw new BadRequest((error as Error).message);
+  }
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(body);
+  } catch {
+    throw new BadRequest(`The body is not valid ${charset} text: send UTF-8`);
+  }
+}

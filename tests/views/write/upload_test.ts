@@ -1,0 +1,282 @@
+/**
+ * `POST /<db>/<table>/-/upload`: parts of a CSV or TSV file, read by the importer, each part one
+ * transaction. The browser's cutting of a file into parts is tested in
+ * tests/browser/upload_browser_test.ts and tests/static/upload_parts_test.ts.
+ */
+import assert from "node:assert/strict";
+import { auth, errorsOf, fileRows, withWriter, writeService } from "./_write_helpers.ts";
+import { shopService } from "../../fixtures/shop.ts";
+import { encodeActorCookie } from "../../../src/auth/actor_cookie.ts";
+import type { Service } from "../../../src/service.ts";
+import type { ClientResponse } from "../../../src/http/client.ts";
+
+/** POSTs `text` as a part of a CSV file (or `headers`' content type) to `/shop/<table>/-/upload`. */
+function upload(
+  svc: Service,
+  table: string,
+  query: string,
+  text: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = auth(svc),
+): Promise<ClientResponse> {
+  return svc.client.post(`/shop/${table}/-/upload${query ? `?${query}` : ""}`, {
+    body: text,
+    headers: { "content-type": "text/csv", ...headers },
+  });
+}
+
+Deno.test("parts of a file: the first creates the table, the next append with their lines", async () => {
+  await withWriter(async (svc) => {
+    const first = await upload(
+      svc,
+      "deliveries",
+      "create=1&pk=code&type=text&type=&type=text",
+      'code,label,amount\n0001,"Seeds, boxed",1.5\n0002,"two\nlines",2\n',
+    );
+    assert.equal(first.status, 201, first.text);
+    assert.deepEqual(first.json(), {
+      ok: true,
+      database: "shop",
+      table: "deliveries",
+      table_url: "http://localhost/shop/deliveries",
+      created: true,
+      row_count: 2,
+      columns: ["code", "label", "amount"],
+      next_line: 5,
+    });
+    const second = await upload(
+      svc,
+      "deliveries",
+      "column=code&column=label&column=amount&line=5&continue=1",
+      "0003,Bulbs,3.25\n0004,,\n",
+    );
+    assert.equal(second.status, 201, second.text);
+    assert.equal(second.json().created, false);
+    assert.equal(second.json().row_count, 2);
+    assert.equal(second.json().next_line, 7);
+    assert.deepEqual(
+      fileRows(svc, "select code, label, amount, typeof(amount) t from deliveries order by code"),
+      [
+        { code: "0001", label: "Seeds, boxed", amount: "1.5", t: "text" },
+        { code: "0002", label: "two\nlines", amount: "2", t: "text" },
+        { code: "0003", label: "Bulbs", amount: "3.25", t: "text" },
+        { code: "0004", label: null, amount: null, t: "null" },
+      ],
+    );
+    assert.deepEqual(
+      fileRows(svc, "select name, type, pk from pragma_table_info('deliveries')"),
+      [
+        { name: "code", type: "TEXT", pk: 1 },
+        { name: "label", type: "TEXT", pk: 0 },
+        { name: "amount", type: "TEXT", pk: 0 },
+      ],
+    );
+    // The table is served at once.
+    const rows = (await svc.client.get("/shop/deliveries.json?_shape=array")).json();
+    assert.equal(rows.length, 4);
+  });
+});
+
+Deno.test("a failed part names the file's line and leaves none of its rows", async () => {
+  await withWriter(async (svc) => {
+    await upload(svc, "parts", "create=1&pk=id", "id,name\n1,a\n2,b\n");
+    const failed = await upload(
+      svc,
+      "parts",
+      "column=id&column=name&line=4&continue=1",
+      '3,c\n4,"d\nd"\n2,again\n5,e\n',
+    );
+    assert.equal(failed.status, 400);
+    assert.deepEqual(errorsOf(failed), [
+      "line 7: UNIQUE constraint failed: parts.id (a repeated key)",
+    ]);
+    assert.equal(failed.json().line, 7);
+    assert.deepEqual(fileRows(svc, "select id from parts order by id"), [{ id: 1 }, { id: 2 }]);
+    // A row with more fields than the header, and a quote left open.
+    const ragged = await upload(svc, "parts", "column=id&column=name&line=9", "6,f\n7,g,extra\n");
+    assert.deepEqual(errorsOf(ragged), [
+      "line 10: the row has 3 fields but the header names 2 columns",
+    ]);
+    const open = await upload(svc, "parts", "column=id&column=name&line=20", '8,"h\n');
+    assert.match(errorsOf(open)[0], /^line 20: a quoted field is not closed/);
+    // Without a header: a column the table lacks is named.
+    const unknown = await upload(svc, "parts", "column=id&column=colour", "9,red\n");
+    assert.deepEqual(errorsOf(unknown), [
+      'line 1: The table "parts" has no column "colour"',
+    ]);
+    assert.deepEqual(fileRows(svc, "select count(*) n from parts"), [{ n: 2 }]);
+  });
+});
+
+Deno.test("a later part widens a column the first part created, as one import would", async () => {
+  await withWriter(async (svc) => {
+    await upload(svc, "codes", "create=1", "code,n\n12,1\n13,2\n");
+    assert.deepEqual(
+      fileRows(svc, "select name, type from pragma_table_info('codes')"),
+      [{ name: "code", type: "INTEGER" }, { name: "n", type: "INTEGER" }],
+    );
+    const next = await upload(
+      svc,
+      "codes",
+      "column=code&column=n&line=4&continue=1",
+      "007,2.5\n",
+    );
+    assert.equal(next.status, 201, next.text);
+    assert.deepEqual(
+      fileRows(svc, "select code, typeof(code) t, n from codes order by rowid"),
+      [
+        { code: "12", t: "text", n: 1 },
+        { code: "13", t: "text", n: 2 },
+        { code: "007", t: "text", n: 2.5 },
+      ],
+    );
+    // A table changed meanwhile is not rebuilt (its index would be lost): the part is refused.
+    await svc.get_database("shop").execute_write("create index codes_n on codes (n)");
+    const refused = await upload(svc, "codes", "column=code&column=n&continue=1", "x,1\n");
+    assert.equal(refused.status, 400);
+    assert.match(errorsOf(refused)[0], /is no longer as this upload created it/);
+    // Appending to a table as it is (no "continue"): the column's type decides, as in SQLite.
+    const plain = await upload(svc, "categories", "column=id&column=name", "20,Tools\n");
+    assert.equal(plain.status, 201, plain.text);
+    assert.deepEqual(fileRows(svc, "select name from categories where id = 20"), [
+      { name: "Tools" },
+    ]);
+  });
+});
+
+Deno.test("encodings: UTF-8 by default, a charset when named, never a replacement character", async () => {
+  await withWriter(async (svc) => {
+    const utf8 = await upload(svc, "names", "create=1", "name\nZoë\n日本\n");
+    assert.equal(utf8.status, 201, utf8.text);
+    const latin1 = await upload(
+      svc,
+      "names",
+      "column=name",
+      new Uint8Array([0x4a, 0x6f, 0xeb, 0x6c, 0x0a]),
+      { ...auth(svc), "content-type": "text/csv; charset=latin-1" },
+    );
+    assert.equal(latin1.status, 201, latin1.text);
+    const broken = await upload(
+      svc,
+      "names",
+      "column=name",
+      new Uint8Array([0x4a, 0x6f, 0xeb, 0x6c, 0x0a]),
+    );
+    assert.equal(broken.status, 400);
+    assert.deepEqual(errorsOf(broken), ["The body is not valid utf-8 text: send UTF-8"]);
+    assert.deepEqual(fileRows(svc, "select name from names order by rowid"), [
+      { name: "Zoë" },
+      { name: "日本" },
+      { name: "Joël" },
+    ]);
+    // TSV by its content type.
+    const tsv = await upload(svc, "tabs", "create=1", "a\tb\n1,5\tx\n", {
+      ...auth(svc),
+      "content-type": "text/tab-separated-values",
+    });
+    assert.equal(tsv.status, 201, tsv.text);
+    assert.deepEqual(fileRows(svc, "select a, b from tabs"), [{ a: "1,5", b: "x" }]);
+  });
+});
+
+Deno.test("bad requests: options, content type, size, the table", async () => {
+  await withWriter(async (svc) => {
+    const cases: [string, string, string, Record<string, string> | null, number, string][] = [
+      ["categories", "create=1", "id\n1\n", null, 400, "Table already exists: categories"],
+      ["nope", "column=id", "1\n", null, 404, "Table not found: nope"],
+      ["new", "create=1&type=number", "a\n1\n", null, 400, 'Invalid type "number"'],
+      ["new", "create=1&type=text", "a,b\n1,2\n", null, 400, "1 column types were given"],
+      ["new", "create=1&size=2", "a\n1\n", null, 400, 'Invalid parameter: "size"'],
+      ["new", "create=1&line=0", "a\n1\n", null, 400, '"line" is a line number'],
+      ["new", "create=1&column=a", "1\n", null, 400, "made from the header row"],
+      ["categories", "continue=1", "1\n", null, 400, '"continue" is for the parts after'],
+      ["new", "create=1", "", null, 400, "The file is empty: there is no header row"],
+      ["new", "create=1", "a\n1\n", { "content-type": "application/json" }, 400, "text/csv"],
+    ];
+    for (const [table, query, text, headers, status, message] of cases) {
+      const response = await upload(svc, table, query, text, { ...auth(svc), ...headers });
+      assert.equal(response.status, status, `${query}: ${response.text}`);
+      assert.ok(errorsOf(response)[0].includes(message), `${query}: ${response.text}`);
+    }
+    assert.deepEqual(fileRows(svc, "select name from sqlite_master where name = 'new'"), []);
+    const get = await svc.client.get("/shop/categories/-/upload");
+    assert.equal(get.status, 405);
+  });
+  // The size limit is max_post_body_bytes.
+  await withWriter(async (svc) => {
+    const big = "id,name\n" + "1,abcdefghij\n".repeat(200);
+    const response = await upload(svc, "big", "create=1", big);
+    assert.equal(response.status, 413);
+    assert.deepEqual(errorsOf(response), [
+      "A part of an upload is at most 1,000 bytes (max_post_body_bytes): send smaller parts",
+    ]);
+  }, { settings: { max_post_body_bytes: 1000 } });
+});
+
+Deno.test("permissions: create-table and insert-row to create, insert-row to append", async () => {
+  const only = (actions: string[]) =>
+    shopService({
+      secret: "upload-tests",
+      metadata: {
+        databases: {
+          shop: {
+            permissions: Object.fromEntries(actions.map((action) => [action, { id: "u" }])),
+          },
+        },
+      },
+    });
+  {
+    await using svc = only(["insert-row"]);
+    const create = await upload(svc, "t", "create=1", "a\n1\n", auth(svc, "u"));
+    assert.equal(create.status, 403);
+    const append = await upload(svc, "categories", "column=name", "Tools\n", auth(svc, "u"));
+    assert.equal(append.status, 201, append.text);
+    const anonymous = await upload(svc, "categories", "column=name", "Tools\n", {});
+    assert.equal(anonymous.status, 403);
+  }
+  {
+    await using svc = only(["create-table"]);
+    const create = await upload(svc, "t", "create=1", "a\n1\n", auth(svc, "u"));
+    assert.equal(create.status, 403);
+    assert.deepEqual(errorsOf(create), ["Permission denied: need insert-row"]);
+  }
+  {
+    await using svc = only(["create-table", "insert-row"]);
+    const create = await upload(svc, "t", "create=1", "a\n1\n", auth(svc, "u"));
+    assert.equal(create.status, 201, create.text);
+  }
+});
+
+Deno.test("browser sessions: CSV parts pass the CSRF check like JSON; forms and cross-site do not", async () => {
+  await withWriter(async (svc) => {
+    const cookies = { ds_actor: encodeActorCookie(svc.signer, { id: "writer" }) };
+    const send = (headers: Record<string, string>) =>
+      svc.client.post("/shop/categories/-/upload?column=name", {
+        body: "From the page\n",
+        cookies,
+        headers: { "content-type": "text/csv", ...headers },
+      });
+    assert.equal((await send({ "sec-fetch-site": "same-origin" })).status, 201);
+    assert.equal((await send({ "sec-fetch-site": "cross-site" })).status, 403);
+    // A form can send text/plain: that needs the token, and is no CSV part anyway.
+    const plain = await send({ "content-type": "text/plain" });
+    assert.equal(plain.status, 403);
+    assert.deepEqual(
+      fileRows(svc, "select count(*) n from categories where name = 'From the page'"),
+      [{ n: 1 }],
+    );
+  });
+});
+
+Deno.test("an uploaded part is recorded in the history, one request", async () => {
+  await using svc = writeService();
+  const response = await upload(svc, "logged", "create=1&pk=id", "id,v\n1,a\n2,b\n3,c\n");
+  assert.equal(response.status, 201, response.text);
+  const changes = (await svc.client.get("/shop/-/history.json?table=logged")).json().changes;
+  assert.equal(changes.length, 3);
+  assert.equal(new Set(changes.map((change: { request_id: string }) => change.request_id)).size, 1);
+  assert.deepEqual(changes.map((change: { after: unknown }) => change.after).reverse(), [
+    { id: 1, v: "a" },
+    { id: 2, v: "b" },
+    { id: 3, v: "c" },
+  ]);
+});
