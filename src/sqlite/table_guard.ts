@@ -43,8 +43,8 @@ const TABLE_SECOND = new Set([
   26, // SQLITE_ALTER_TABLE (the first detail is the schema)
 ]);
 
-/** Actions that make a trigger or a view: their SQL runs later, under whoever fires it. */
-const MAKES_CODE = new Set([5, 6, 7, 8]);
+/** Actions that make a trigger: its SQL runs later, under whoever fires it. */
+const MAKES_TRIGGER = new Set([5, 7]);
 const ALTER_TABLE = 26;
 
 /**
@@ -54,7 +54,7 @@ const ALTER_TABLE = 26;
 export interface GuardReport {
   /** The protected table a statement was refused for, or null. */
   refused: string | null;
-  /** Triggers and views created meanwhile (their SQL may name a protected table). */
+  /** Triggers created meanwhile (their SQL may write to a protected table). */
   made: string[];
   /** How many `ALTER TABLE`s ran (a rename may have given a table a protected name). */
   alters: number;
@@ -90,7 +90,7 @@ export function withTableGuard<T>(
       report.refused ??= table;
       return SQLITE_DENY;
     }
-    if (MAKES_CODE.has(action)) report.made.push(readCString(a1) ?? "");
+    if (MAKES_TRIGGER.has(action)) report.made.push(readCString(a1) ?? "");
     if (action === ALTER_TABLE) report.alters++;
     return SQLITE_OK;
   });

@@ -5,7 +5,7 @@
  * permissions the actor holds, root included, whichever path the SQL came by (write API, write
  * SQL, canned queries, alter, drop). Two things the guard cannot refuse while a statement is
  * compiled are checked after the write, before it commits: a table renamed to the history's
- * name, and a trigger or view whose SQL names it (it would write under whoever fires it later).
+ * name, and a trigger whose SQL names it (it would write under whoever fires it later).
  * Reading it stays subject to the usual permissions. The reference keeps its own tables out of
  * reach altogether (its internal database is no served database); here the table may live in a
  * served file (`history: database`), so every write is kept away from it instead.
@@ -87,14 +87,14 @@ function historyObjects(conn: Connection): string {
   return JSON.stringify(rows);
 }
 
-/** True when one of the triggers or views `names` mentions the history table in its SQL. */
+/** True when one of the triggers `names` mentions the history table in its SQL. */
 function namesHistory(conn: Connection, names: string[]): boolean {
   const placeholders = names.map(() => "?").join(", ");
   const pattern = `%${HISTORY_TABLE.replaceAll("_", "\\_")}%`;
   const { rows } = conn.query(
-    `select 1 from (select name, sql from sqlite_master union all
-      select name, sql from sqlite_temp_master)
-    where name in (${placeholders}) and sql like ? escape '\\'`,
+    `select 1 from (select type, name, sql from sqlite_master union all
+      select type, name, sql from sqlite_temp_master)
+    where type = 'trigger' and name in (${placeholders}) and sql like ? escape '\\'`,
     [...names, pattern],
   );
   return rows.length > 0;

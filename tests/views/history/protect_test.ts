@@ -113,6 +113,11 @@ Deno.test("history protection: write SQL cannot write, alter, drop or trigger in
     fileRows(svc, "select name from sqlite_master where name like 'forged%'"),
     [],
   );
+  // A view reading it writes nothing: made like any view.
+  const view = await post(svc, "/shop/-/execute-write", {
+    sql: "create view history_count as select count(*) as n from _vitrine_history",
+  }, root(svc));
+  assert.equal(view.status, 200, view.text);
   // Writes that leave it alone still run and are recorded, and it can still be read.
   const fine = await post(svc, "/shop/-/execute-write", {
     sql: "create trigger stamp after insert on log begin select 1; end;\n" +
