@@ -25,6 +25,7 @@ import { isPostgresUrl } from "../db/postgres_url.ts";
 import { PostgresDatabase } from "../db/postgres_database.ts";
 import { returnFreedMemoryNow, returnFreedMemorySooner } from "../util/malloc_tuning.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
+import { staticVersion } from "../render/static_version.ts";
 import { checkPort, type ServeFlags, serviceOptionsFrom } from "./serve_options.ts";
 
 export { distinctFiles, type ServeFlags, serviceOptionsFrom } from "./serve_options.ts";
@@ -201,8 +202,12 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // workers import them (their `prepare_connection` functions), and a pool made before would
       // have none. A boot that fails is left to answer each request, as it would without this.
       await svc.ready().then(() => svc.readPool().prestart(), () => {});
-      // And the page templates: compiled by the first page of each kind, they held it too.
+      // And the page templates: compiled by the first page of each kind, they held it too. The
+      // pages a visitor meets first are also run once, and the static files' version stamp
+      // (a hash of every file, 2–6 ms) made: the first page no longer pays for either.
       svc.templates.precompile(PAGE_TEMPLATES);
+      svc.templates.warm(["table.html", "database.html", "index.html", "row.html", "query.html"]);
+      staticVersion();
       const server = await listen(svc, flags);
       library?.watch();
       // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.

@@ -223,7 +223,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
         outcome = "cached";
         const kept = await cache.getShared(key, async () => {
           outcome = undefined;
-          const results = await this.#read(request, signal);
+          const results = await this.#read(request, signal, options.inline);
           const answer = {
             columns: results.columns,
             rows: results.values,
@@ -244,7 +244,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
           page: kept.page ?? null,
         });
       }
-      return await this.#read(request, signal);
+      return await this.#read(request, signal, options.inline);
     } catch (error) {
       // A query dropped from the queue rejects with the signal's reason: same outcome as one
       // interrupted while running.
@@ -383,7 +383,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     return limit > 0 && arrival !== null ? arrival + limit : null;
   }
 
-  async #read(request: ReadRequest, signal?: AbortSignal): Promise<Results> {
+  async #read(request: ReadRequest, signal?: AbortSignal, inline = false): Promise<Results> {
     const pool = this.#host.readPool();
     if (pool.size === 0 || this.#isPrivateMemory()) {
       // Synchronous on this thread; the deadline still stops runaway queries, and a signal
@@ -394,7 +394,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       return new Results(result.rows, result.columns, result.truncated, result.real_columns);
     }
     // Export pages stay in the workers: they write the lines there, while this thread sends.
-    if (!request.text && pool.costs.isTiny(request.sql)) {
+    if (!request.text && (inline || pool.costs.isTiny(request.sql))) {
       const results = await this.#readInline(request, signal);
       if (results) return results;
     }
@@ -574,7 +574,8 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
 
   /** @internal Runs introspection SQL through `execute()`. */
   protected introspectionQuery: introspect.SqlRunner = async (sql, params) =>
-    (await this.execute(sql, params, { truncate: false, request_deadline: false })).rows;
+    (await this.execute(sql, params, { truncate: false, request_deadline: false, inline: true }))
+      .rows;
 
   /** @internal Introspection SQL whose failure is an answer, not an error to log. */
   protected probeQuery: introspect.SqlRunner = async (sql, params) =>
@@ -582,6 +583,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       truncate: false,
       request_deadline: false,
       log_sql_errors: false,
+      inline: true,
     })).rows;
 
   /** @internal This table's metadata (`label_column`, `hidden`, ...). */

@@ -6,6 +6,7 @@
  */
 
 import * as introspect from "./introspect.ts";
+import { allOutgoingForeignKeys, allTableShapes, type TableShape } from "./introspect_bulk.ts";
 import { detectFtsTable, detectHiddenTables, detectLabelColumn } from "./introspect_detect.ts";
 import type { Row } from "./results.ts";
 import { QueryInterrupted } from "./errors.ts";
@@ -36,6 +37,31 @@ export abstract class DatabaseIntrospection {
       this.schemaIsFixed(),
     );
     return this.#schema.get(key, () => compute(this.introspectionQuery));
+  }
+
+  /** `run`, its answers memoised by SQL text and parameters (the same for every table). */
+  #cachedRun: introspect.SqlRunner = (sql, params) =>
+    this.#cached(`sql:${sql}:${JSON.stringify(params ?? null)}`, (run) => run(sql, params));
+
+  /**
+   * Every main-schema table's columns and primary key, read in one query (`introspect_bulk.ts`);
+   * null when some table cannot be read, and the tables are then asked about one by one.
+   */
+  #tableShapes(): Promise<Map<string, TableShape> | null> {
+    return this.#cached("all-table-shapes", () => allTableShapes(this.probeQuery).catch(notRead));
+  }
+
+  /** The same for outgoing foreign keys; null when some table cannot be read. */
+  #foreignKeys(): Promise<Map<string, introspect.ForeignKey[]> | null> {
+    return this.#cached(
+      "all-foreign-keys",
+      () => allOutgoingForeignKeys(this.probeQuery, (t) => this.primary_keys(t)).catch(notRead),
+    );
+  }
+
+  /** True when `table` is a table of the main schema, which the bulk answers cover. */
+  async #inMainSchema(table: string): Promise<boolean> {
+    return (await this.table_names()).includes(table);
   }
 
   /** Attached databases (not `main`): rows with `seq`, `name`, `file`. */
@@ -87,11 +113,7 @@ export abstract class DatabaseIntrospection {
   /** Tables tied to full-text search or SpatiaLite, `sqlite_stat*`, and `hidden: true` ones. */
   hidden_table_names(): Promise<string[]> {
     // The `hidden` flags come from metadata, which may differ per table; the detection does not.
-    return detectHiddenTables(
-      (sql, params) =>
-        this.#cached(`sql:${sql}:${JSON.stringify(params ?? null)}`, (run) => run(sql, params)),
-      (table) => this.tableConfigFor(table),
-    );
+    return detectHiddenTables(this.#cachedRun, (table) => this.tableConfigFor(table));
   }
 
   /**
@@ -101,6 +123,7 @@ export abstract class DatabaseIntrospection {
    */
   table_unavailable(table: string): Promise<string | null> {
     return this.#cached(`unavailable:${table}`, async () => {
+      if ((await this.#tableShapes())?.has(table)) return null;
       try {
         await introspect.columnDetails(this.probeQuery, table);
         return null;
@@ -115,7 +138,7 @@ export abstract class DatabaseIntrospection {
   table_columns(table: string): Promise<string[]> {
     return this.#cached(
       `columns:${table}`,
-      async (run) => await this.table_unavailable(table) ? [] : introspect.columnNames(run, table),
+      async () => (await this.table_column_details(table)).map((row) => row[1] as string),
     );
   }
 
@@ -123,8 +146,11 @@ export abstract class DatabaseIntrospection {
   table_column_details(table: string): Promise<Row[]> {
     return this.#cached(
       `details:${table}`,
-      async (run) =>
-        await this.table_unavailable(table) ? [] : introspect.columnDetails(run, table),
+      async (run) => {
+        const known = (await this.#tableShapes())?.get(table);
+        if (known) return known.details;
+        return await this.table_unavailable(table) ? [] : introspect.columnDetails(run, table);
+      },
     );
   }
 
@@ -132,7 +158,11 @@ export abstract class DatabaseIntrospection {
   primary_keys(table: string): Promise<string[]> {
     return this.#cached(
       `pks:${table}`,
-      async (run) => await this.table_unavailable(table) ? [] : introspect.primaryKeys(run, table),
+      async (run) => {
+        const known = (await this.#tableShapes())?.get(table);
+        if (known) return known.primary_keys;
+        return await this.table_unavailable(table) ? [] : introspect.primaryKeys(run, table);
+      },
     );
   }
 
@@ -141,7 +171,8 @@ export abstract class DatabaseIntrospection {
     const config = this.tableConfigFor(table);
     return this.#cached(
       `fts:${table}:${JSON.stringify(config.fts_table ?? null)}`,
-      (run) => detectFtsTable(run, table, config),
+      // The list of full-text tables is read once for all tables.
+      () => detectFtsTable(this.#cachedRun, table, config),
     );
   }
 
@@ -157,7 +188,11 @@ export abstract class DatabaseIntrospection {
 
   /** Outgoing foreign keys as `{column, other_table, other_column}`. */
   foreign_keys_for_table(table: string): Promise<introspect.ForeignKey[]> {
-    return this.#cached(`fks:${table}`, (run) => introspect.outgoingForeignKeys(run, table));
+    return this.#cached(`fks:${table}`, async (run) => {
+      const all = await this.#foreignKeys();
+      if (all && await this.#inMainSchema(table)) return all.get(table) ?? [];
+      return await introspect.outgoingForeignKeys(run, table);
+    });
   }
 
   /** `CREATE TABLE` plus its `CREATE INDEX` statements, or null. */
@@ -175,6 +210,15 @@ export abstract class DatabaseIntrospection {
 
   /** `{table: {incoming, outgoing}}` for every table. */
   get_all_foreign_keys(): Promise<Record<string, introspect.TableForeignKeys>> {
-    return this.#cached("allfks", (run) => introspect.allForeignKeys(run));
+    return this.#cached(
+      "allfks",
+      (run) => introspect.allForeignKeys(run, (table) => this.foreign_keys_for_table(table)),
+    );
   }
+}
+
+/** A bulk question some table could not answer (`null`: ask table by table); never a timeout. */
+function notRead(error: unknown): null {
+  if (error instanceof QueryInterrupted) throw error;
+  return null;
 }

@@ -83,6 +83,15 @@ export interface ExecuteOptions {
    * @internal
    */
   owner_sql?: boolean;
+  /**
+   * Vitrine's own queries that are small by nature (introspection of the schema): run on the
+   * calling thread at once, as a text whose past runs were tiny would be, instead of waiting for a
+   * worker. A fresh server has no past runs, and its first page asked a dozen of these one after
+   * another, each a round trip to a worker (10–20 ms each on a loaded machine). One that runs
+   * longer than the inline cap is still handed to a worker.
+   * @internal
+   */
+  inline?: boolean;
 }
 
 /** `block: false` queues the write and returns a task id instead of waiting. */

@@ -108,16 +108,20 @@ export async function outgoingForeignKeys(run: SqlRunner, table: string): Promis
 }
 
 /**
- * Every table's `{incoming, outgoing}` foreign keys (references to missing tables skipped), each
+ * Every table's `{incoming, outgoing}` foreign keys (references to missing tables skipped; each
+ * table's outgoing ones from `outgoing`, by default a query per table), each
  * list sorted by other table, column and other column as 1.0 sorts them: the order no longer
  * depends on the order of `CREATE TABLE` statements and their constraints.
  */
-export async function allForeignKeys(run: SqlRunner): Promise<Record<string, TableForeignKeys>> {
+export async function allForeignKeys(
+  run: SqlRunner,
+  outgoing: (table: string) => Promise<ForeignKey[]> = (table) => outgoingForeignKeys(run, table),
+): Promise<Record<string, TableForeignKeys>> {
   const tables = await objectNames(run, "table");
   const result: Record<string, TableForeignKeys> = {};
   for (const table of tables) result[table] = { incoming: [], outgoing: [] };
   for (const table of tables) {
-    for (const fk of await outgoingForeignKeys(run, table)) {
+    for (const fk of await outgoing(table)) {
       if (!(fk.other_table in result)) continue;
       result[fk.other_table].incoming.push({
         other_table: table,

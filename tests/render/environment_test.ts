@@ -191,3 +191,25 @@ Deno.test("precompile() compiles templates ahead of their first render (missing 
     await Deno.remove(defaults, { recursive: true });
   }
 });
+
+Deno.test("warm() runs Vitrine's own templates once without data, never the user's, and never throws", async () => {
+  const defaults = await tempDir({
+    ...DEFAULTS,
+    "table.html": '{% extends "base.html" %}{% block content %}{{ ran("default") }}{% endblock %}',
+    "row.html": "{{ missing.deeper.call() }}",
+  });
+  const user = await tempDir({ "table.html": '{{ ran("user") }}' });
+  try {
+    const env = new TemplateEnvironment({ templateDirs: [user], defaultDir: defaults });
+    const ran: string[] = [];
+    env.addGlobal("ran", (who: string) => void ran.push(who));
+    env.warm(["table.html", "row.html", "nowhere.html"]);
+    assert.deepEqual(ran, ["default"]);
+    // Pages still render the user's template, with their data.
+    assert.equal(env.render("table.html", {}).template, "table.html");
+    assert.deepEqual(ran, ["default", "user"]);
+  } finally {
+    await Deno.remove(defaults, { recursive: true });
+    await Deno.remove(user, { recursive: true });
+  }
+});

@@ -127,3 +127,95 @@ Deno.test("once a table's count ran out of a page's time, the immutable file's n
     cleanup();
   }
 });
+
+/**
+ * A file over 100 MB holding a table whose rowids span 5,000,000 but which has 20,001 rows: the
+ * span says it is too long to count within a page (the 20,000,000-row table's first page spent
+ * 100 ms on a count that could not finish), so it is not counted in full. The file is made big
+ * by extending it with a hole (SQLite reads only the pages its header names; no disk is used).
+ */
+function buildBigFile(): { path: string; cleanup(): void } {
+  const built = buildDb(
+    `create table long (id integer primary key, s text);
+     with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
+     insert into long select i, 'row ' || i from n;
+     insert into long values (5000000, 'last');
+     create table short (id integer primary key, s text);
+     insert into short values (1, 'one'), (2, 'two');
+     create table keyed (k text primary key) without rowid;
+     insert into keyed values ('a'), ('b'), ('c');`,
+  );
+  Deno.truncateSync(built.path, 101 * 1024 * 1024);
+  return built;
+}
+
+Deno.test("a table of a big file whose rowids span millions is not counted in full on its page", async () => {
+  const { path, cleanup } = buildBigFile();
+  try {
+    await using svc = new Service({
+      files: [path],
+      settings: { suggest_facets: false, trace_debug: true },
+    });
+    const body = (await svc.client.get("/data/long.json?_extra=count,count_truncated&_trace=1"))
+      .json();
+    const counts = (body._trace.traces as { sql?: string }[])
+      .map((t) => t.sql ?? "").filter((sql) => sql.startsWith("select count(*)"));
+    assert.deepEqual(counts, ["select count(*) from (select 1 from long limit 10000)"]);
+    assert.equal(body.count, 10000);
+    assert.equal(body.count_truncated, true);
+    // What a visitor reads: a lower bound, as the reference shows ">10,000 rows".
+    const html = (await svc.client.get("/data/long")).text;
+    assert.match(html, /<title>data: long: &ge;10,000 rows<\/title>/);
+    // A short table of the same file is counted exactly.
+    const short = (await svc.client.get("/data/short.json?_extra=count,count_truncated")).json();
+    assert.deepEqual([short.count, short.count_truncated], [2, false]);
+    // A table without rowid has no span to tell: counted as before.
+    const keyed = (await svc.client.get("/data/keyed.json?_extra=count,count_truncated")).json();
+    assert.deepEqual([keyed.count, keyed.count_truncated], [3, false]);
+  } finally {
+    cleanup();
+  }
+});
+
+Deno.test("the same long table in a small file, or filtered, is still counted exactly", async () => {
+  const { path, cleanup } = buildDb(
+    `create table long (id integer primary key, s text);
+     with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
+     insert into long select i, 'row ' || i from n;
+     insert into long values (5000000, 'last');`,
+  );
+  try {
+    await using svc = new Service({ files: [path], settings: { suggest_facets: false } });
+    const body = (await svc.client.get("/data/long.json?_extra=count,count_truncated")).json();
+    assert.deepEqual([body.count, body.count_truncated], [20001, false]);
+  } finally {
+    cleanup();
+  }
+  const big = buildBigFile();
+  try {
+    await using svc = new Service({ files: [big.path], settings: { suggest_facets: false } });
+    const url = "/data/long.json?_extra=count,count_truncated&id__gt=5000";
+    const body = (await svc.client.get(url)).json();
+    assert.deepEqual([body.count, body.count_truncated], [15001, false]);
+  } finally {
+    big.cleanup();
+  }
+});
+
+Deno.test("an immutable big file's long table is counted after its first page, and shown exactly next", async () => {
+  const { path, cleanup } = buildBigFile();
+  try {
+    await using svc = new Service({ immutables: [path], settings: { suggest_facets: false } });
+    const url = "/data/long.json?_extra=count,count_truncated&_size=1";
+    const first = (await svc.client.get(url)).json();
+    assert.deepEqual([first.count, first.count_truncated], [10000, true]);
+    await eventually(async () => {
+      const body = (await svc.client.get(`${url}&_x=${Math.random()}`)).json();
+      return body.count_truncated === false;
+    }, "the exact count");
+    const body = (await svc.client.get(`${url}&_y=1`)).json();
+    assert.equal(body.count, 20001);
+  } finally {
+    cleanup();
+  }
+});
