@@ -59,7 +59,10 @@ export async function pgAlterTable(
   };
   const alter = `ALTER TABLE ${dialect.tableName(table)}`;
   const q = (name: string) => dialect.quoteIdentifier(name);
-  let pkName = shape.pkName;
+  // The primary key constraint: its name, whether the table has it now, and its columns.
+  const pkName = shape.pkName ?? `${relation.relname}_pkey`;
+  let pkLive = shape.pkName !== null;
+  let pks = shape.pks.map((pk) => pk.toLowerCase());
   // Foreign keys change as a whole: the ones going are dropped first (so a column losing its key
   // may change type), the new ones added last, once their columns are as the request leaves them.
   const finalKeys = plan.rebuild?.foreignKeys ?? shape.foreignKeys;
@@ -73,25 +76,36 @@ export async function pgAlterTable(
         await exec(`${alter} ADD COLUMN ${pgColumnDefinition(dialect, step.column)}`);
         break;
       case "rename_column":
+        pks = pks.map((pk) => pk === step.from.toLowerCase() ? step.to.toLowerCase() : pk);
         await exec(`${alter} RENAME COLUMN ${q(step.from)} TO ${q(step.to)}`);
         break;
       case "alter_column":
         await alterColumn(step, alter, q, exec);
         break;
       case "drop_column":
-        // PostgreSQL drops the constraints that name the column with it.
-        if (shape.pks.some((pk) => pk.toLowerCase() === step.name.toLowerCase())) pkName = null;
+        // PostgreSQL drops the constraints that name the column with it (the key is put back
+        // on its other columns below).
+        if (pks.includes(step.name.toLowerCase())) pkLive = false;
         await exec(`${alter} DROP COLUMN ${q(step.name)}`);
         break;
       case "set_primary_key": {
-        if (pkName !== null) await exec(`${alter} DROP CONSTRAINT ${q(pkName)}`);
-        pkName ??= `${relation.relname}_pkey`;
+        if (pkLive) await exec(`${alter} DROP CONSTRAINT ${q(pkName)}`);
+        pkLive = true;
+        pks = step.after.map((pk) => pk.toLowerCase());
         await exec(
           `${alter} ADD CONSTRAINT ${q(pkName)} PRIMARY KEY (${step.after.map(q).join(", ")})`,
         );
         break;
       }
     }
+  }
+  // Dropping a column of a compound key drops the whole key in PostgreSQL; SQLite's rebuild keeps
+  // the key's other columns, and so does this.
+  const keys = plan.rebuild?.pks ?? [];
+  if (keys.length && !pkLive) {
+    await exec(
+      `${alter} ADD CONSTRAINT ${q(pkName)} PRIMARY KEY (${keys.map(q).join(", ")})`,
+    );
   }
   for (const fk of finalKeys) {
     if (fk.name !== undefined) continue;

@@ -19,6 +19,8 @@ create table owners (id int primary key, name text);
 insert into owners values (1, 'ann'), (2, 'bob');
 create table pets (id int primary key, name text, owner_id int, weight text);
 insert into pets values (1, 'rex', 1, '12'), (2, 'tom', 2, 'heavy');
+create table pairs (a int, b int, c text, primary key (a, b));
+insert into pairs values (1, 1, 'x'), (2, 1, 'y');
 create table counters (id int primary key, n text default '5');
 insert into counters values (1, '12');
 `;
@@ -418,6 +420,42 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     assert.equal(
       await psql(pair.cluster, "select id, n, pg_typeof(n) from counters order by id"),
       "1\t12\tbigint\n2\t5\tbigint",
+    );
+  });
+
+  await t.step("alter: dropping a column of a compound key keeps the key's others", async () => {
+    await same(
+      pair,
+      "/app/pairs/-/alter",
+      {
+        operations: [{ op: "drop_column", args: { name: "b" } }],
+      },
+      200,
+      ["schema", "before_schema", "statements"],
+    );
+    assert.match(
+      await catalogOf(pair.cluster, "pairs"),
+      /constraint\tpairs_pkey PRIMARY KEY \(a\)/,
+    );
+    const { lite, pg } = await rowsOf(pair, "pairs");
+    assert.deepEqual(pg, lite);
+    // And a key set after the drop in the same request replaces it.
+    await same(
+      pair,
+      "/app/pairs/-/alter",
+      {
+        operations: [
+          { op: "add_column", args: { name: "d", type: "integer", not_null: true, default: 0 } },
+          { op: "drop_column", args: { name: "a" } },
+          { op: "set_primary_key", args: { columns: ["c"] } },
+        ],
+      },
+      200,
+      ["schema", "before_schema", "statements"],
+    );
+    assert.match(
+      await catalogOf(pair.cluster, "pairs"),
+      /constraint\tpairs_pkey PRIMARY KEY \(c\)/,
     );
   });
 
