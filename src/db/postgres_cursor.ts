@@ -17,6 +17,7 @@ import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
 import { pgArrayColumns, pgArraysInPlace, pgRealColumns } from "./postgres_values.ts";
 import { withRealColumns } from "./read_query.ts";
 import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
+import { valueLines } from "../util/value_lines.ts";
 
 /** Rows the driver fetches per round trip. */
 const CURSOR_BATCH = 5000;
@@ -79,12 +80,9 @@ export function openPgExport(source: PgExportSource): PoolCursor {
   };
   /** Rows as lines, or null when they hold a cell lines cannot (a BLOB in CSV/TSV). */
   const write = (rows: SqlValue[][], text: TextRowsOptions): Uint8Array | null => {
-    const lines = textRows(columns, rows, {
-      ...text,
-      real: withRealColumns(text.real, real),
-      limit: rows.length,
-    });
-    return lines === null ? null : encoder.encode(lines);
+    const options = { ...text, real: withRealColumns(text.real, real), limit: rows.length };
+    if (options.format !== "ndjson") return valueLines(columns, rows, options);
+    return encoder.encode(textRows(columns, rows, options)!);
   };
   const transaction = source.begin(async (tx) => {
     const query = tx.unsafe(source.text, source.values, source.options).values();
