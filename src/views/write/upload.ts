@@ -29,6 +29,7 @@ import { importUploadPart, type UploadPartOptions } from "../../db/import/upload
 import {
   requireActions,
   requireMutable,
+  requireUnprotected,
   requireVisible,
   targetDatabase,
   targetTable,
@@ -53,6 +54,7 @@ const FORMATS: Record<string, string> = {
 export async function uploadView(svc: ViewHost, request: Request): Promise<Response> {
   const db = targetDatabase(svc, request);
   const table = tilde_decode(request.url_vars.table ?? "");
+  requireUnprotected(db, table);
   const part = parsePart(request, table);
   if (part.create) {
     await requireVisible(svc, request.actor, db.name, null);

@@ -74,6 +74,16 @@ Deno.test("history protection: the write API refuses _vitrine_history, root incl
   for (const [path, body] of attempts) {
     assertRefused(await post(svc, path, body, root(svc)), path);
   }
+  // A browser upload's parts: appended to it, or making a new table of that name.
+  for (const query of ["", "?create=1", "?create=1&pk=id"]) {
+    const path = `${base}/-/upload${query}`;
+    const part = await svc.client.post(path, {
+      body: "id,database_name,table_name,pks,operation,time,request_id\n" +
+        "9,shop,products,[1],update,2026-01-01,forged\n",
+      headers: { "content-type": "text/csv", ...root(svc) },
+    });
+    assertRefused(part, path);
+  }
   assert.deepEqual(historyRows(svc), before);
 });
 
