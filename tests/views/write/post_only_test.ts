@@ -20,6 +20,7 @@ const ENDPOINTS: [string, string, string][] = [
   ["/shop/log/-/drop", "drops a table", "/shop/log"],
   ["/shop/log/-/update-rows", "updates rows", "/shop/log"],
   ["/shop/log/-/delete-rows", "deletes rows", "/shop/log"],
+  ["/shop/log/-/upload", "inserts a part of an uploaded CSV file", "/shop/log"],
   ["/shop/products/-/set-column-type", "sets a column&#39;s type", "/shop/products"],
   ["/shop/products/1/-/update", "updates a row", "/shop/products/1"],
   ["/shop/products/1/-/delete", "deletes a row", "/shop/products/1"],
