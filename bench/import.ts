@@ -3,8 +3,9 @@
  * second of each (types inferred by Vitrine; sqlite3 stores text), their ratio (of wall time, the
  * target, and of CPU time, which a loaded machine blurs less), and the peak memory the Vitrine
  * process holds for itself (`RssAnon`) while importing. Both run as their own process on /dev/shm
- * (when there is one), so disk flushes do not decide the result; each runs twice and the better
- * run counts.
+ * (when there is one), so disk flushes do not decide the result; each runs three times (or
+ * `--rounds=N`), taking turns, and the best run counts. The load average before and after is
+ * printed: on a shared machine it says how far the wall times can be trusted.
  *
  * Run: `deno run -A bench/import.ts [MB]` (default 50: a CSV of about that size is generated).
  *
@@ -18,6 +19,8 @@ import { fileURLToPath } from "node:url";
 import { cpuMs, rssSampler } from "./lib/proc.ts";
 
 const memoryOnly = Deno.args.includes("--memory");
+const rounds = Number(Deno.args.find((arg) => arg.startsWith("--rounds="))?.slice(9) ?? 3);
+const loadAverage = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 const MB = Number(Deno.args.find((arg) => !arg.startsWith("--")) ?? 50);
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const shm = (() => {
@@ -89,6 +92,7 @@ async function timed(
 
 const csv = `${dir}/data.csv`;
 const rows = await writeCsv(csv, MB * 1024 * 1024);
+const loadBefore = loadAverage();
 const size = Deno.statSync(csv).size;
 console.log(`CSV: ${rows.toLocaleString("en")} rows, ${(size / 1024 / 1024).toFixed(0)} MB`);
 
@@ -133,7 +137,7 @@ const keep = (which: keyof typeof best, run: Best) => {
   };
 };
 let anon = 0;
-for (let round = 0; round < 2; round++) {
+for (let round = 0; round < rounds; round++) {
   const a = `${dir}/sqlite${round}.db`;
   keep("sqlite", await timed("sqlite3", [a, `.import --csv ${csv} t`]));
   const b = `${dir}/vitrine${round}.db`;
@@ -175,3 +179,6 @@ console.log(line("sqlite3 -csv .import (floor, text)", best.sqlite));
 console.log(line("vitrine insert (types inferred)", best.vitrine));
 console.log(line("vitrine insert --no-detect-types", best.typesOff));
 console.log(`vitrine insert peak RssAnon: ${anon} MiB (target < 150 MiB for any file size)`);
+console.log(
+  `best of ${rounds} runs each; load average ${loadBefore} before, ${loadAverage()} after`,
+);
