@@ -137,3 +137,23 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
     altererService,
   );
 }
+
+browserTest(
+  "the /-/alter endpoint pasted into the browser: a 405 page whose link opens the alter page",
+  async (page, base) => {
+    await signIn(page, base);
+    const response = await page.goto(`${base}/shop/products/-/alter`);
+    assert.equal(response?.status(), 405);
+    assert.equal(response?.headers()["allow"], "POST, OPTIONS");
+    assert.equal(await page.title(), "Method not allowed");
+    assert.match(
+      (await textOf(page, ".error-message")) ?? "",
+      /not a page: it is the write API's endpoint that alters a table, and takes POST requests/,
+    );
+    await page.locator(".error-hint a").click();
+    await page.waitForURL(`${base}/shop/products/-/alter-table`);
+    assert.equal(await page.locator("main h1").count(), 1);
+    assert.match((await textOf(page, "main h1")) ?? "", /products/);
+  },
+  altererService,
+);
