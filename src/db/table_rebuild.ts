@@ -63,7 +63,7 @@ export function readShape(
         name: String(row[1]),
         type: String(row[2] ?? ""),
         notNull: Number(row[3]) === 1,
-        defaultSql: row[4] === null ? null : String(row[4]),
+        defaultSql: row[4] === null ? null : defaultClause(String(row[4])),
         existing: true,
       };
     }),
@@ -83,6 +83,18 @@ export function readShape(
     uniques,
     unkeepable,
   };
+}
+
+/** A literal default: a string, a number, a blob, NULL, TRUE/FALSE or CURRENT_*. */
+const LITERAL =
+  /^(?:'(?:[^']|'')*'|[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|x'[0-9a-f]*'|null|true|false|current_(?:time|date|timestamp))$/i;
+
+/**
+ * A default as `DEFAULT` takes it again: SQLite reports `DEFAULT (expr)` as the bare `expr`,
+ * which a rebuilt `CREATE TABLE` must put back in its parentheses.
+ */
+function defaultClause(sql: string): string {
+  return LITERAL.test(sql.trim()) ? sql : `(${sql})`;
 }
 
 // What the shape above does not record, so a rebuild would silently lose it.

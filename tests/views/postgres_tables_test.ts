@@ -411,6 +411,50 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     assert.deepEqual(pg, lite);
   });
 
+  await t.step("alter: drop a default, NOT NULL on and off, replace the foreign keys", async () => {
+    const path = "/app/visits/-/alter";
+    const own = ["schema", "before_schema", "statements"];
+    const { pg } = await same(
+      pair,
+      path,
+      {
+        operations: [
+          { op: "alter_column", args: { name: "vet", default: null, not_null: true } },
+          { op: "set_foreign_keys", args: { foreign_keys: [] } },
+        ],
+      },
+      200,
+      own,
+    );
+    assert.deepEqual(pg.statements, [
+      'ALTER TABLE "visits" DROP CONSTRAINT "visits_owner_id_fkey"',
+      'ALTER TABLE "visits" ALTER COLUMN "vet" DROP DEFAULT',
+      'ALTER TABLE "visits" ALTER COLUMN "vet" SET NOT NULL',
+    ]);
+    assert.match(await columnsOf(pair.cluster, "visits"), /\nvet\ttext\tNO\t\\N\n/);
+    assert.doesNotMatch(await catalogOf(pair.cluster, "visits"), /FOREIGN KEY/);
+    await same(
+      pair,
+      path,
+      {
+        operations: [
+          { op: "alter_column", args: { name: "vet", not_null: false } },
+          {
+            op: "set_foreign_keys",
+            args: { foreign_keys: [{ column: "owner_id", fk_table: "owners" }] },
+          },
+        ],
+      },
+      200,
+      own,
+    );
+    assert.match(await columnsOf(pair.cluster, "visits"), /\nvet\ttext\tYES\t\\N\n/);
+    assert.match(
+      await catalogOf(pair.cluster, "visits"),
+      /visits_owner_id_fkey FOREIGN KEY \(owner_id\) REFERENCES owners\(id\)/,
+    );
+  });
+
   await t.step("alter: a retype keeps the column's default, converted", async () => {
     const response = await post(pair.pg, "/app/counters/-/alter", {
       operations: [{ op: "alter_column", args: { name: "n", type: "integer" } }],

@@ -209,6 +209,19 @@ Deno.test("alter: drop a column, set the primary key, add and drop foreign keys,
   });
 });
 
+Deno.test("alter: a rebuild keeps an expression default (SQLite reports it without its parentheses)", async () => {
+  await withLibrary(async (svc, path) => {
+    sqlite3(path, "create table stamps (id integer primary key, at integer default (1 + 2))");
+    const response = await alter(svc, "stamps", [
+      { op: "alter_column", args: { name: "at", not_null: true } },
+    ]);
+    assert.equal(response.status, 200, response.text);
+    assert.match(response.json().schema, /\[at\] INTEGER NOT NULL DEFAULT \(1 \+ 2\)/);
+    sqlite3(path, "insert into stamps (id) values (1)");
+    assert.equal(sqlite3(path, "select at from stamps"), "3\n");
+  });
+});
+
 Deno.test("alter: a failing alter leaves schema and data byte-identical (sqlite3 .dump)", async () => {
   await withLibrary(async (svc, path) => {
     sqlite3(path, "insert into loans values (3, 2, null); create index loans_who on loans(who)");
