@@ -44,6 +44,8 @@ export interface UploadPartResult extends ImportResult {
   nextLine: number;
   /** The `CREATE TABLE` statement of a table this part created, else null. */
   schema: string | null;
+  /** The part changed the schema: created the table, or widened a column (rebuilt it). */
+  schemaChanged: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ const PIECE = 256 * 1024;
 export function importUploadPart(conn: Connection, options: UploadPartOptions): UploadPartResult {
   const { table, text } = options;
   const exists = tableInfo(conn, table).length > 0;
+  const version = schemaVersion(conn);
   if (options.create && exists) throw new ImportError(`Table already exists: ${table}`);
   if (!options.create && !exists) throw new ImportError(`Table not found: ${table}`);
   const reader = new CsvRecordReader(
@@ -106,5 +109,15 @@ export function importUploadPart(conn: Connection, options: UploadPartOptions): 
   const schema = result.created
     ? String(conn.query("select sql from sqlite_master where name = ?", [table]).rows[0][0])
     : null;
-  return { ...result, fileColumns: [...reader.columns], nextLine: reader.line, schema };
+  return {
+    ...result,
+    fileColumns: [...reader.columns],
+    nextLine: reader.line,
+    schema,
+    schemaChanged: schemaVersion(conn) !== version,
+  };
+}
+
+function schemaVersion(conn: Connection): number {
+  return Number(conn.query("pragma schema_version").rows[0][0]);
 }

@@ -77,7 +77,8 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
     if (error instanceof ImportError) error.extra = { ...error.extra, line: error.line };
     throw error;
   }
-  if (result.created || part.continues) await svc.refresh_catalog();
+  // Only a part that created or rebuilt the table changes what the catalog lists.
+  if (result.schemaChanged) await svc.refresh_catalog();
   const fields = { actor: request.actor, database: db.name, table };
   // No read after the write: a part may take longer than sql_time_limit_ms, which a read made
   // for the same request would then be past.
