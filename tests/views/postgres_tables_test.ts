@@ -35,6 +35,8 @@ const METADATA = {
 interface Pair {
   sqlite: Service;
   pg: Service;
+  /** The same PostgreSQL database with two schemas served: tables are `schema.table`. */
+  schemas: Service;
   cluster: PgCluster;
 }
 
@@ -581,6 +583,43 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
   });
 }
 
+/** Create, alter and rename a table of a second schema, with a key to the first's. */
+async function schemaSteps(pair: Pair): Promise<void> {
+  await pair.cluster.psql("create schema reports", "app");
+  const created = await post(pair.schemas, "/app/-/create", {
+    table: "reports.monthly",
+    columns: [{ name: "month", type: "text" }, { name: "owner", type: "integer" }],
+    pk: "month",
+    foreign_keys: [{ column: "owner", fk_table: "public.owners" }],
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.match(
+    created.text,
+    /CREATE TABLE \\"reports\\".\\"monthly\\"[\s\S]*REFERENCES \\"public\\".\\"owners\\"/,
+  );
+  // A dot in a table's name is tilde-encoded in its URL.
+  const monthly = String(pair.schemas.urls.table("app", "reports.monthly"));
+  const altered = await post(pair.schemas, `${monthly}/-/alter`, {
+    operations: [
+      { op: "add_column", args: { name: "total", type: "real", default: 0 } },
+      { op: "drop_foreign_key", args: { column: "owner" } },
+      { op: "rename_table", args: { to: "yearly" } },
+    ],
+  });
+  assert.equal(altered.status, 200, altered.text);
+  assert.equal(altered.json<{ table: string }>().table, "reports.yearly");
+  assert.equal(
+    await psql(
+      pair.cluster,
+      "select table_schema, column_name, data_type from information_schema.columns " +
+        "where table_name = 'yearly' order by ordinal_position",
+    ),
+    "reports\tmonth\ttext\nreports\towner\tbigint\nreports\ttotal\tdouble precision",
+  );
+  const yearly = String(pair.schemas.urls.table("app", "reports.yearly", { format: "json" }));
+  assert.equal((await pair.schemas.client.get(yearly)).status, 200);
+}
+
 Deno.test({
   name: "PostgreSQL: create from rows, CSV and with foreign keys; alter in place",
   ignore: !HAVE_PG,
@@ -604,11 +643,16 @@ Deno.test({
       const pair: Pair = {
         sqlite: svc({ files: [path] }),
         pg: svc({ postgres: [`app=${cluster.url("app")}`], plugins: [EVENT_LOG] }),
+        schemas: svc({
+          postgres: [`app=${cluster.url("app")}`],
+          postgres_schemas: ["public", "reports"],
+        }),
         cluster,
       };
       for (const service of services) await service.invoke_startup();
       await t.step("create", (t) => createSteps(t, pair));
       await t.step("alter", (t) => alterSteps(t, pair));
+      await t.step("several schemas: tables named schema.table", () => schemaSteps(pair));
     } finally {
       for (const service of services) await service.close();
       await cluster.stop();
