@@ -138,6 +138,8 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
       (fn) => this.#writeTransaction(fn),
       (sql, params) => this.catalogRun(sql, params),
       () => this.schemaChanged(),
+      // A change of a table waits for its readers as long as a read may run.
+      () => this.time_limit_ms,
     );
     // The URL goes to the driver too, for its query options (`?sslmode=require`, `?max=10`,
     // `?connect_timeout=…`); what Vitrine resolved (the .pgpass password…) is given beside it.

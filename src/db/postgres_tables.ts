@@ -24,6 +24,10 @@ import {
   type ForeignKeySpec,
 } from "./table_writes.ts";
 import { RowWriteError } from "./write_values.ts";
+import { StatusError } from "../util/errors.ts";
+
+/** SQLSTATE lock_not_available: `lock_timeout` ran out. */
+const LOCK_NOT_AVAILABLE = "55P03";
 
 /**
  * Table writes over `transaction` (one read-write transaction per call) for the tables of
@@ -36,12 +40,17 @@ export function pgTableWrites(
   transaction: <T>(fn: (run: PgWriteRun) => Promise<T>) => Promise<T>,
   catalog: PgRunner,
   schemaChanged: () => void,
+  lockTimeoutMs: () => number | null,
 ): TableWrites {
   /** `body` in a transaction; a dry run throws its result out so that it rolls back. */
   async function once<T>(dryRun: boolean, body: (run: PgWriteRun) => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await transaction(async (run) => {
+        // ALTER TABLE waits for every reader of the table (an export may read for minutes), and
+        // while it waits, every new reader waits behind it: a page would hang. Give up instead.
+        const wait = lockTimeoutMs();
+        if (wait !== null) await run(`set local lock_timeout = ${Math.ceil(wait)}`, []);
         const done = await body(run);
         if (dryRun) throw new RolledBack(done);
         return done;
@@ -73,6 +82,13 @@ export function pgTableWrites(
  * drop column weight … because other objects depend on it" says which (view heavy…) only there.
  */
 function explained(error: unknown): unknown {
+  if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) {
+    return new StatusError(
+      503,
+      "The table is in use (a query or export is reading or writing it): try again later",
+      { title: "Table busy", cause: error },
+    );
+  }
   const refusal = serverRefusal(error);
   const { detail } = ((error as Error).cause ?? error) as { detail?: unknown };
   if (!(refusal instanceof RowWriteError) || typeof detail !== "string" || !detail) return refusal;

@@ -569,6 +569,30 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     );
   });
 
+  await t.step(
+    "alter: a table another query reads is busy (503) after the time limit",
+    async () => {
+      const before = await catalogOf(pair.cluster, "counters");
+      // Another session reads the table for 4 seconds (an export would, for longer).
+      const reader = pair.cluster.psql(
+        "begin; lock table counters in access share mode; select pg_sleep(4); commit;",
+        "app",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const started = Date.now();
+      const response = await post(pair.pg, "/app/counters/-/alter", {
+        operations: [{ op: "add_column", args: { name: "extra" } }],
+      });
+      const waited = Date.now() - started;
+      assert.equal(response.status, 503, response.text);
+      assert.match(response.text, /The table is in use/);
+      // The default sql_time_limit_ms is 1000: it gave up then, not when the reader finished.
+      assert.ok(waited < 3000, `waited ${waited} ms`);
+      await reader;
+      assert.equal(await catalogOf(pair.cluster, "counters"), before);
+    },
+  );
+
   await t.step("alter: the same checks as SQLite's, in the same words", async () => {
     for (
       const operations of [
