@@ -32,6 +32,11 @@ function withLabel(label: string, message: string): string {
  */
 const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
+/** True for text SQLite stores as a number in a column of numeric affinity. */
+export function readsAsNumber(text: string): boolean {
+  return NUMBER_TEXT.test(text);
+}
+
 /** SQLITE_CONSTRAINT_FOREIGNKEY: an immediate foreign key failed. */
 const FOREIGN_KEY_FAILED = 787;
 

@@ -15,6 +15,7 @@ import { SqliteError } from "../../sqlite/errors.ts";
 import { addressOf, type BindValue } from "../../sqlite/values.ts";
 import { quoteName } from "../write_values.ts";
 import { createTableSql } from "../table_writes.ts";
+import { holdsNumbersOnly, readsAsNumber } from "../write_checks.ts";
 import { ImportError } from "./import_error.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
 import { type EncodedRows, isEncoded } from "./encoded_rows.ts";
@@ -61,6 +62,13 @@ export interface ImportOptions {
    * columns, types and key, and no index or trigger, which a rebuild would lose.
    */
   continues?: boolean;
+  /**
+   * Text for an existing column declared for numbers (`INTEGER`, `REAL`, `NUMERIC`…) must read as
+   * a number, as the JSON write API checks it: `"abc"` is an error naming the line and column
+   * rather than text kept in a number column. Off for `vitrine insert`, which stores it as SQLite
+   * would.
+   */
+  checkNumbers?: boolean;
   /** Errors suggest `vitrine insert`'s flags (`--alter`, `--replace`, `--upsert`): default true. */
   flagHints?: boolean;
 }
@@ -176,6 +184,8 @@ class ImportRun {
   #pendingLines: number[] = [];
   /** The row being read (one array for every row: its values are copied to `#pending`). */
   #row: BindValue[] = [];
+  /** Per column of an existing table: its declared type when it takes numbers only (checkNumbers). */
+  #numbersOnly: (string | null)[] = [];
   /** Per column: its reals are bound as numbers (a FLOAT column this import created). */
   #realColumns: boolean[] = [];
   /** Per column: `temporalOf`'s bits of the values inserted (numbers count as other). */
@@ -264,6 +274,15 @@ class ImportRun {
         .sort((a, b) => a.pk - b.pk).map((c) => c.name);
       const have = new Set(existing.map((column) => column.name.toLowerCase()));
       this.#columns = names.map((name) => ({ name, type: null }));
+      if (this.#options.checkNumbers && !this.#source.typed) {
+        const declared = new Map(
+          existing.map((column) => [column.name.toLowerCase(), column.type]),
+        );
+        this.#numbersOnly = names.map((name) => {
+          const type = declared.get(name.toLowerCase());
+          return type && holdsNumbersOnly(type) ? type : null;
+        });
+      }
       this.#addColumns(names.filter((name) => !have.has(name.toLowerCase())), sample, 0);
     } else {
       this.#pks = this.#options.pk ?? [];
@@ -573,6 +592,12 @@ class ImportRun {
         }
         if (kind > kindOfType(type)) this.#widen(i, typeOfKind(kind));
         if (!typed) stored = storedText(value as string, kind, this.#columns[i].type!);
+      } else if (value !== null && this.#numbersOnly[i] && !readsAsNumber(value as string)) {
+        throw new ImportError(
+          `column ${this.#columns[i].name} is ${this.#numbersOnly[i]}: ` +
+            `${JSON.stringify(value)} is not a number`,
+          { line: record.line },
+        );
       }
       out[i] = stored as BindValue;
     }

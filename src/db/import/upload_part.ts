@@ -103,6 +103,7 @@ export function importUploadPart(conn: Connection, options: UploadPartOptions): 
       pk: options.create ? options.pk : undefined,
       types,
       continues: options.continues,
+      checkNumbers: true,
       flagHints: false,
     },
   );

@@ -280,3 +280,32 @@ Deno.test("an uploaded part is recorded in the history, one request", async () =
     { id: 3, v: "c" },
   ]);
 });
+
+Deno.test("appending: a number column refuses text, naming line and column; the search index follows", async () => {
+  await withWriter(async (svc) => {
+    const columns = "column=id&column=name&column=category_id&column=price";
+    const bad = await upload(
+      svc,
+      "products",
+      `${columns}&line=40`,
+      "50,Trowel,1,4.5\n51,Rake,1,abc\n",
+    );
+    assert.equal(bad.status, 400);
+    assert.deepEqual(errorsOf(bad), ['line 41: column price is REAL: "abc" is not a number']);
+    assert.equal(bad.json().line, 41);
+    assert.deepEqual(fileRows(svc, "select count(*) n from products where id >= 50"), [{ n: 0 }]);
+    // Number text SQLite reads as a number is fine (" 7 ", "1e3"); a foreign key still holds.
+    const good = await upload(svc, "products", columns, "50,Trowel,1, 7 \n51,Rake,1,1e3\n");
+    assert.equal(good.status, 201, good.text);
+    assert.deepEqual(
+      fileRows(svc, "select price, typeof(price) t from products where id >= 50 order by id"),
+      [{ price: 7, t: "real" }, { price: 1000, t: "real" }],
+    );
+    const orphan = await upload(svc, "products", columns, "52,Hoe,999,1\n");
+    assert.equal(orphan.status, 400);
+    assert.match(errorsOf(orphan)[0], /^line 1: FOREIGN KEY constraint failed/);
+    // products_fts (content=products) was rebuilt: the search box finds the new rows.
+    const found = await svc.client.get("/shop/products.json?_search=Rake&_shape=array");
+    assert.deepEqual(found.json().map((row: { id: number }) => row.id), [51]);
+  });
+});
