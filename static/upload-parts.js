@@ -51,6 +51,9 @@ export function countLineBreaks(text, lineBreak = "\n") {
   return count;
 }
 
+/** The most bytes of the file read for one part (the row it ends in may add to it). */
+const MAX_SLICE = 4 * 1024 * 1024;
+
 /**
  * The parts of a Blob (a File, or pasted text as a Blob), read a slice at a time and decoded
  * (UTF-8 strictly, or Windows-1252), each at most `maxBytes` bytes once encoded as UTF-8 (0: no
@@ -71,8 +74,12 @@ export class FileParts {
     this.#options = dialect;
     this.#maxBytes = maxBytes;
     // Three quarters of the limit leaves room for the row a slice ends in (its start waits for
-    // the next part) and for Windows-1252 text growing when encoded as UTF-8.
-    this.#sliceBytes = maxBytes ? Math.max(1024, Math.floor(maxBytes * 0.75)) : 2 * 1024 * 1024;
+    // the next part) and for Windows-1252 text growing when encoded as UTF-8. A few MB at most,
+    // however high the limit: each part holds the database's writer while it is inserted.
+    this.#sliceBytes = Math.min(
+      maxBytes ? Math.max(1024, Math.floor(maxBytes * 0.75)) : MAX_SLICE,
+      MAX_SLICE,
+    );
     this.#decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
   }
 
