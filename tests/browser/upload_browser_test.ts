@@ -209,6 +209,35 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
   );
 }
 
+browserTest(
+  "a Latin-1 file is read as such and stored as the same characters (sent as UTF-8)",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/categories`);
+    await page.getByText("Upload rows from a CSV file").click();
+    // "Café" and "Crème brûlée" in Latin-1: é is the byte E9, which is not UTF-8.
+    const text = "id,name\n30,Caf\xe9\n31,Cr\xe8me br\xfbl\xe9e\n";
+    await page.locator(".upload-file").setInputFiles({
+      name: "latin1.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(text, "latin1"),
+    });
+    await page.locator(".upload-preview-table").waitFor();
+    assert.equal(
+      await page.locator(".upload-preview-table tbody tr").nth(1).locator("td").nth(1)
+        .textContent(),
+      "Crème brûlée",
+    );
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.locator(".upload-done").waitFor({ state: "visible" });
+    assert.equal(
+      await sqlite3("select name from categories where id >= 30 order by id"),
+      "Café\nCrème brûlée",
+    );
+  },
+  editorService(),
+);
+
 browserTest("no upload panel for a visitor who may not write", async (page, base) => {
   await page.goto(`${base}/shop`);
   assert.equal(await page.locator(".upload-panel").count(), 0);
