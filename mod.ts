@@ -49,7 +49,26 @@ export { Database } from "./src/db/database.ts";
  * A served database of any engine, as `svc.get_database()` returns it: SQLite's `Database`
  * or a PostgreSQL database (`--postgres`, `new Service({ postgres: [url] })`).
  */
-export type { DatabaseEngine, EngineName, RowWrites, TableWrites } from "./src/db/engine.ts";
+export type {
+  DatabaseEngine,
+  EngineConnection,
+  EngineName,
+  RowWrites,
+  TableWrites,
+  WriteScope,
+} from "./src/db/engine.ts";
+/**
+ * What plugin code gets on a PostgreSQL database in place of SQLite's `Connection` (the `conn`
+ * of `execute_fn`, `execute_write_fn` and `write_wrapper`): `await conn.execute(sql, params)`
+ * resolves with a `Cursor`, inside one transaction.
+ */
+export { PgConnection } from "./src/db/postgres_connection.ts";
+/** A result column and what one statement gave, as a `PgConnection` runs it. */
+export type { PgColumn, PgRun, PgRunResult } from "./src/db/postgres_connection.ts";
+/** A recorded change of one row (history), as a `WriteScope` receives them. */
+export type { ChangeRecord } from "./src/db/history/capture.ts";
+/** A recorded change as a revert reads it back. */
+export type { RawEntry } from "./src/db/history/store.ts";
 /** The SQL an engine speaks, as the table layer builds it (`db.dialect`). */
 export type { FullTextSource, FullTextSql, SqlDialect } from "./src/db/dialect.ts";
 /** A table and its primary key, a row to write, and a row read back (the write API's). */

@@ -18,6 +18,7 @@ import type { PluginRule } from "../auth/plugin_rules.ts";
 import type { PermissionSQL } from "../plugins/hookspecs.ts";
 import type { PluginInfo } from "../plugins/plugin_info.ts";
 import { requestMemo } from "../util/request_scope.ts";
+import { sqliteConnection } from "../db/engine.ts";
 
 interface Check {
   actor: Actor | null;
@@ -81,7 +82,10 @@ export async function sqlRules(
       // On the main thread: a few rows from a small query, asked on a permission check, are
       // cheaper here than a worker round trip, and never wait behind a busy or booting pool.
       const rows = await internal.execute_fn((conn) =>
-        conn.execute(`select parent, child, allow, reason from (${piece.sql})`, params as never)
+        sqliteConnection(conn).execute(
+          `select parent, child, allow, reason from (${piece.sql})`,
+          params as never,
+        )
           .fetchall()
       );
       for (const row of rows) {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { DatabaseEngine } from "./engine.ts";
+import { type DatabaseEngine, sqliteConnection } from "./engine.ts";
 
 /** The table column a result column is a plain copy of. */
 export interface ColumnOrigin {
@@ -27,7 +27,7 @@ export async function columnOrigins(
   if (db.engine !== "sqlite") return [];
   try {
     return await db.execute_fn((conn) => {
-      using statement = conn.prepare(sql);
+      using statement = sqliteConnection(conn).prepare(sql);
       return statement.columnOrigins();
     });
   } catch {

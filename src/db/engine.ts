@@ -26,15 +26,59 @@ import type { CreateTableResult, CreateTableSpec } from "./table_writes.ts";
 import type { AlterOperation } from "./alter_plan.ts";
 import type { AlterResult } from "./table_rebuild.ts";
 import type { WriteRow } from "./write_values.ts";
+import { PgConnection } from "./postgres_connection.ts";
+import type { ChangeRecord } from "./history/capture.ts";
+import type { RawEntry } from "./history/store.ts";
+
+/**
+ * The connection `execute_fn` and `execute_write_fn` hand to their function: SQLite's
+ * synchronous `Connection`, or PostgreSQL's `PgConnection` (`conn.engine === "postgres"`).
+ */
+export type EngineConnection = Connection | PgConnection;
+
+/**
+ * `conn` as SQLite's `Connection`, for code that needs SQLite's own API (`prepare`, pragmas);
+ * a `TypeError` saying so for a PostgreSQL connection.
+ */
+export function sqliteConnection(conn: EngineConnection): Connection {
+  if (conn instanceof PgConnection) {
+    throw new TypeError("This needs a SQLite connection; the database is PostgreSQL");
+  }
+  return conn;
+}
 
 /** Which engine holds a database. */
 export type EngineName = "sqlite" | "postgres";
+
+/**
+ * What Vitrine's own writes run inside on an engine with {@link RowWrites}: the `write_wrapper`
+ * hooks and the history's recording, both inside the write's transaction.
+ */
+export interface WriteScope {
+  /**
+   * Runs `write` inside whatever wraps it (the wrappers), in the write's transaction; `conn` is
+   * that transaction's connection. Throwing aborts the write and rolls it back.
+   */
+  around<T>(conn: PgConnection, write: () => Promise<T>): Promise<T>;
+  /**
+   * The rows the write changed, summed up per row, handed over inside the transaction before it
+   * commits; absent when the write is not recorded (no row images are read then).
+   */
+  record?(records: ChangeRecord[]): void;
+}
 
 /**
  * Row writes an engine does without a SQLite write connection; `alter` adds the columns the
  * rows name that the table lacks, in the same transaction.
  */
 export interface RowWrites {
+  /** The same writes, each run inside `scope` (wrappers, history). */
+  within(scope: WriteScope): RowWrites;
+  /**
+   * Undoes recorded changes (oldest first, as read), newest first, in one transaction: each only
+   * if its row is still as the change left it, else a 409 (`RevertConflict`) and nothing undone.
+   */
+  revert(entries: readonly RawEntry[]): Promise<void>;
   /** Inserts `rows`; `ignore` skips rows whose key exists, `replace` overwrites them. */
   insert(
     target: KeyedTable,
@@ -74,12 +118,19 @@ export interface RowWrites {
     params: BindParams | undefined,
     options: { dryRun?: boolean },
   ): Promise<BatchResult>;
+  /**
+   * A writable canned query's one statement, with its parameters, in a transaction of its own;
+   * fails as `execute_write` does. How many rows it changed.
+   */
+  statement(sql: string, params: BindParams | null): Promise<{ rowcount: number }>;
   /** `/-/drop`: drops the table. */
   dropTable(table: string): Promise<void>;
 }
 
 /** Creating and altering tables on an engine without SQLite write connections. */
 export interface TableWrites {
+  /** The same, each run inside `scope` (the wrappers; schema changes are not recorded). */
+  within(scope: WriteScope): TableWrites;
   /**
    * `/-/create` (`table_writes.ts`'s `createTable`): the table from its columns or rows, types
    * mapped to the engine's, and the rows inserted, in one transaction; a table that exists gets
@@ -140,8 +191,11 @@ export interface DatabaseEngine {
   ): PoolCursor | null;
   /** @internal What the database holds now, for caches and `ETag`s; null when unknown. */
   contentsKey(): string | null;
-  /** Runs `fn` on a read connection (SQLite only). */
-  execute_fn<T>(fn: (conn: Connection) => T | Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` on a read connection: SQLite's synchronous `Connection`, or on PostgreSQL a
+   * `PgConnection` in a `READ ONLY` transaction (its `execute` returns a Promise).
+   */
+  execute_fn<T>(fn: (conn: EngineConnection) => T | Promise<T>): Promise<T>;
   /** Runs one writing statement. */
   execute_write(sql: string, params?: BindParams | null): Promise<Cursor>;
   /** With `block: false`: queues the statement and returns its task id. */
@@ -160,11 +214,14 @@ export interface DatabaseEngine {
   execute_write_many(sql: string, params_seq: Iterable<BindParams>): Promise<WriteResult>;
   /** Runs a script of statements. */
   execute_write_script(sql: string): Promise<WriteResult>;
-  /** Runs `fn(conn)` with exclusive write access (SQLite only). */
-  execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
+  /**
+   * Runs `fn(conn)` with exclusive write access (SQLite's write connection), or on PostgreSQL in
+   * a read-write transaction of its own (a `PgConnection`).
+   */
+  execute_write_fn<T>(fn: (conn: EngineConnection) => T): Promise<Awaited<T>>;
   /** `fn`'s result, or the task id when `options.block` is false. */
   execute_write_fn<T>(
-    fn: (conn: Connection) => T,
+    fn: (conn: EngineConnection) => T,
     options?: WriteFnOptions,
   ): Promise<Awaited<T> | string>;
 

@@ -13,15 +13,15 @@
  */
 
 import type postgres from "postgres";
-import type { Connection } from "../sqlite/connection.ts";
 import { Cursor } from "../sqlite/cursor.ts";
 import { SqliteError } from "../sqlite/errors.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import { logSqlError, recordRead } from "./read_log.ts";
 import type { DatabaseHost } from "./host.ts";
-import type { DatabaseEngine, RowWrites, TableWrites } from "./engine.ts";
+import type { DatabaseEngine, RowWrites, TableWrites, WriteScope } from "./engine.ts";
 import { pgTableWrites } from "./postgres_tables.ts";
+import { type PgColumn, PgConnection, type PgRun } from "./postgres_connection.ts";
 import { pgRowWrites, type PgWriteRun, writeRefusal } from "./postgres_writes.ts";
 import type { SqlDialect } from "./dialect.ts";
 import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
@@ -129,13 +129,14 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     this.#password = target.password;
     this.row_writes = pgRowWrites(
       this.dialect,
-      (fn) => this.#writeTransaction(fn),
+      (fn, scope) => this.#writeTransaction(fn, scope),
       () => this.schemaChanged(),
+      (error, sql, params) => this.#error(error, sql, params),
     );
     this.table_writes = pgTableWrites(
       this.dialect,
       this.schemas,
-      (fn) => this.#writeTransaction(fn),
+      (fn, scope) => this.#writeTransaction(fn, scope),
       (sql, params) => this.catalogRun(sql, params),
       () => this.schemaChanged(),
       // A change of a table waits for its readers as long as a read may run.
@@ -337,11 +338,22 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     return null;
   }
 
-  /** SQLite only: there is no SQLite connection to hand over. */
-  execute_fn<T>(_fn: (conn: Connection) => T | Promise<T>): Promise<T> {
-    return Promise.reject(
-      new Error(`execute_fn needs a SQLite connection; "${this.name}" is a PostgreSQL database`),
-    );
+  /**
+   * Runs `fn(conn)` in one `READ ONLY` transaction under the read's time limit
+   * (`sql_time_limit_ms`; `statement_timeout` and a cancel request, as for `execute`). `conn` is a
+   * `PgConnection`, whose `execute` returns a Promise: `await conn.execute(sql, params)`. Errors
+   * are the data layer's (`QueryError`, `QueryInterrupted`).
+   */
+  async execute_fn<T>(fn: (conn: PgConnection) => T | Promise<T>): Promise<T> {
+    this.#assertOpen();
+    return await this.#readOnly(this.#budget({}), undefined, async (tx, track) => {
+      const conn = this.#connection(this.#runner(tx, track), true);
+      try {
+        return await fn(conn);
+      } finally {
+        conn.close();
+      }
+    });
   }
 
   /**
@@ -397,43 +409,70 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     }
   }
 
-  /** `fn` in one read-write transaction; the server's refusals as the write API answers them. */
-  async #writeTransaction<T>(fn: (run: PgWriteRun) => Promise<T>): Promise<T> {
+  /**
+   * `fn` in one read-write transaction, inside `scope` (the write_wrapper hooks, given the
+   * transaction's connection) when there is one; the server's refusals as the write API answers
+   * them.
+   */
+  async #writeTransaction<T>(
+    fn: (run: PgWriteRun) => Promise<T>,
+    scope: WriteScope | null,
+  ): Promise<T> {
     this.#assertWritable();
     this.#writes++;
     try {
-      return await (await this.#client()).begin(async (tx) =>
-        await fn(async (text, values) => {
-          const start = traceClock();
-          try {
-            const rows = await (tx as unknown as Sql).unsafe(
-              text,
-              values as never[],
-              ONE_STATEMENT,
-            ).values();
-            // Read as lists, so that columns of the same name (catalog queries') all come back.
-            const cells = (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
-            const names = columnNames(rows.columns);
-            const objects = cells.map((row) =>
-              Object.fromEntries(names.map((name, i) => [name, row[i]]))
-            );
-            const { count, command } = rows as { count?: number; command?: string };
-            return {
-              rows: objects,
-              values: cells,
-              count: Number(count ?? 0),
-              command: command ?? "",
-            };
-          } finally {
-            traceSql({ database: this.name, sql: text, params: null, start, end: traceClock() });
-          }
-        })
-      ) as T;
+      return await (await this.#client()).begin(async (tx) => {
+        const run = this.#runner(tx as unknown as Sql, null);
+        if (!scope) return await fn(run);
+        const conn = this.#connection(run, false);
+        try {
+          return await scope.around(conn, () => fn(run));
+        } finally {
+          conn.close();
+        }
+      }) as T;
     } catch (error) {
       throw writeRefusal(error);
     } finally {
       this.#writes--;
     }
+  }
+
+  /** Runs statements on `tx`, traced; `track` lets a read's time limit cancel them. */
+  #runner(tx: Sql, track: ((q: PendingQuery) => PendingQuery) | null): PgRun {
+    return async (text, values) => {
+      const start = traceClock();
+      try {
+        let query = tx.unsafe(text, values as never[], ONE_STATEMENT).values();
+        if (track) query = track(query);
+        const rows = await query;
+        const { count, command } = rows as { count?: number; command?: string };
+        // Read as lists, so that columns of the same name (catalog queries') all come back.
+        const cells = (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
+        const columns: PgColumn[] = (rows.columns ?? []).map((
+          c: { name: string; type: number },
+        ) => ({ name: c.name, type: c.type }));
+        return {
+          rows: cells.map((row) =>
+            Object.fromEntries(columns.map((column, i) => [column.name, row[i]]))
+          ),
+          values: cells,
+          columns,
+          count: Number(count ?? 0),
+          command: command ?? "",
+        };
+      } finally {
+        traceSql({ database: this.name, sql: text, params: null, start, end: traceClock() });
+      }
+    };
+  }
+
+  /** The connection plugin code gets for one transaction (`postgres_connection.ts`). */
+  #connection(run: PgRun, readOnly: boolean): PgConnection {
+    return new PgConnection(run, {
+      readOnly,
+      fail: (error, sql, params) => this.#error(error, sql, params),
+    });
   }
 
   async #writeMany(
@@ -480,23 +519,44 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     }
   }
 
-  /** SQLite only: the write API's row and table functions need a SQLite write connection. */
-  execute_write_fn<T>(fn: (conn: Connection) => T): Promise<Awaited<T>>;
+  /**
+   * Runs `fn(conn)` in one read-write transaction of its own and commits when it resolves (a
+   * throw rolls it back). `conn` is a `PgConnection`: `await conn.execute(sql, params)`. As on
+   * SQLite, a plugin's own write does not run the `write_wrapper` hooks and is not recorded in the
+   * history; refused on a database that is not mutable.
+   */
+  execute_write_fn<T>(fn: (conn: PgConnection) => T): Promise<Awaited<T>>;
   /** `fn`'s result, or the task id when `options.block` is false. */
   execute_write_fn<T>(
-    fn: (conn: Connection) => T,
+    fn: (conn: PgConnection) => T,
     options?: WriteFnOptions,
   ): Promise<Awaited<T> | string>;
-  execute_write_fn<T>(
-    _fn: (conn: Connection) => T,
-    _options?: WriteFnOptions,
+  async execute_write_fn<T>(
+    fn: (conn: PgConnection) => T,
+    { block = true }: WriteFnOptions = {},
   ): Promise<Awaited<T> | string> {
-    if (!this.is_mutable) return Promise.reject(new DatabaseNotMutable(this.name));
-    return Promise.reject(
-      new PostgresUnsupported(
-        `This kind of write is not available yet on PostgreSQL database "${this.name}"`,
-      ),
-    );
+    const write = async () => {
+      const result = await this.#writeTransaction(
+        async (run) => {
+          const conn = this.#connection(run, false);
+          try {
+            return await fn(conn);
+          } finally {
+            conn.close();
+          }
+        },
+        null,
+      );
+      // A plugin's SQL may have changed the schema: read it again rather than guess.
+      this.schemaChanged();
+      return result;
+    };
+    if (!block) {
+      this.#assertWritable();
+      write().catch((error) => console.error(`Write to "${this.name}" failed: ${error.message}`));
+      return crypto.randomUUID();
+    }
+    return await write();
   }
 
   #assertWritable(): void {

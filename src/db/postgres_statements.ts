@@ -15,13 +15,8 @@ import { pgParam } from "./postgres_values.ts";
 import { type BatchResult, NOTHING_WRITTEN, StatementError } from "./write_statements.ts";
 import { RowWriteError } from "./write_values.ts";
 import type { PgWriteRun } from "./postgres_writes.ts";
+import { ownsSession } from "./postgres_connection.ts";
 
-/**
- * Statements that would end the batch's transaction or outlive it on the pooled connection
- * (a `SET` without `LOCAL` stays for the connection's next user).
- */
-const OWN_SESSION =
-  /^(?:begin|start|commit|end|rollback|abort|savepoint|release|prepare\s+transaction|set|reset|discard|vacuum|listen|unlisten|load)\b/i;
 /** SQLSTATE insufficient_privilege. */
 const INSUFFICIENT_PRIVILEGE = "42501";
 /** Command tags whose count is rows written; others (`SELECT`, `CREATE TABLE`…) count 0. */
@@ -55,7 +50,7 @@ export async function runPgStatements(
   let wrote = false;
   for (const [index, text] of splitPgStatements(sql).entries()) {
     const number = index + 1;
-    if (OWN_SESSION.test(withoutComments(text))) {
+    if (ownsSession(text)) {
       throw new StatementError(
         number,
         text,
@@ -71,13 +66,13 @@ export async function runPgStatements(
     }
     wrote ||= !READ_COMMANDS.has(done.command);
     result.schemaChanged ||= SCHEMA_COMMAND.test(done.command);
-    for (const row of done.rows) {
+    for (const row of done.values) {
       if (result.rows.length >= maxRows) {
         result.truncated = true;
         continue;
       }
-      if (!result.rows.length) result.columns = Object.keys(row);
-      result.rows.push(Object.values(row));
+      if (!result.rows.length) result.columns = done.columns.map((column) => column.name);
+      result.rows.push(row);
     }
     const rowcount = ROW_COMMANDS.has(done.command) ? done.count : 0;
     result.statements.push({ sql: text, rowcount });
@@ -88,11 +83,6 @@ export async function runPgStatements(
   // A `set_config(…, false)` would outlive the transaction on the pooled connection.
   await run("reset all", []);
   return result;
-}
-
-/** The statement without its leading comments. */
-function withoutComments(text: string): string {
-  return text.replace(/^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/, "");
 }
 
 /**

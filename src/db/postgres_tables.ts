@@ -9,9 +9,15 @@
  * @module
  */
 
-import type { TableWrites } from "./engine.ts";
+import type { TableWrites, WriteScope } from "./engine.ts";
 import type { SqlDialect } from "./dialect.ts";
-import { pgInsert, type PgWriteRun, RolledBack, serverRefusal } from "./postgres_writes.ts";
+import {
+  pgInsert,
+  type PgTransaction,
+  type PgWriteRun,
+  rolledBackIf,
+  serverRefusal,
+} from "./postgres_writes.ts";
 import { definition, type PgRunner } from "./postgres_introspect.ts";
 import { catalogOf, relationIn, tableKeys } from "./postgres_columns.ts";
 import { pgColumns, pgCreateOptions } from "./postgres_ddl.ts";
@@ -30,39 +36,45 @@ import { StatusError } from "../util/errors.ts";
 const LOCK_NOT_AVAILABLE = "55P03";
 
 /**
- * Table writes over `transaction` (one read-write transaction per call) for the tables of
- * `schemas`; `catalog` reads the committed catalogs (for the pages' choices); `schemaChanged` is
- * called once a committed write changed the schema.
+ * Table writes over `transaction` (one read-write transaction per call, inside `scope` when
+ * there is one: the write_wrapper hooks) for the tables of `schemas`; `catalog` reads the
+ * committed catalogs (for the pages' choices); `schemaChanged` is called once a committed write
+ * changed the schema.
  */
 export function pgTableWrites(
   dialect: SqlDialect,
   schemas: readonly string[],
-  transaction: <T>(fn: (run: PgWriteRun) => Promise<T>) => Promise<T>,
+  transaction: PgTransaction,
   catalog: PgRunner,
   schemaChanged: () => void,
   lockTimeoutMs: () => number | null,
+  scope: WriteScope | null = null,
 ): TableWrites {
-  /** `body` in a transaction; a dry run throws its result out so that it rolls back. */
+  /** `body` in a transaction; a dry run is undone by a savepoint (the write itself ends well). */
   async function once<T>(dryRun: boolean, body: (run: PgWriteRun) => Promise<T>): Promise<T> {
     let result: T;
     try {
-      result = await transaction(async (run) => {
-        // ALTER TABLE waits for every reader of the table (an export may read for minutes), and
-        // while it waits, every new reader waits behind it: a page would hang. Give up instead.
-        const wait = lockTimeoutMs();
-        if (wait !== null) await run(`set local lock_timeout = ${Math.ceil(wait)}`, []);
-        const done = await body(run);
-        if (dryRun) throw new RolledBack(done);
-        return done;
-      });
+      result = await transaction(
+        (run) =>
+          rolledBackIf(dryRun, run, async () => {
+            // ALTER TABLE waits for every reader of the table (an export may read for minutes),
+            // and while it waits, every new reader waits behind it: a page would hang. Give up
+            // instead.
+            const wait = lockTimeoutMs();
+            if (wait !== null) await run(`set local lock_timeout = ${Math.ceil(wait)}`, []);
+            return await body(run);
+          }),
+        scope,
+      );
     } catch (error) {
-      if (!(error instanceof RolledBack)) throw explained(error);
-      return error.result as T;
+      throw explained(error);
     }
-    schemaChanged();
+    if (!dryRun) schemaChanged();
     return result;
   }
   return {
+    within: (inner) =>
+      pgTableWrites(dialect, schemas, transaction, catalog, schemaChanged, lockTimeoutMs, inner),
     create: (spec, { dryRun = false }) =>
       once(dryRun, (run) => createIn(run, dialect, schemas, spec)),
     alter: (table, operations, { dryRun = false }) =>

@@ -7,31 +7,45 @@
  * (`updateRows`, `deleteRows`) are one transaction for all their rows, and the first row that
  * fails (missing, or refused by the server) undoes them all, its error naming the row by its key,
  * as `row_bulk.ts` does on SQLite. `statements` is `/-/execute-write`'s batch
- * (`postgres_statements.ts`), its dry run thrown out of the transaction so that it rolls back.
+ * (`postgres_statements.ts`), its dry run undone by a savepoint inside the transaction.
+ *
+ * Every call runs inside its `WriteScope` when it has one (`within`): the `write_wrapper` hooks
+ * around it, and, when the write is recorded, each row's image before (read `FOR UPDATE`) and
+ * after noted for the history (`postgres_history.ts`). `revert` undoes recorded changes
+ * (`postgres_revert.ts`).
  *
  * @module
  */
 
-import type { BindParams, SqlValue } from "../sqlite/values.ts";
+import type { BindParams } from "../sqlite/values.ts";
 import { StatusError } from "../util/errors.ts";
 import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
-import type { RowWrites } from "./engine.ts";
+import type { RowWrites, WriteScope } from "./engine.ts";
+import type { PgRun } from "./postgres_connection.ts";
+import { firstImage, PgChangeLog, type PgImage } from "./postgres_history.ts";
+import { revertPgChanges } from "./postgres_revert.ts";
+import { toPgStatement } from "./postgres_params.ts";
+import { pgParam } from "./postgres_values.ts";
 import { keyText } from "./row_bulk.ts";
 import { addPgColumns } from "./postgres_columns.ts";
-import { type PgBatchResult, runPgStatements } from "./postgres_statements.ts";
+import { runPgStatements } from "./postgres_statements.ts";
 import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 
 /**
- * Runs one statement of the transaction: its rows as objects, how many it changed, and its
- * command tag (`INSERT`, `CREATE TABLE`…).
+ * Runs one statement of the transaction (`postgres_connection.ts`'s `PgRun`): its rows as
+ * objects and as lists, its columns, how many it changed, its command tag (`INSERT`…).
  */
-export type PgWriteRun = (
-  text: string,
-  values: unknown[],
-) => Promise<
-  { rows: Record<string, SqlValue>[]; values: SqlValue[][]; count: number; command: string }
->;
+export type PgWriteRun = PgRun;
+
+/** Runs `fn` in one read-write transaction, inside `scope` when there is one. */
+export type PgTransaction = <T>(
+  fn: (run: PgWriteRun) => Promise<T>,
+  scope: WriteScope | null,
+) => Promise<T>;
+
+/** A statement that changes the schema, so the introspection is read again. */
+const SCHEMA_SQL = /^\s*(create|alter|drop|comment|grant|revoke)\b/i;
 
 /** SQLSTATE classes of the data's fault: 22 data exception, 23 integrity constraint. */
 const DATA_FAULT = /^2[23]/;
@@ -79,17 +93,49 @@ async function eachRow(target: KeyedTable, key: readonly unknown[], body: () => 
   }
 }
 
-/** A dry run's outcome, thrown out of the transaction so that it rolls back. */
-export class RolledBack<T = PgBatchResult> extends Error {
-  /** Keeps the outcome to answer with. */
-  constructor(readonly result: T) {
-    super("dry run: rolled back");
-  }
+/**
+ * `body` run in the transaction and, for a dry run, undone by a savepoint: the write itself
+ * ends well (its wrappers see its result, as on SQLite) and commits nothing.
+ */
+export async function rolledBackIf<T>(
+  dryRun: boolean,
+  run: PgWriteRun,
+  body: () => Promise<T>,
+): Promise<T> {
+  if (!dryRun) return await body();
+  await run("savepoint vitrine_dry_run", []);
+  const result = await body();
+  await run("rollback to savepoint vitrine_dry_run", []);
+  return result;
+}
+
+/** The row of `table` keyed by `key`, locked until the transaction ends (history's "before"). */
+async function lockedRow(
+  run: PgWriteRun,
+  dialect: SqlDialect,
+  table: string,
+  keys: readonly string[],
+  key: readonly unknown[],
+): Promise<PgImage | null> {
+  const where = keys.map((k, i) => `${dialect.quoteIdentifier(k)} = $${i + 1}`).join(" and ");
+  return firstImage(
+    await run(
+      `select * from ${dialect.tableName(table)} where ${where} for update`,
+      key.map(param),
+    ),
+  );
+}
+
+/** The row an insert of `row` may overwrite, when its key is given (history's "before"). */
+function overwritten(run: PgWriteRun, dialect: SqlDialect, target: KeyedTable, row: WriteRow) {
+  if (!target.pks.length || !target.pks.every((pk) => Object.hasOwn(row, pk))) return null;
+  return lockedRow(run, dialect, target.table, target.pks, target.pks.map((pk) => row[pk]));
 }
 
 /**
  * Inserts `rows` into `target` with `run` (one statement each, `RETURNING *`): `ignore` skips a
  * row whose key is taken, `replace` overwrites it, `alter` first adds the columns the table lacks.
+ * With a `log`, each row's images are noted for the history.
  */
 export async function pgInsert(
   run: PgWriteRun,
@@ -97,12 +143,14 @@ export async function pgInsert(
   target: KeyedTable,
   rows: readonly WriteRow[],
   options: { ignore?: boolean; replace?: boolean; alter?: boolean },
+  log: PgChangeLog | null = null,
 ): Promise<ReturnedRow[]> {
   if (options.alter) await addPgColumns(run, dialect, target.table, rows);
   const q = (name: string) => dialect.quoteIdentifier(name);
   const returned: ReturnedRow[] = [];
   for (const row of rows) {
     let conflict = "";
+    let before: PgImage | null = null;
     if (options.ignore) conflict = "on conflict do nothing";
     else if (options.replace && target.pks.length) {
       // SQLite's INSERT OR REPLACE: the whole row is the new one (unnamed columns too).
@@ -110,9 +158,12 @@ export async function pgInsert(
       const set = others.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
       conflict = `on conflict (${target.pks.map(q).join(", ")}) ` +
         (set ? `do update set ${set}` : "do nothing");
+      if (log) before = await overwritten(run, dialect, target, row);
     }
     const values = Object.values(row).map(param);
-    returned.push(...(await run(insertSql(dialect, target.table, row, conflict), values)).rows);
+    const result = await run(insertSql(dialect, target.table, row, conflict), values);
+    log?.change(target.table, target.pks, before, firstImage(result) ?? before);
+    returned.push(...result.rows);
   }
   return returned;
 }
@@ -130,12 +181,16 @@ function insertSql(dialect: SqlDialect, table: string, row: WriteRow, conflict: 
 
 /**
  * Row writes over `transaction`, which runs its function in one read-write transaction;
- * `schemaChanged` is called once a committed write changed the schema.
+ * `schemaChanged` is called once a committed write changed the schema; `fail` turns a driver
+ * error into the data layer's (as `execute_write` fails). Each write runs inside `scope` when one
+ * is given (`within`).
  */
 export function pgRowWrites(
   dialect: SqlDialect,
-  transaction: <T>(fn: (run: PgWriteRun) => Promise<T>) => Promise<T>,
+  transaction: PgTransaction,
   schemaChanged: () => void,
+  fail: (error: unknown, sql: string, params: BindParams | null) => Error,
+  scope: WriteScope | null = null,
 ): RowWrites {
   const q = (name: string) => dialect.quoteIdentifier(name);
   const where = (keys: readonly string[], offset: number) =>
@@ -152,16 +207,39 @@ export function pgRowWrites(
     }
     return [...target.pks];
   };
+  /**
+   * One write in its transaction, inside the scope. With a recording scope, `log` notes each
+   * row's images and hands the sum to the scope before the transaction commits.
+   */
+  const write = <T>(fn: (run: PgWriteRun, log: PgChangeLog | null) => Promise<T>) =>
+    transaction(async (run) => {
+      const log = scope?.record ? new PgChangeLog() : null;
+      const result = await fn(run, log);
+      if (log) scope!.record!(log.records());
+      return result;
+    }, scope);
+  const locked = (run: PgWriteRun, table: string, keys: string[], key: readonly unknown[]) =>
+    lockedRow(run, dialect, table, keys, key);
   return {
+    within: (inner) => pgRowWrites(dialect, transaction, schemaChanged, fail, inner),
+    revert: (entries) =>
+      write((run, log) =>
+        revertPgChanges(
+          run,
+          dialect,
+          entries,
+          (table, pks, before, after) => log?.change(table, pks, before, after),
+        )
+      ),
     insert: (target, rows, options) =>
       altering(options, () =>
-        transaction(async (run) => {
-          const returned = await pgInsert(run, dialect, target, rows, options);
+        write(async (run, log) => {
+          const returned = await pgInsert(run, dialect, target, rows, options, log);
           return options.returning ? returned : null;
         })),
     upsert: (target, rows, options) =>
       altering(options, () =>
-        transaction(async (run) => {
+        write(async (run, log) => {
           const keys = keysOf(target);
           if (options.alter) await addPgColumns(run, dialect, target.table, rows);
           const returned: ReturnedRow[] = [];
@@ -171,16 +249,17 @@ export function pgRowWrites(
             // With nothing to set, `do update` sets a key to itself, so the row is returned.
             const action = set || `${q(keys[0])} = excluded.${q(keys[0])}`;
             const conflict = `on conflict (${keys.map(q).join(", ")}) do update set ${action}`;
+            const before = log ? await overwritten(run, dialect, target, row) : null;
             const values = Object.values(row).map(param);
-            returned.push(
-              ...(await run(insertSql(dialect, target.table, row, conflict), values)).rows,
-            );
+            const result = await run(insertSql(dialect, target.table, row, conflict), values);
+            log?.change(target.table, keys, before, firstImage(result));
+            returned.push(...result.rows);
           }
           return options.returning ? returned : null;
         })),
     update: (target, keyValues, update, options) =>
       altering(options, () =>
-        transaction(async (run) => {
+        write(async (run, log) => {
           const keys = keysOf(target);
           if (options.alter) await addPgColumns(run, dialect, target.table, [update]);
           const columns = Object.keys(update);
@@ -190,22 +269,28 @@ export function pgRowWrites(
             const found = await run(`select * from ${table} where ${where(keys, 0)}`, keyParams);
             return options.returning ? found.rows[0] ?? null : null;
           }
+          const before = log ? await locked(run, target.table, keys, keyValues) : null;
           const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
           const result = await run(
             `update ${table} set ${set} where ${where(keys, columns.length)} returning *`,
             [...columns.map((c) => param(update[c])), ...keyParams],
           );
+          log?.change(target.table, keys, before, firstImage(result));
           return options.returning ? result.rows[0] ?? null : null;
         })),
     delete: (target, keyValues) =>
-      transaction(async (run) => {
+      write(async (run, log) => {
         const keys = keysOf(target);
         const table = dialect.tableName(target.table);
-        return (await run(`delete from ${table} where ${where(keys, 0)}`, keyValues.map(param)))
-          .count;
+        const result = await run(
+          `delete from ${table} where ${where(keys, 0)} returning *`,
+          keyValues.map(param),
+        );
+        log?.change(target.table, keys, firstImage(result), null);
+        return result.count;
       }),
     updateRows: (target, keyList, update, options) =>
-      transaction(async (run) => {
+      write(async (run, log) => {
         const keys = keysOf(target);
         const columns = Object.keys(update);
         const table = dialect.tableName(target.table);
@@ -215,45 +300,59 @@ export function pgRowWrites(
         const rows: ReturnedRow[] = [];
         for (const key of keyList) {
           await eachRow(target, key, async () => {
+            const before = log ? await locked(run, target.table, keys, key) : null;
             const result = await run(sql, [...values, ...key.map(param)]);
             if (!result.count) throw new RowWriteError("record not found");
+            log?.change(target.table, keys, before, firstImage(result));
             rows.push(...result.rows);
           });
         }
         return { count: keyList.length, rows: options.returning ? rows : null };
       }),
     deleteRows: (target, keyList) =>
-      transaction(async (run) => {
+      write(async (run, log) => {
         const keys = keysOf(target);
-        const sql = `delete from ${dialect.tableName(target.table)} where ${where(keys, 0)}`;
+        const sql = `delete from ${dialect.tableName(target.table)} where ${
+          where(keys, 0)
+        } returning *`;
         let count = 0;
         for (const key of keyList) {
           await eachRow(target, key, async () => {
-            const deleted = (await run(sql, key.map(param))).count;
-            if (!deleted) throw new RowWriteError("record not found");
-            count += deleted;
+            const result = await run(sql, key.map(param));
+            if (!result.count) throw new RowWriteError("record not found");
+            log?.change(target.table, keys, firstImage(result), null);
+            count += result.count;
           });
         }
         return count;
       }),
     statements: async (sql: string, params: BindParams | undefined, { dryRun = false }) => {
-      let result: PgBatchResult;
-      try {
-        result = await transaction(async (run) => {
-          const done = await runPgStatements(run, sql, params);
-          if (dryRun) throw new RolledBack(done);
-          return done;
-        });
-      } catch (error) {
-        if (!(error instanceof RolledBack)) throw error;
-        result = error.result!;
-      }
+      // Arbitrary SQL: which rows it changed is not known here, so it is not recorded.
+      const result = await transaction(
+        (run) => rolledBackIf(dryRun, run, () => runPgStatements(run, sql, params)),
+        scope,
+      );
       if (result.schemaChanged && !dryRun) schemaChanged();
       const { schemaChanged: _, ...batch } = result;
       return batch;
     },
+    statement: async (sql, params) => {
+      // Arbitrary SQL, as `statements`: not recorded.
+      const { rowcount } = await transaction(async (run) => {
+        const statement = toPgStatement(sql, params);
+        try {
+          return { rowcount: (await run(statement.text, statement.values.map(pgParam))).count };
+        } catch (error) {
+          throw fail(error, sql, params);
+        }
+      }, scope);
+      if (SCHEMA_SQL.test(sql)) schemaChanged();
+      return { rowcount };
+    },
     dropTable: async (table) => {
-      await transaction((run) => run(`drop table ${dialect.tableName(table)}`, []));
+      await transaction(async (run) => {
+        await run(`drop table ${dialect.tableName(table)}`, []);
+      }, scope);
       schemaChanged();
     },
   };

@@ -25,6 +25,7 @@ import type { Service } from "../service.ts";
 import type { Request, Scope } from "../http/request.ts";
 import type { Response } from "../http/response.ts";
 import type { Connection } from "../sqlite/connection.ts";
+import type { EngineConnection } from "../db/engine.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import type { NunjucksEnvironment } from "../render/template_filters.ts";
 import type { Action, Permission } from "../auth/permission_registry.ts";
@@ -192,14 +193,18 @@ export interface PermissionSQL {
 }
 
 /**
- * What `write_wrapper` answers: a generator function. Code before its one `yield` runs before the
- * write, on the write connection; the write's result comes back from the `yield` (an error is
- * thrown into it); events passed to `track_event` are sent once the write committed.
+ * What `write_wrapper` answers: a generator function, plain (`function*`) or async
+ * (`async function*`). Code before its one `yield` runs before the write, inside the write's
+ * transaction; the write's result comes back from the `yield` (an error is thrown into it; a
+ * throw of the wrapper's aborts the write and rolls it back); events passed to `track_event` are
+ * sent once the write committed. `conn` is the write's connection: SQLite's synchronous
+ * `Connection` (`conn.engine === "sqlite"`), or on PostgreSQL a `PgConnection` whose `execute`
+ * returns a Promise — an async wrapper that awaits `conn.execute(…)` serves both engines.
  */
 export type WriteWrapper = (args: {
-  conn: Connection;
+  conn: EngineConnection;
   track_event: (event: Event) => void;
-}) => Generator<unknown, void, unknown>;
+}) => Generator<unknown, void, unknown> | AsyncGenerator<unknown, void, unknown>;
 
 /** A token scheme beside `dstok_` (`register_token_handler`). */
 export interface TokenHandler {

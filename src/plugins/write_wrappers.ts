@@ -4,49 +4,57 @@
  * into it), and finishes after. The first implementation called is the outermost, as pluggy nests
  * wrappers. Events the wrappers queue are handed back for sending once the write committed.
  *
+ * A wrapper may be a plain generator (`function*`) or an async one (`async function*`): an async
+ * one can `await` between its steps, which a PostgreSQL write's connection needs (its `execute`
+ * returns a Promise); the write waits for each step, inside its transaction, either way.
+ *
  * @module
  */
 
-import type { Connection } from "../sqlite/connection.ts";
+import type { EngineConnection } from "../db/engine.ts";
 import type { Event } from "./events.ts";
 import type { WriteWrapper } from "./hookspecs.ts";
 
+type Started = Generator<unknown, void, unknown> | AsyncGenerator<unknown, void, unknown>;
+
 /**
- * `write(conn)` wrapped by `wrappers`; runs on the write connection, inside the write's
- * transaction, so a wrapper's own statements commit or roll back with it. Queued events go into
- * `events` (the caller sends them after the commit and drops them on failure).
+ * `write()` wrapped by `wrappers`, inside the write's transaction on `conn`, so a wrapper's own
+ * statements commit or roll back with it. Queued events go into `events` (the caller sends them
+ * after the commit and drops them on failure).
  */
-export function wrapWrite<T>(
+export async function wrapWrite<T>(
   wrappers: readonly WriteWrapper[],
-  conn: Connection,
+  conn: EngineConnection,
   events: Event[],
-  write: () => T,
-): T {
-  if (!wrappers.length) return write();
+  write: () => T | Promise<T>,
+): Promise<T> {
+  if (!wrappers.length) return await write();
   const track_event = (event: Event) => void events.push(event);
-  const started: Generator<unknown, void, unknown>[] = [];
+  const started: Started[] = [];
   try {
     for (const wrapper of wrappers) {
       const generator = wrapper({ conn, track_event });
       if (!generator || typeof generator.next !== "function") {
-        throw new TypeError("write_wrapper must answer a generator function (function*)");
+        throw new TypeError(
+          "write_wrapper must answer a generator function (function* or async function*)",
+        );
       }
       started.push(generator);
-      generator.next();
+      await generator.next();
     }
   } catch (error) {
-    for (const generator of started.reverse()) generator.return(undefined);
+    for (const generator of started.reverse()) await generator.return(undefined);
     throw error;
   }
   let result: T;
   try {
-    result = write();
+    result = await write();
   } catch (error) {
     // Each wrapper sees the error; one that throws replaces it for the wrappers outside it.
     let failure = error;
     for (const generator of started.reverse()) {
       try {
-        generator.throw(failure);
+        await generator.throw(failure);
       } catch (thrown) {
         failure = thrown;
       }
@@ -54,6 +62,6 @@ export function wrapWrite<T>(
     events.length = 0;
     throw failure;
   }
-  for (const generator of started.reverse()) generator.next(result);
+  for (const generator of started.reverse()) await generator.next(result);
   return result;
 }

@@ -82,6 +82,8 @@ export class Connection {
   readonly #release = () => this.#unrestrict();
   /** The URI passed to `sqlite3_open_v2`. */
   readonly uri: string;
+  /** Which engine this connection talks to (PostgreSQL's plugin connection says `"postgres"`). */
+  readonly engine = "sqlite" as const;
 
   private constructor(db: Deno.PointerValue, uri: string) {
     this.#state = { db, open: true, release: null };

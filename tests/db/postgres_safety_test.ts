@@ -282,9 +282,17 @@ async function writerSteps(t: Deno.TestContext, cluster: PgCluster): Promise<voi
       assert.match(locked.text, /permission denied for table locked/);
     });
 
-    await t.step("what needs a SQLite write connection says it is not available", async () => {
+    await t.step("a plugin's execute_write_fn writes with the role's privileges", async () => {
       const db = svc.get_database("app");
-      await assert.rejects(db.execute_write_fn(() => 1), /not available yet on PostgreSQL/);
+      const count = await db.execute_write_fn(async (conn) => {
+        assert.equal(conn.engine, "postgres");
+        return (await conn.execute("update items set name = name where id = 1")).rowcount;
+      });
+      assert.equal(count, 1);
+      await assert.rejects(
+        db.execute_write_fn((conn) => conn.execute("insert into locked values (1)")),
+        /permission denied for table locked/,
+      );
     });
 
     await t.step("a wrong password fails without showing it", async () => {

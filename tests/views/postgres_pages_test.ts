@@ -181,9 +181,9 @@ Deno.test({
         assert.equal(response.status, 200);
         assert.equal(response.text.trim().split(/\r?\n/)[1], "10,1,3");
       });
-      await t.step("the history page says writes to PostgreSQL are not recorded", async () => {
+      await t.step("the history page says what is and is not recorded on PostgreSQL", async () => {
         const page = await html("/shop/-/history");
-        assert.match(page, /Writes to a PostgreSQL database are not recorded/);
+        assert.match(page, /Not recorded on PostgreSQL: write SQL and writable\s+canned queries/);
         assert.doesNotMatch(page, /Recording is switched off|writing to the database file/);
         assert.match(page, /No changes recorded here yet\./);
       });

@@ -15,7 +15,7 @@
  */
 
 import type { Connection } from "../../sqlite/connection.ts";
-import type { DatabaseEngine as Database } from "../engine.ts";
+import { type DatabaseEngine as Database, sqliteConnection } from "../engine.ts";
 import { ChangeCapture, type ChangeRecord, HISTORY_TABLE } from "./capture.ts";
 import {
   type ChangeContext,
@@ -64,9 +64,10 @@ export class WriteHistory {
 
   /** Where `db`'s writes are recorded. */
   async mode(db: Database): Promise<HistoryMode> {
-    // The preupdate hook is SQLite's: PostgreSQL databases are not recorded.
-    if (db.engine !== "sqlite" || !db.is_mutable || db.name === "_internal") return "off";
+    if (!db.is_mutable || db.name === "_internal") return "off";
     const configured = this.#configured(db.name);
+    // A server's database keeps no SQLite table: its history is the internal database's.
+    if (db.engine !== "sqlite") return configured === "off" ? "off" : "internal";
     if (configured) return configured;
     return await db.table_exists(HISTORY_TABLE) ? "database" : "internal";
   }
@@ -89,22 +90,46 @@ export class WriteHistory {
         } catch { /* the write's own error matters more */ }
       },
       committed: async () => {
-        if (mode !== "internal" || !records.length) return;
-        try {
-          const internal = this.#internal();
-          await internal.execute_write_fn((conn) => {
-            writeChanges(conn, records, context);
-            if (internal.is_memory) trimChanges(conn, MEMORY_BUDGET);
-          }, { transaction: true });
-        } catch (error) {
-          // The write itself is done: failing its request now would make a client send it
-          // again. The lost history is told where an operator looks.
-          console.error(
-            `The history of a write to ${context.database} could not be recorded: ${error}`,
-          );
-        }
+        if (mode === "internal") await this.#storeInternal(records, context);
       },
     };
+  }
+
+  /**
+   * A recording for one write of `db` on an engine whose row writes note the rows they change
+   * themselves (PostgreSQL: `postgres_history.ts`): `record` takes them inside the write's
+   * transaction, `committed` stores them in the internal database once it committed. Null when
+   * `db`'s writes are not recorded.
+   */
+  async rowRecording(
+    db: Database,
+    context: ChangeContext,
+  ): Promise<{ record(records: ChangeRecord[]): void; committed(): Promise<void> } | null> {
+    if ((await this.mode(db)) === "off") return null;
+    const noted: ChangeRecord[] = [];
+    return {
+      record: (records) => void noted.push(...records),
+      committed: () => this.#storeInternal(noted, context),
+    };
+  }
+
+  /** Writes `records` to the internal database, in a transaction of their own. */
+  async #storeInternal(records: ChangeRecord[], context: ChangeContext): Promise<void> {
+    if (!records.length) return;
+    try {
+      const internal = this.#internal();
+      await internal.execute_write_fn((engineConn) => {
+        const conn = sqliteConnection(engineConn);
+        writeChanges(conn, records, context);
+        if (internal.is_memory) trimChanges(conn, MEMORY_BUDGET);
+      }, { transaction: true });
+    } catch (error) {
+      // The write itself is done: failing its request now would make a client send it
+      // again. The lost history is told where an operator looks.
+      console.error(
+        `The history of a write to ${context.database} could not be recorded: ${error}`,
+      );
+    }
   }
 
   /** Recorded changes of `db`, newest first. */

@@ -13,6 +13,7 @@ import type { HookArgs } from "../hookspecs.ts";
 import { AlterTableEvent, CORE_EVENTS, type Event, RenameTableEvent } from "../events.ts";
 import { CORE_COLUMN_TYPES } from "../column_types.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
+import type { EngineConnection } from "../../db/engine.ts";
 
 export function register_events() {
   return [...CORE_EVENTS];
@@ -25,8 +26,17 @@ export function register_column_types() {
 export function write_wrapper({ database, request }: HookArgs<"write_wrapper">) {
   const actor = request?.actor ?? null;
   return function* schemaChanges(
-    { conn, track_event }: { conn: WriteConnection; track_event: (event: Event) => void },
+    { conn: engineConn, track_event }: {
+      conn: EngineConnection;
+      track_event: (event: Event) => void;
+    },
   ) {
+    // SQLite's schema table tells; on PostgreSQL nothing is compared (docs/postgres.md).
+    if (engineConn.engine !== "sqlite") {
+      yield;
+      return;
+    }
+    const conn = engineConn;
     const before = tables(conn);
     yield;
     const after = tables(conn);

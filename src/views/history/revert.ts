@@ -18,7 +18,7 @@ import { StatusError } from "../../util/errors.ts";
 import { revertChanges } from "../../db/history/revert.ts";
 import { rowKey } from "../../db/history/store.ts";
 import { isObject, jsonObjectBody, rejectUnknownKeys } from "../write/body.ts";
-import { requestId, runWrite } from "../write/run_write.ts";
+import { requestId, runRowWrites, runWrite } from "../write/run_write.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "../write/target.ts";
 
 /** What to revert, and (for a form) where to go afterwards. */
@@ -54,7 +54,9 @@ export async function revertView(svc: ViewHost, request: Request): Promise<Respo
       );
     }
     const reverts = new Map(entries.map((entry) => [rowKey(entry.table, entry.pks), entry.id]));
-    await runWrite(svc, request, db, (conn) => revertChanges(conn, entries), { reverts });
+    if (db.row_writes) {
+      await runRowWrites(svc, request, db, (writes) => writes.revert(entries), { reverts });
+    } else await runWrite(svc, request, db, (conn) => revertChanges(conn, entries), { reverts });
     await svc.refresh_catalog();
     const message = entries.length === 1
       ? `Reverted change ${entries[0].id}`

@@ -18,7 +18,7 @@ import { cacheHeaders } from "../../render/output_format.ts";
 import { DatabaseBusy } from "../../db/write_lock.ts";
 import { HistoryProtected } from "../../db/history/protect.ts";
 import { needsOwnTransaction, writeOne } from "../../db/write_ops.ts";
-import { runWrite as wrappedWrite } from "../write/run_write.ts";
+import { runRowWrites, runWrite as wrappedWrite } from "../write/run_write.ts";
 import { ExecuteWriteEvent } from "../../plugins/events.ts";
 
 /** Runs the write and answers as JSON or with a redirect plus a flash message. */
@@ -84,9 +84,13 @@ async function runWrite(
         transaction: !needsOwnTransaction(sql),
       })).rowcount;
     } else {
-      // Other engines run it in a transaction of their own; write_wrapper hooks wrap SQLite
-      // write connections and are not called (docs/postgres.md).
-      rowcount = (await db.execute_write(sql, bound as never)).rowcount;
+      // Other engines run it in a transaction of their own, inside the same hooks.
+      rowcount = (await runRowWrites(
+        svc,
+        request,
+        db,
+        (writes) => writes.statement(sql, bound as never),
+      )).rowcount;
     }
     await svc.track_event(
       new ExecuteWriteEvent({

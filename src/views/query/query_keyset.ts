@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { DatabaseEngine as Database } from "../../db/engine.ts";
+import { type DatabaseEngine as Database, sqliteConnection } from "../../db/engine.ts";
 import type { BindParams, SqlValue } from "../../db/values.ts";
 import { type OrderTerm, parseOrderBy, stableOrderBy } from "../../table/query_keyset.ts";
 
@@ -35,9 +35,11 @@ export function queryBody(sql: string): string {
 /** The keyset plan of `sql`, or null when its order is not provably total. */
 export async function keysetPlan(db: Database, sql: string): Promise<KeysetPlan | null> {
   const terms = parseOrderBy(sql);
-  if (!terms) return null;
+  // SQLite's column origins and query plans decide it; other engines page by offset.
+  if (!terms || db.engine !== "sqlite") return null;
   try {
-    return await db.execute_fn((conn) => {
+    return await db.execute_fn((engineConn) => {
+      const conn = sqliteConnection(engineConn);
       let columns: string[];
       let origins: ({ schema: string; table: string; column: string } | null)[];
       {
@@ -114,7 +116,7 @@ export async function stableOrder(
   }
   try {
     const columns = await db.execute_fn((conn) => {
-      using statement = conn.prepare(sql);
+      using statement = sqliteConnection(conn).prepare(sql);
       return statement.columns();
     });
     return stableOrderBy(sql, columns);

@@ -17,7 +17,7 @@ import { type AlterResult, alterTable } from "../../db/table_rebuild.ts";
 import { AlterTableEvent, RenameTableEvent } from "../../plugins/events.ts";
 import { isObject, jsonObjectBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
-import { flash, runWrite } from "./run_write.ts";
+import { flash, runTableWrites, runWrite } from "./run_write.ts";
 
 function operationsOf(data: Record<string, unknown>): AlterOperation[] {
   const operations = data.operations;
@@ -74,7 +74,12 @@ export async function alterTableView(svc: ViewHost, request: Request): Promise<R
   const operations = operationsOf(data);
   const apply = data.dry_run !== true;
   const result = db.table_writes
-    ? await db.table_writes.alter(table, operations, { dryRun: !apply })
+    ? await runTableWrites(
+      svc,
+      request,
+      db,
+      (writes) => writes.alter(table, operations, { dryRun: !apply }),
+    )
     : await runWrite(
       svc,
       request,

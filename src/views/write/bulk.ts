@@ -21,7 +21,7 @@ import {
   targetTable,
   type WriteTable,
 } from "./target.ts";
-import { flash, rowsResponse, rowsText, runWrite } from "./run_write.ts";
+import { flash, rowsResponse, rowsText, runRowWrites, runWrite } from "./run_write.ts";
 import { DeleteRowEvent, UpdateRowEvent } from "../../plugins/events.ts";
 import { checkTypedValues } from "../typed_columns.ts";
 
@@ -43,7 +43,12 @@ export async function bulkUpdateView(svc: ViewHost, request: Request): Promise<R
   const returning = Boolean(data.return);
   // PostgreSQL has no SQLite write connection: its own transaction (`postgres_writes.ts`).
   const result = db.row_writes
-    ? await db.row_writes.updateRows(target, keyList, update, { returning })
+    ? await runRowWrites(
+      svc,
+      request,
+      db,
+      (writes) => writes.updateRows(target, keyList, update, { returning }),
+    )
     : await runWrite(
       svc,
       request,
@@ -69,7 +74,7 @@ export async function bulkDeleteView(svc: ViewHost, request: Request): Promise<R
   rejectUnknownKeys(data, ["pks"]);
   const keyList = parseKeys(svc, target, data);
   const count = db.row_writes
-    ? await db.row_writes.deleteRows(target, keyList)
+    ? await runRowWrites(svc, request, db, (writes) => writes.deleteRows(target, keyList))
     : await runWrite(svc, request, db, (conn) => deleteRows(conn, target, keyList));
   for (const key of keyList) {
     await svc.track_event(

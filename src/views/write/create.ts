@@ -35,7 +35,7 @@ import {
   requireVisible,
   targetDatabase,
 } from "./target.ts";
-import { flash, rowsText, runWrite } from "./run_write.ts";
+import { flash, rowsText, runTableWrites, runWrite } from "./run_write.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 import type { ColumnTypeRegistry } from "../../plugins/column_types.ts";
@@ -134,7 +134,12 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
     alter: spec.alter,
   };
   const result = db.table_writes
-    ? await db.table_writes.create(create, { dryRun: !apply })
+    ? await runTableWrites(
+      svc,
+      request,
+      db,
+      (writes) => writes.create(create, { dryRun: !apply }),
+    )
     : await runWrite(svc, request, db, (conn) => createTable(conn, create, { apply }), {
       transaction: apply,
     });

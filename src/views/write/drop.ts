@@ -11,7 +11,7 @@ import { Response } from "../../http/response.ts";
 import { dropTable } from "../../db/table_writes.ts";
 import { isObject, optionalJsonBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
-import { flash, runWrite } from "./run_write.ts";
+import { flash, runRowWrites, runWrite } from "./run_write.ts";
 import { DropTableEvent } from "../../plugins/events.ts";
 
 /** `/-/drop`: 200 with the row count and a message, or 200 `{"ok": true}` once confirmed. */
@@ -32,7 +32,7 @@ export async function dropTableView(svc: ViewHost, request: Request): Promise<Re
     });
   }
   // PostgreSQL has no SQLite write connection: its own transaction (`postgres_writes.ts`).
-  if (db.row_writes) await db.row_writes.dropTable(table);
+  if (db.row_writes) await runRowWrites(svc, request, db, (writes) => writes.dropTable(table));
   else await runWrite(svc, request, db, (conn) => dropTable(conn, table));
   await svc.refresh_catalog();
   await svc.track_event(new DropTableEvent({ actor: request.actor, database: db.name, table }));

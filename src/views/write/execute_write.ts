@@ -20,7 +20,7 @@ import { protectHistory } from "../../db/history/protect.ts";
 import { ExecuteWriteEvent } from "../../plugins/events.ts";
 import { isObject, jsonObjectBody } from "./body.ts";
 import { requireActions, requireMutable, requireVisible, targetDatabase } from "./target.ts";
-import { flash, rowsText, runWrite } from "./run_write.ts";
+import { flash, rowsText, runRowWrites, runWrite } from "./run_write.ts";
 
 /** The batch to run, from a JSON body or a form. */
 interface Batch {
@@ -83,7 +83,12 @@ export async function executeWriteView(svc: ViewHost, request: Request): Promise
   try {
     // PostgreSQL has no SQLite write connection: its own transaction (`postgres_statements.ts`).
     result = db.row_writes
-      ? await db.row_writes.statements(batch.sql, batch.params, { dryRun: batch.dryRun })
+      ? await runRowWrites(
+        svc,
+        request,
+        db,
+        (writes) => writes.statements(batch.sql, batch.params, { dryRun: batch.dryRun }),
+      )
       : await runWrite(
         svc,
         request,

@@ -14,7 +14,7 @@ import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { insertRows, upsertRows } from "../../db/row_writes.ts";
 import { badRequest, isObject, type JsonObject, jsonObjectBody } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetTable } from "./target.ts";
-import { flash, rowsResponse, rowsText, runWrite } from "./run_write.ts";
+import { flash, rowsResponse, rowsText, runRowWrites, runWrite } from "./run_write.ts";
 import { InsertRowsEvent, UpsertRowsEvent } from "../../plugins/events.ts";
 import { checkTypedValues } from "../typed_columns.ts";
 
@@ -85,13 +85,18 @@ async function writeRows(svc: ViewHost, request: Request, upsert: boolean): Prom
   await checkTypedValues(svc, db.name, table, body.rows);
   const target = { table, pks };
   const options = { alter: body.alter, returning: body.returning };
-  const writes = db.row_writes;
-  const rows = writes
-    ? await (upsert ? writes.upsert(target, body.rows, options) : writes.insert(target, body.rows, {
-      ...options,
-      ignore: body.ignore,
-      replace: body.replace,
-    }))
+  const rows = db.row_writes
+    ? await runRowWrites(
+      svc,
+      request,
+      db,
+      (writes) =>
+        upsert ? writes.upsert(target, body.rows, options) : writes.insert(target, body.rows, {
+          ...options,
+          ignore: body.ignore,
+          replace: body.replace,
+        }),
+    )
     : await runWrite(
       svc,
       request,

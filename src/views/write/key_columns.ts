@@ -7,7 +7,7 @@
 
 import type { ViewHost } from "../host.ts";
 import type { Actor } from "../../http/actor.ts";
-import type { DatabaseEngine as Database } from "../../db/engine.ts";
+import { type DatabaseEngine as Database, sqliteConnection } from "../../db/engine.ts";
 import { keyColumns } from "../../db/table_writes.ts";
 
 /** `{table: [column, ...]}`, tables in name order. */
@@ -18,7 +18,7 @@ export async function foreignKeyTargets(
 ): Promise<Record<string, string[]>> {
   const keys = db.table_writes
     ? await db.table_writes.keyColumns()
-    : await db.execute_fn((conn) => keyColumns(conn));
+    : await db.execute_fn((conn) => keyColumns(sqliteConnection(conn)));
   const hidden = new Set(await db.hidden_table_names());
   const targets: Record<string, string[]> = {};
   for (const table of Object.keys(keys).sort()) {

@@ -13,7 +13,7 @@ import { BadRequest, Forbidden } from "../../http/errors.ts";
 import { deleteRow, updateRow } from "../../db/row_writes.ts";
 import { isObject, jsonObjectBody, rejectUnknownKeys } from "./body.ts";
 import { allowed, requireActions, requireMutable, requireVisible, targetRow } from "./target.ts";
-import { flash, rowsResponse, runWrite } from "./run_write.ts";
+import { flash, rowsResponse, runRowWrites, runWrite } from "./run_write.ts";
 import { DeleteRowEvent, UpdateRowEvent } from "../../plugins/events.ts";
 import { checkTypedValues } from "../typed_columns.ts";
 
@@ -38,7 +38,12 @@ export async function updateView(svc: ViewHost, request: Request): Promise<Respo
   await checkTypedValues(svc, db.name, table, [update as Record<string, unknown>]);
   const returning = Boolean(data.return);
   const row = db.row_writes
-    ? await db.row_writes.update({ table, pks }, keyValues, update, { alter, returning })
+    ? await runRowWrites(
+      svc,
+      request,
+      db,
+      (writes) => writes.update({ table, pks }, keyValues, update, { alter, returning }),
+    )
     : await runWrite(
       svc,
       request,
@@ -59,8 +64,9 @@ export async function deleteView(svc: ViewHost, request: Request): Promise<Respo
   await requireVisible(svc, request.actor, db.name, table);
   await requireActions(svc, request, ["delete-row"], db.name, table);
   requireMutable(db);
-  if (db.row_writes) await db.row_writes.delete({ table, pks }, keyValues);
-  else await runWrite(svc, request, db, (conn) => deleteRow(conn, { table, pks }, keyValues));
+  if (db.row_writes) {
+    await runRowWrites(svc, request, db, (writes) => writes.delete({ table, pks }, keyValues));
+  } else await runWrite(svc, request, db, (conn) => deleteRow(conn, { table, pks }, keyValues));
   await svc.track_event(
     new DeleteRowEvent({ actor: request.actor, database: db.name, table, pks: keyValues }),
   );

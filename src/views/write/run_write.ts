@@ -1,15 +1,22 @@
 /**
- * Runs a write endpoint's work on the database's single write connection, through its queue
- * (`execute_write_fn`), inside the `write_wrapper` hooks. A write SQLite refused because of the data is the data layer's
- * `RowWriteError`, already a 400 with SQLite's message; a database that cannot be written becomes
- * a 403 here.
+ * Runs a write endpoint's work inside the `write_wrapper` hooks and the history's recording: on
+ * SQLite on the database's single write connection, through its queue (`execute_write_fn`); on
+ * an engine with row writes of its own (PostgreSQL) in the transaction each of them opens
+ * (`runRowWrites`). A write refused because of the data is the data layer's `RowWriteError`,
+ * already a 400 with the engine's message; a database that cannot be written becomes a 403 here.
  *
  * @module
  */
 
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
-import type { DatabaseEngine as Database } from "../../db/engine.ts";
+import {
+  type DatabaseEngine as Database,
+  type RowWrites,
+  sqliteConnection,
+  type TableWrites,
+  type WriteScope,
+} from "../../db/engine.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
 import type { Event } from "../../plugins/events.ts";
@@ -50,11 +57,12 @@ export async function runWrite<T>(
   const events: Event[] = [];
   try {
     const result = await db.execute_write_fn(
-      (conn) => {
+      async (engineConn) => {
+        const conn = sqliteConnection(engineConn);
         recording?.start(conn);
         try {
           // Vitrine's own history is out of the write's reach; its records are written after.
-          const result = wrapWrite(
+          const result = await wrapWrite(
             wrappers,
             conn,
             events,
@@ -73,11 +81,88 @@ export async function runWrite<T>(
     for (const event of events) await svc.track_event(event);
     return result;
   } catch (error) {
-    if (error instanceof DatabaseNotMutable) {
-      throw new Forbidden("Database is immutable", { cause: error });
-    }
-    throw error;
+    throw immutableForbidden(error);
   }
+}
+
+/**
+ * `write(writes)` on an engine whose row writes open their own transactions (`db.row_writes`:
+ * PostgreSQL), each of them inside the `write_wrapper` hooks and, unless `history` is false, the
+ * history's recording, as `runWrite` does on SQLite: the wrappers run in the write's transaction
+ * with its connection, the rows it changed are recorded once it committed, and the events the
+ * wrappers queued are sent after that. `reverts` marks a revert's records.
+ */
+export function runRowWrites<T>(
+  svc: ViewHost,
+  request: Request | null,
+  db: Database,
+  write: (writes: RowWrites) => Promise<T>,
+  { reverts, history = true }: { reverts?: ReadonlyMap<string, number>; history?: boolean } = {},
+): Promise<T> {
+  return runScoped(
+    svc,
+    request,
+    db,
+    history,
+    reverts,
+    (scope) => write(db.row_writes!.within(scope)),
+  );
+}
+
+/**
+ * `write(writes)` with such an engine's table writes (`db.table_writes`: `/-/create`, `/-/alter`),
+ * inside the `write_wrapper` hooks. Schema changes are not recorded in the history (on SQLite an
+ * alter's rebuild is not either); neither are the rows a create inserts there.
+ */
+export function runTableWrites<T>(
+  svc: ViewHost,
+  request: Request | null,
+  db: Database,
+  write: (writes: TableWrites) => Promise<T>,
+): Promise<T> {
+  return runScoped(
+    svc,
+    request,
+    db,
+    false,
+    undefined,
+    (scope) => write(db.table_writes!.within(scope)),
+  );
+}
+
+async function runScoped<T>(
+  svc: ViewHost,
+  request: Request | null,
+  db: Database,
+  history: boolean,
+  reverts: ReadonlyMap<string, number> | undefined,
+  write: (scope: WriteScope) => Promise<T>,
+): Promise<T> {
+  const wrappers = svc.hooks.has("write_wrapper")
+    ? await svc.hooks.call("write_wrapper", { database: db.name, request, transaction: true })
+    : [];
+  const recording = history
+    ? await svc.history.rowRecording(db, changeContext(db, request, reverts))
+    : null;
+  const events: Event[] = [];
+  try {
+    const result = await write({
+      around: (conn, inner) => wrapWrite(wrappers, conn, events, inner),
+      record: recording ? (records) => recording.record(records) : undefined,
+    });
+    await recording?.committed();
+    for (const event of events) await svc.track_event(event);
+    return result;
+  } catch (error) {
+    throw immutableForbidden(error);
+  }
+}
+
+function immutableForbidden(error: unknown): unknown {
+  if (error instanceof DatabaseNotMutable) {
+    return new Forbidden("Database is immutable", { cause: error });
+  }
+  return error;
 }
 
 const requestIds = new WeakMap<Request, string>();
