@@ -3,9 +3,9 @@
  * whichever engine holds it. SQLite's `Database` and PostgreSQL's `PostgresDatabase` implement
  * it; `src/views/`, `src/render/` and `src/app/` see databases only through it.
  *
- * Members keep the spec's names (`execute`, `table_names`, …). The few that hand over a SQLite
- * connection (`execute_fn`, `execute_write_fn`) exist on every engine so plugins keep one type;
- * an engine without SQLite connections rejects them with a clear error.
+ * Members keep the spec's names (`execute`, `table_names`, …). `execute_fn` and
+ * `execute_write_fn` hand their function the engine's connection (`EngineConnection`): SQLite's
+ * synchronous `Connection`, or PostgreSQL's `PgConnection`, whose `execute` returns a Promise.
  *
  * @module
  */

@@ -22,7 +22,9 @@ import { pgParam } from "./postgres_values.ts";
 
 /** A result column: its name and PostgreSQL type OID. */
 export interface PgColumn {
+  /** The column's name. */
   name: string;
+  /** Its type's OID (`pg_type.oid`: 701 is `double precision`…). */
   type: number;
 }
 
@@ -31,10 +33,15 @@ export interface PgColumn {
  * its columns, how many rows it changed, its command tag (`UPDATE`…).
  */
 export interface PgRunResult {
+  /** The rows as objects. */
   rows: Record<string, SqlValue>[];
+  /** The rows as lists, in column order. */
   values: SqlValue[][];
+  /** The result's columns. */
   columns: PgColumn[];
+  /** Rows the statement changed (or returned). */
   count: number;
+  /** Its command tag: `INSERT`, `UPDATE`, `SELECT`, `CREATE TABLE`… */
   command: string;
 }
 
@@ -75,13 +82,16 @@ export class PgConnection {
   #open = true;
 
   /**
+   * A connection for one transaction; Vitrine makes these, plugins get them.
    * @param run runs one statement in the transaction
    * @param options `readOnly`; `fail` turns a driver error into the data layer's
    */
   constructor(
     run: PgRun,
     options: {
+      /** True for a `READ ONLY` transaction. */
       readOnly: boolean;
+      /** Turns a driver error into the data layer's. */
       fail: (error: unknown, sql: string, params: BindParams | null) => Error;
     },
   ) {

@@ -607,16 +607,6 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
   }
 }
 
-/** A feature this engine does not offer yet: 400 with the reason. */
-export class PostgresUnsupported extends SqliteError {
-  override name = "PostgresUnsupported";
-
-  /** Builds the error with the reason shown to the visitor. */
-  constructor(message: string) {
-    super(message, GENERIC_ERROR, { status: 400, title: "Not available on PostgreSQL" });
-  }
-}
-
 function columnNames(columns: readonly { name: string }[] | undefined): string[] {
   return (columns ?? []).map((column) => column.name);
 }

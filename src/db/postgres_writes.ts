@@ -23,7 +23,7 @@ import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { RowWrites, WriteScope } from "./engine.ts";
 import type { PgRun } from "./postgres_connection.ts";
-import { firstImage, PgChangeLog, type PgImage } from "./postgres_history.ts";
+import { firstImage, generatedColumns, PgChangeLog, type PgImage } from "./postgres_history.ts";
 import { revertPgChanges } from "./postgres_revert.ts";
 import { toPgStatement } from "./postgres_params.ts";
 import { pgParam } from "./postgres_values.ts";
@@ -215,7 +215,11 @@ export function pgRowWrites(
     transaction(async (run) => {
       const log = scope?.record ? new PgChangeLog() : null;
       const result = await fn(run, log);
-      if (log) scope!.record!(log.records());
+      if (log) {
+        scope!.record!(
+          await log.records((table) => generatedColumns(run, dialect.tableName(table))),
+        );
+      }
       return result;
     }, scope);
   const locked = (run: PgWriteRun, table: string, keys: string[], key: readonly unknown[]) =>

@@ -16,12 +16,7 @@
  */
 
 import type { Connection } from "../../sqlite/connection.ts";
-import {
-  type Cell,
-  preupdateAvailable,
-  type RowOperation,
-  watchRowChanges,
-} from "../../sqlite/preupdate.ts";
+import { type Cell, preupdateAvailable, watchRowChanges } from "../../sqlite/preupdate.ts";
 import { cellJson } from "../../util/json_rows.ts";
 import { type HistoryRow, rowJson } from "./values.ts";
 import { rowReader } from "./rows.ts";
@@ -29,10 +24,12 @@ import { quoteSqlIdentifier } from "../../util/sql.ts";
 
 /** One row's change, as history records it. */
 export interface ChangeRecord {
+  /** The table. */
   table: string;
   /** JSON array of the row's primary key values (its rowid for a table without one). */
   pks: string;
-  operation: RowOperation;
+  /** `insert`, `update` or `delete`. */
+  operation: "insert" | "update" | "delete";
   /** JSON object of the row before; null for an insert. */
   before: string | null;
   /** JSON object of the row after; null for a delete. */

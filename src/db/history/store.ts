@@ -242,10 +242,16 @@ export function rawChanges(source: Database, ids: number[]): Promise<RawEntry[]>
 
 /** A change as a revert needs it: the exact JSON texts. */
 export interface RawEntry {
+  /** The change's number. */
   id: number;
+  /** The table. */
   table: string;
+  /** JSON array of the row's primary key values. */
   pks: string;
+  /** `insert`, `update` or `delete`. */
   operation: string;
+  /** JSON object of the row before; null for an insert. */
   before: string | null;
+  /** JSON object of the row after; null for a delete. */
   after: string | null;
 }
