@@ -80,6 +80,10 @@ export class PgConnection {
   readonly #run: PgRun;
   readonly #fail: (error: unknown, sql: string, params: BindParams | null) => Error;
   #open = true;
+  /** Statements started and not yet done (a plain generator may not await them). */
+  readonly #pending = new Set<Promise<unknown>>();
+  /** The first statement that failed: PostgreSQL aborts the transaction then. */
+  #failed: { error: unknown } | null = null;
 
   /**
    * A connection for one transaction; Vitrine makes these, plugins get them.
@@ -110,8 +114,12 @@ export class PgConnection {
    * the rows an INSERT/UPDATE/DELETE changed, else -1; `lastrowid` is always 0: there is no
    * rowid).
    */
-  async execute(sql: string, params?: BindParams | null): Promise<Cursor> {
-    const done = await this.#execute(sql, params ?? null);
+  execute(sql: string, params?: BindParams | null): Promise<Cursor> {
+    return this.#track(this.#cursor(sql, params ?? null));
+  }
+
+  async #cursor(sql: string, params: BindParams | null): Promise<Cursor> {
+    const done = await this.#execute(sql, params);
     return new Cursor({
       rows: done.values,
       columns: done.columns.map((column) => column.name),
@@ -121,7 +129,11 @@ export class PgConnection {
   }
 
   /** Runs `sql` once per parameter set, in order; `rowcount` is their total. */
-  async executemany(sql: string, params_seq: Iterable<BindParams>): Promise<Cursor> {
+  executemany(sql: string, params_seq: Iterable<BindParams>): Promise<Cursor> {
+    return this.#track(this.#many(sql, params_seq));
+  }
+
+  async #many(sql: string, params_seq: Iterable<BindParams>): Promise<Cursor> {
     let total = 0;
     let last: PgRunResult | null = null;
     for (const params of params_seq) {
@@ -136,9 +148,32 @@ export class PgConnection {
     });
   }
 
+  /**
+   * @internal Waits for every statement started on it, awaited or not, and throws the first that
+   * failed even if its caller caught it: a failed statement has aborted the transaction, whose
+   * COMMIT would quietly roll back, so the write must fail instead.
+   */
+  async settle(): Promise<void> {
+    while (this.#pending.size) await Promise.allSettled([...this.#pending]);
+    if (this.#failed) throw this.#failed.error;
+  }
+
   /** @internal Ends its use: the transaction is over. */
   close(): void {
     this.#open = false;
+  }
+
+  /** Keeps `promise` until it is done; a failure is noted, never left unhandled. */
+  #track<T>(promise: Promise<T>): Promise<T> {
+    this.#pending.add(promise);
+    promise.then(
+      () => this.#pending.delete(promise),
+      (error) => {
+        this.#pending.delete(promise);
+        this.#failed ??= { error };
+      },
+    );
+    return promise;
   }
 
   async #execute(sql: string, params: BindParams | null): Promise<PgRunResult> {

@@ -349,7 +349,9 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     return await this.#readOnly(this.#budget({}), undefined, async (tx, track) => {
       const conn = this.#connection(this.#runner(tx, track), true);
       try {
-        return await fn(conn);
+        const result = await fn(conn);
+        await conn.settle();
+        return result;
       } finally {
         conn.close();
       }
@@ -426,7 +428,9 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
         if (!scope) return await fn(run);
         const conn = this.#connection(run, false);
         try {
-          return await scope.around(conn, () => fn(run));
+          const result = await scope.around(conn, () => fn(run));
+          await conn.settle();
+          return result;
         } finally {
           conn.close();
         }
@@ -540,7 +544,9 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
         async (run) => {
           const conn = this.#connection(run, false);
           try {
-            return await fn(conn);
+            const result = await fn(conn);
+            await conn.settle();
+            return result;
           } finally {
             conn.close();
           }

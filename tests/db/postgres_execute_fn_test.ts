@@ -124,6 +124,46 @@ Deno.test({
         assert.equal(await cluster.psql("select count(*) from items", "app"), "3\n");
       });
 
+      await t.step(
+        "a failed statement fails the write even when the function caught it",
+        async () => {
+          // PostgreSQL has aborted the transaction: its COMMIT would quietly roll back.
+          await assert.rejects(
+            db.execute_write_fn(async (conn) => {
+              await conn.execute("insert into items values (5, 'lost', 1)");
+              try {
+                await conn.execute("insert into items values (1, 'duplicate', 1)");
+              } catch { /* ignored by the plugin, not by Vitrine */ }
+              return "done";
+            }),
+            /duplicate key value/,
+          );
+          assert.equal(await cluster.psql("select count(*) from items where id = 5", "app"), "0\n");
+        },
+      );
+
+      await t.step("a statement the function did not await is part of the write", async () => {
+        await db.execute_write_fn((conn) => {
+          conn.execute("insert into items values (6, 'unawaited', 1)");
+          return null;
+        });
+        assert.equal(
+          await cluster.psql("select name from items where id = 6", "app"),
+          "unawaited\n",
+        );
+        // One that fails fails the write, and is no unhandled rejection (which ends the process).
+        await assert.rejects(
+          db.execute_write_fn((conn) => {
+            conn.execute("delete from items where id = 6");
+            conn.execute("insert into items values (1, 'duplicate', 1)");
+            return null;
+          }),
+          /duplicate key value/,
+        );
+        assert.equal(await cluster.psql("select count(*) from items where id = 6", "app"), "1\n");
+        await db.execute_write_fn((conn) => conn.execute("delete from items where id = 6"));
+      });
+
       await t.step("execute_write_fn: transaction control and SET are refused", async () => {
         for (const sql of ["commit", "set search_path = nowhere", "rollback"]) {
           await assert.rejects(
