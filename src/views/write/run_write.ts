@@ -21,7 +21,7 @@ import type { WriteConnection } from "../../db/row_writes.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
 import type { Event } from "../../plugins/events.ts";
 import { wrapWrite } from "../../plugins/write_wrappers.ts";
-import { Forbidden } from "../../http/errors.ts";
+import { BadRequest, Forbidden } from "../../http/errors.ts";
 import type { ChangeContext } from "../../db/history/store.ts";
 import { protectHistory } from "../../db/history/protect.ts";
 import { Response } from "../../http/response.ts";
@@ -48,6 +48,11 @@ export async function runWrite<T>(
     history?: boolean;
   } = {},
 ): Promise<T> {
+  // Its work is SQLite's (a synchronous write connection); other engines go through
+  // `runRowWrites` / `runTableWrites`, and a path that has none there says so.
+  if (db.engine !== "sqlite") {
+    throw new BadRequest(`This kind of write is not available on ${db.engine}`);
+  }
   const wrappers = svc.hooks.has("write_wrapper")
     ? await svc.hooks.call("write_wrapper", { database: db.name, request, transaction })
     : [];
