@@ -210,7 +210,9 @@ export function printMixDetails(run: MixRun): void {
       } failed`;
     };
     console.log(
-      `\nBoth asked the mix at the same steady rate, ${fmt(rate)} requests a second (0.8x the ` +
+      `\nBoth asked the mix at the same steady rate, ${fmt(rate)} ${
+        rate === 1 ? "request" : "requests"
+      } a second (0.8x the ` +
         `slower one's wrk rate; each request's time counted from when it was due): Vitrine ${
           line(vitrine)
         }; the reference ${line(reference)}.`,
