@@ -43,8 +43,6 @@ export interface MixRun {
   indexedRps: number;
   measured: MixUrl[];
   timed: { vitrine: Timed[]; reference: Timed[] | null };
-  /** How long the timing client asked each server, seconds. */
-  timedSeconds: number;
   /**
    * Both servers asked at one steady rate, below what either answers under wrk (an open loop):
    * the rate, and each server's answers. Null without the reference.
@@ -118,7 +116,6 @@ export async function runMix(options: {
       indexedRps: measured.length / (withIndexes.ms / 1000),
       measured,
       timed,
-      timedSeconds: seconds,
       sameRate,
     };
   } finally {
@@ -169,8 +166,8 @@ export function printMixDetails(run: MixRun): void {
     } answers from Vitrine${
       run.timed.reference ? `, ${count(run.timed.reference)} from the reference` : ""
     }); "slowest 2%" is how many of all the slowest 2% of Vitrine's answers are of that kind; ` +
-      `"clients on it": how many of the 16 clients were waiting for that kind, on average (the ` +
-      `sum of its answers' times over the run's); floor: the kind's share of the replay's time.\n`,
+      `"clients on it": how many of the 16 clients were waiting for that kind, on average (its ` +
+      `share of all the answers' times); floor: the kind's share of the replay's time.\n`,
   );
   console.log(
     "| kind | share of requests | floor ms a URL | share of the floor | Vitrine p50 | p99 | " +
@@ -179,6 +176,9 @@ export function printMixDetails(run: MixRun): void {
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   const held = new Map<string, number>();
   for (const t of run.timed.vitrine) held.set(t.kind, (held.get(t.kind) ?? 0) + t.ms);
+  // Little's law: the clients are always waiting on some answer, each kind's share of the time
+  // spent waiting is its share of the 16 (answers that ended after the run are counted whole).
+  const heldAll = [...held.values()].reduce((a, b) => a + b, 0);
   const measuredCount = new Map<string, number>();
   for (const u of run.measured) measuredCount.set(u.kind, (measuredCount.get(u.kind) ?? 0) + 1);
   for (const [kind, k] of [...kinds].sort((a, b) => b[1].p99 - a[1].p99)) {
@@ -189,7 +189,7 @@ export function printMixDetails(run: MixRun): void {
         fmt(floorMs / (measuredCount.get(kind) ?? 1), 1)
       } | ${fmt((100 * floorMs) / floorTotal, 1)}% | ${ms(k.p50)} | ${ms(k.p99)} | ${
         fmt(k.inTail)
-      } | ${fmt((held.get(kind) ?? 0) / (run.timedSeconds * 1000), 1)} | ${fmt(k.timedOut)} | ${
+      } | ${fmt((16 * (held.get(kind) ?? 0)) / heldAll, 1)} | ${fmt(k.timedOut)} | ${
         r ? ms(r.p50) : ""
       } | ${r ? ms(r.p99) : ""} |`,
     );
