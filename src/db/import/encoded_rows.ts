@@ -78,7 +78,8 @@ export function encodeRows(
       // ASCII is copied by hand (cheaper than a call into the encoder for short values), and
       // looked at on the way: most fields show at once that they are text or a plain integer,
       // and only the others are given to `kindOfText`'s patterns.
-      let plain = true; // digits only, after an optional leading "-"
+      let marks = 0; // characters other than digits and a leading "-"
+      let dot = -1; // where the last "."
       let other = false; // a character no number has where it stands
       let j = 0;
       for (; j < length; j++) {
@@ -86,11 +87,12 @@ export function encodeRows(
         if (code > 0x7f) break;
         text[at + j] = code;
         if ((code >= 48 && code <= 57) || (code === 45 && j === 0)) continue;
-        plain = false;
-        if (code === 45 || code === 43) {
+        marks++;
+        if (code === 46) dot = j;
+        else if (code === 45 || code === 43) {
           const before = value.charCodeAt(j - 1);
           if (before !== 101 && before !== 69) other = true;
-        } else if (code !== 46 && code !== 101 && code !== 69) other = true;
+        } else if (code !== 101 && code !== 69) other = true;
       }
       if (j < length) {
         if (at + length * 3 > text.length) text = grown(text, at + length * 3);
@@ -100,7 +102,8 @@ export function encodeRows(
       if (classify) {
         if (length === 0) kind = 0;
         else if (j === length && other) kind = 3;
-        else if (j === length && plain && isPlainInteger(value)) kind = 1;
+        else if (j === length && marks === 0 && isPlainInteger(value)) kind = 1;
+        else if (j === length && marks === 1 && dot >= 0 && isPlainDecimal(value, dot)) kind = 2;
         else kind = kindOfText(value);
         if (kind === 2) reals[k] = Number(value);
         if (kind > widest[i]) widest[i] = kind;
@@ -127,6 +130,15 @@ export function encodeRows(
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * Digits and one "." at `dot` (after an optional "-"): a real when `kindOfText` would say so, a
+ * digit after the "." and none or one digit before it, or several without a leading zero.
+ */
+function isPlainDecimal(value: string, dot: number): boolean {
+  const from = value.charCodeAt(0) === 45 ? 1 : 0;
+  return dot < value.length - 1 && (dot - from <= 1 || value.charCodeAt(from) !== 48);
+}
 
 /**
  * Digits alone (after an optional "-"): an integer when `kindOfText` would say so, 1 to 18 digits

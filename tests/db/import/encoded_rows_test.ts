@@ -47,6 +47,15 @@ Deno.test("packed rows: each field's kind is kindOfText's, its text its UTF-8", 
     "NaN",
     "Infinity",
     "1e999",
+    "007.5",
+    "0.5",
+    "-.5",
+    ".",
+    "-.",
+    "00.1",
+    "10.25",
+    "-0.0",
+    "1.2.3",
   ];
   for (let i = 0; i < 20_000; i++) fields.push(randomField(random));
   const width = 4;
