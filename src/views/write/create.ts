@@ -78,8 +78,8 @@ export const CREATE_TYPES: Record<string, string> = {
   double: "DOUBLE",
   bigint: "BIGINT",
 };
-// Any name without a newline that SQLite does not reserve for itself.
-const TABLE_NAME = /^(?!sqlite_)[^\n]+$/i;
+/** Any name without a newline that SQLite does not reserve for itself. */
+export const TABLE_NAME = /^(?!sqlite_)[^\n]+$/i;
 const COLUMN_NAME = /^[^\n]+$/;
 
 /** `/<db>/-/create`. */

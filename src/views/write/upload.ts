@@ -35,6 +35,7 @@ import {
   targetTable,
 } from "./target.ts";
 import { runWrite } from "./run_write.ts";
+import { TABLE_NAME } from "./create.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 import { tilde_decode } from "../../util/tilde.ts";
 
@@ -122,6 +123,7 @@ function parsePart(request: Request, table: string): Omit<UploadPartOptions, "te
     throw new BadRequest("A new table is made from the header row: send it, not column names");
   }
   if (create && continues) throw new BadRequest('Use one of "create" and "continue"');
+  if (create && !TABLE_NAME.test(table)) throw new BadRequest("Invalid table name");
   if (!create && (pk.length || types.length)) {
     throw new BadRequest('"pk" and "type" are for a new table ("create=1")');
   }

@@ -184,6 +184,7 @@ Deno.test("bad requests: options, content type, size, the table", async () => {
       ["categories", "create=1", "id\n1\n", null, 400, "Table already exists: categories"],
       ["nope", "column=id", "1\n", null, 404, "Table not found: nope"],
       ["new", "create=1&type=number", "a\n1\n", null, 400, 'Invalid type "number"'],
+      ["sqlite_new", "create=1", "a\n1\n", null, 400, "Invalid table name"],
       ["new", "create=1&type=text", "a,b\n1,2\n", null, 400, "1 column types were given"],
       ["new", "create=1&size=2", "a\n1\n", null, 400, 'Invalid parameter: "size"'],
       ["new", "create=1&line=0", "a\n1\n", null, 400, '"line" is a line number'],
