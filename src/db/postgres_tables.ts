@@ -22,6 +22,7 @@ import { definition, type PgRunner } from "./postgres_introspect.ts";
 import { catalogOf, relationIn, tableKeys } from "./postgres_columns.ts";
 import { pgColumns, pgCreateOptions } from "./postgres_ddl.ts";
 import { pgAlterTable } from "./postgres_alter.ts";
+import { generatedColumns, PgChangeLog } from "./postgres_history.ts";
 import {
   columnsForRows,
   type CreateTableResult,
@@ -50,8 +51,14 @@ export function pgTableWrites(
   lockTimeoutMs: () => number | null,
   scope: WriteScope | null = null,
 ): TableWrites {
-  /** `body` in a transaction; a dry run is undone by a savepoint (the write itself ends well). */
-  async function once<T>(dryRun: boolean, body: (run: PgWriteRun) => Promise<T>): Promise<T> {
+  /**
+   * `body` in a transaction; a dry run is undone by a savepoint (the write itself ends well).
+   * With a recording scope (and no dry run), `log` notes the rows `body` inserts for the history.
+   */
+  async function once<T>(
+    dryRun: boolean,
+    body: (run: PgWriteRun, log: PgChangeLog | null) => Promise<T>,
+  ): Promise<T> {
     let result: T;
     try {
       result = await transaction(
@@ -62,7 +69,14 @@ export function pgTableWrites(
             // instead.
             const wait = lockTimeoutMs();
             if (wait !== null) await run(`set local lock_timeout = ${Math.ceil(wait)}`, []);
-            return await body(run);
+            const log = scope?.record && !dryRun ? new PgChangeLog() : null;
+            const done = await body(run, log);
+            if (log) {
+              scope!.record!(
+                await log.records((table) => generatedColumns(run, dialect.tableName(table))),
+              );
+            }
+            return done;
           }),
         scope,
       );
@@ -76,7 +90,7 @@ export function pgTableWrites(
     within: (inner) =>
       pgTableWrites(dialect, schemas, transaction, catalog, schemaChanged, lockTimeoutMs, inner),
     create: (spec, { dryRun = false }) =>
-      once(dryRun, (run) => createIn(run, dialect, schemas, spec)),
+      once(dryRun, (run, log) => createIn(run, dialect, schemas, spec, log)),
     alter: (table, operations, { dryRun = false }) =>
       once(dryRun, (run) => pgAlterTable(run, dialect, schemas, table, operations)),
     keyColumns: async () => {
@@ -113,6 +127,7 @@ async function createIn(
   dialect: SqlDialect,
   schemas: readonly string[],
   spec: CreateTableSpec,
+  log: PgChangeLog | null,
 ): Promise<CreateTableResult> {
   const existing = await relationIn(run, dialect, spec.table);
   let statement: string | null = null;
@@ -134,7 +149,7 @@ async function createIn(
       ignore: spec.ignore,
       replace: spec.replace,
       alter: existing !== null && spec.alter,
-    })
+    }, log)
     : null;
   // A new table's schema is the statement run (PostgreSQL keeps no text of it); one that
   // existed is read back from the catalogs, with any column `alter` added.

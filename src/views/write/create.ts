@@ -139,6 +139,8 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
       request,
       db,
       (writes) => writes.create(create, { dryRun: !apply }),
+      // Its rows are recorded, as on SQLite.
+      { history: true },
     )
     : await runWrite(svc, request, db, (conn) => createTable(conn, create, { apply }), {
       transaction: apply,

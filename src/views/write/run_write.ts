@@ -116,20 +116,21 @@ export function runRowWrites<T>(
 
 /**
  * `write(writes)` with such an engine's table writes (`db.table_writes`: `/-/create`, `/-/alter`),
- * inside the `write_wrapper` hooks. Schema changes are not recorded in the history (on SQLite an
- * alter's rebuild is not either); neither are the rows a create inserts there.
+ * inside the `write_wrapper` hooks and, with `history` (a create's rows), the history's recording.
+ * Schema changes are not recorded (on SQLite an alter's rebuild is not either).
  */
 export function runTableWrites<T>(
   svc: ViewHost,
   request: Request | null,
   db: Database,
   write: (writes: TableWrites) => Promise<T>,
+  { history = false }: { history?: boolean } = {},
 ): Promise<T> {
   return runScoped(
     svc,
     request,
     db,
-    false,
+    history,
     undefined,
     (scope) => write(db.table_writes!.within(scope)),
   );

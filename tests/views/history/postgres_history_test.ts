@@ -32,7 +32,14 @@ insert into items (id, name, price)
 insert into order_items values ('A/1', 1, 1), ('A/1', 2, 3), ('B/2', 1, 2);
 `;
 
-const ACTIONS = ["insert-row", "update-row", "delete-row", "execute-write-sql", "revert-change"];
+const ACTIONS = [
+  "insert-row",
+  "update-row",
+  "delete-row",
+  "execute-write-sql",
+  "create-table",
+  "revert-change",
+];
 const METADATA = {
   databases: {
     app: { permissions: Object.fromEntries(ACTIONS.map((action) => [action, { id: "ann" }])) },
@@ -153,6 +160,23 @@ async function recordSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     await both(pair, "/app/items/-/insert", { rows: [{ id: 50 }, { id: 1 }] }, 400);
     assert.equal((await changesOf(pair.pg)).length, count);
   });
+
+  await t.step(
+    "the rows a create inserts are recorded alike; a dry run records nothing",
+    async () => {
+      const body = { table: "fruit", rows: [{ id: 1, name: "apple" }, { id: 2, name: "pear" }] };
+      await both(pair, "/app/-/create", { ...body, table: "dry", pk: "id", dry_run: true });
+      await both(pair, "/app/-/create", { ...body, pk: "id" }, 201);
+      const lite = await changesOf(pair.lite, "/app/fruit/-/history.json");
+      const pg = await changesOf(pair.pg, "/app/fruit/-/history.json");
+      assert.deepEqual(comparable(pg), comparable(lite));
+      assert.deepEqual(pg.map((c) => [c.operation, c.pks, c.after]), [
+        ["insert", [2], { id: 2, name: "pear" }],
+        ["insert", [1], { id: 1, name: "apple" }],
+      ]);
+      assert.equal((await changesOf(pair.pg, "/app/-/history.json?table=dry")).length, 0);
+    },
+  );
 
   await t.step("write SQL is not recorded on PostgreSQL, and the page says so", async () => {
     const count = (await changesOf(pair.pg)).length;
