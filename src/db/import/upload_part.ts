@@ -13,7 +13,13 @@ import type { Connection } from "../../sqlite/connection.ts";
 import { CsvRecordReader } from "./csv_records.ts";
 import { ImportError } from "./import_error.ts";
 import { importRecords, type ImportResult, tableInfo } from "./importer.ts";
-import type { ImportType } from "./column_types.ts";
+import {
+  type ImportColumnType,
+  type ImportType,
+  TEMPORAL_DATE,
+  TEMPORAL_DATETIME,
+  temporalOf,
+} from "./column_types.ts";
 import type { SourceRecord } from "./records.ts";
 
 /** How to read one part and where its rows go. */
@@ -34,6 +40,8 @@ export interface UploadPartOptions {
   types: (ImportType | null)[];
   /** The table was created by the first part of this same file (`ImportOptions.continues`). */
   continues: boolean;
+  /** Columns the first part found to hold only dates (or dates and times), by name. */
+  temporal?: Record<string, ImportColumnType>;
 }
 
 /** What one part did: the importer's result, and where the next part starts. */
@@ -46,6 +54,8 @@ export interface UploadPartResult extends ImportResult {
   schema: string | null;
   /** The part changed the schema: created the table, or widened a column (rebuilt it). */
   schemaChanged: boolean;
+  /** Columns of `temporal` this part gave a value that is not of their column type. */
+  notTemporal: string[];
 }
 
 /**
@@ -80,6 +90,25 @@ export function importUploadPart(conn: Connection, options: UploadPartOptions): 
       if (type) types[name] = type;
     });
   };
+  // Which columns of `temporal` (by position) have met a value that is not of their type.
+  const watched = Object.entries(options.temporal ?? {}).map(([name, type]) => ({
+    name,
+    at: reader.columns.indexOf(name),
+    bit: type === "date" ? TEMPORAL_DATE : TEMPORAL_DATETIME,
+    broken: false,
+  })).filter((column) => column.at >= 0);
+  const watch = (records: SourceRecord[]) => {
+    for (const column of watched) {
+      if (column.broken) continue;
+      for (const { values } of records) {
+        const value = values[column.at];
+        if (typeof value === "string" && temporalOf(value) !== column.bit) {
+          column.broken = true;
+          break;
+        }
+      }
+    }
+  };
   function* batches(): Generator<SourceRecord[]> {
     let header = reader.hasHeader;
     if (header) typed();
@@ -90,7 +119,10 @@ export function importUploadPart(conn: Connection, options: UploadPartOptions): 
         header = true;
         typed();
       }
-      if (records.length) yield records;
+      if (records.length) {
+        if (watched.length) watch(records);
+        yield records;
+      }
     }
     if (!header) throw new ImportError("The file is empty: there is no header row");
   }
@@ -116,6 +148,7 @@ export function importUploadPart(conn: Connection, options: UploadPartOptions): 
     nextLine: reader.line,
     schema,
     schemaChanged: schemaVersion(conn) !== version,
+    notTemporal: watched.filter((column) => column.broken).map((column) => column.name),
   };
 }
 

@@ -24,8 +24,12 @@ import { BadRequest, PayloadTooLarge } from "../../http/errors.ts";
 import { encodingNamed } from "../../db/import/encoding.ts";
 import { checkDelimiter } from "../../db/import/open_source.ts";
 import { ImportError } from "../../db/import/import_error.ts";
-import type { ImportType } from "../../db/import/column_types.ts";
-import { importUploadPart, type UploadPartOptions } from "../../db/import/upload_part.ts";
+import type { ImportColumnType, ImportType } from "../../db/import/column_types.ts";
+import {
+  importUploadPart,
+  type UploadPartOptions,
+  type UploadPartResult,
+} from "../../db/import/upload_part.ts";
 import {
   requireActions,
   requireMutable,
@@ -69,10 +73,25 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   requireMutable(db);
   if (db.row_writes) throw new BadRequest(`Uploading files is not available on ${db.engine}`);
   const text = await partText(svc, request);
+  // The date and datetime column types the first part gave the table: a later part's value that
+  // is no such date takes the type away (the data stays as it is).
+  const temporal: Record<string, ImportColumnType> = {};
+  if (part.continues) {
+    for (const [column, assigned] of await svc.column_type_store.forTable(db.name, table)) {
+      if (assigned?.type === "date" || assigned?.type === "datetime") {
+        temporal[column] = assigned.type;
+      }
+    }
+  }
 
   let result;
   try {
-    result = await runWrite(svc, request, db, (conn) => importUploadPart(conn, { ...part, text }));
+    result = await runWrite(
+      svc,
+      request,
+      db,
+      (conn) => importUploadPart(conn, { ...part, text, temporal }),
+    );
   } catch (error) {
     // The line also as a number, for the page that sent the part.
     if (error instanceof ImportError) error.extra = { ...error.extra, line: error.line };
@@ -80,6 +99,7 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   }
   // Only a part that created or rebuilt the table changes what the catalog lists.
   if (result.schemaChanged) await svc.refresh_catalog();
+  await storeColumnTypes(svc, db.name, table, result);
   const fields = { actor: request.actor, database: db.name, table };
   // No read after the write: a part may take longer than sql_time_limit_ms, which a read made
   // for the same request would then be past.
@@ -103,8 +123,31 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   }, { status: 201 });
 }
 
+/**
+ * A new table's TEXT columns of ISO dates (or dates and times) get the `date` (`datetime`)
+ * column type, as `vitrine insert` and pasted rows give it; a later part that breaks one takes
+ * it away.
+ */
+async function storeColumnTypes(
+  svc: ViewHost,
+  database: string,
+  table: string,
+  result: UploadPartResult,
+): Promise<void> {
+  if (result.created) {
+    for (const { name, column_type } of result.columns) {
+      if (column_type && svc.columnTypes.find(column_type)) {
+        await svc.column_type_store.set(database, table, name, { type: column_type, config: null });
+      }
+    }
+  }
+  for (const column of result.notTemporal) {
+    await svc.column_type_store.set(database, table, column, null);
+  }
+}
+
 /** The query string's options, every unknown or invalid one a 400. */
-function parsePart(request: Request, table: string): Omit<UploadPartOptions, "text"> {
+function parsePart(request: Request, table: string): Omit<UploadPartOptions, "text" | "temporal"> {
   const args = request.args;
   const invalid = args.keys().filter((key) => !PARAMETERS.includes(key)).sort();
   if (invalid.length) throw new BadRequest(`Invalid parameter: "${invalid.join('", "')}"`);

@@ -310,3 +310,33 @@ Deno.test("appending: a number column refuses text, naming line and column; the 
     assert.deepEqual(found.json().map((row: { id: number }) => row.id), [51]);
   });
 });
+
+Deno.test("a new table's column of ISO dates gets the date type; a later part's other text takes it away", async () => {
+  await withWriter(async (svc) => {
+    const types = async () =>
+      Object.fromEntries(
+        [...await svc.column_type_store.forTable("shop", "visits")].map(([c, a]) => [c, a?.type]),
+      );
+    const first = await upload(
+      svc,
+      "visits",
+      "create=1",
+      "day,at,note\n2024-03-01,2024-03-01T10:00:00,a\n2024-03-02,,b\n",
+    );
+    assert.equal(first.status, 201, first.text);
+    assert.deepEqual(await types(), { day: "date", at: "datetime" });
+    const columns = "column=day&column=at&column=note&continue=1";
+    const dates = await upload(svc, "visits", `${columns}&line=4`, "2024-03-03,,c\n");
+    assert.equal(dates.status, 201, dates.text);
+    assert.deepEqual(await types(), { day: "date", at: "datetime" });
+    const other = await upload(svc, "visits", `${columns}&line=5`, "soon,2024-03-04T09:30:00,d\n");
+    assert.equal(other.status, 201, other.text);
+    assert.deepEqual(await types(), { day: undefined, at: "datetime" });
+    assert.deepEqual(fileRows(svc, "select day from visits order by rowid"), [
+      { day: "2024-03-01" },
+      { day: "2024-03-02" },
+      { day: "2024-03-03" },
+      { day: "soon" },
+    ]);
+  });
+});
