@@ -48,12 +48,13 @@ export interface ServerProcess {
 
 /**
  * Starts `command` (its first item is the program) from the repository root and resolves once
- * `http://127.0.0.1:<port><ready>` answers (or after 30 s of trying).
+ * `http://127.0.0.1:<port><ready>` answers (or after `timeoutMs`, 30 s by default, of trying).
  */
 export async function startServer(
   command: string[],
   port: number,
   ready = "/",
+  timeoutMs = 30_000,
 ): Promise<ServerProcess> {
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
@@ -62,7 +63,7 @@ export async function startServer(
     stderr: "inherit",
   }).spawn();
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < timeoutMs / 100; i++) {
     try {
       await (await fetch(`${base}${ready}`)).body?.cancel();
       break;
