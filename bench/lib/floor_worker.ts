@@ -10,10 +10,12 @@
 import { Connection } from "../../src/sqlite/mod.ts";
 import type { BindParams } from "../../src/sqlite/values.ts";
 import { threadCpuMs } from "../../src/util/thread_clock.ts";
+import { runRead } from "../../src/db/read_query.ts";
 
 interface Job {
   path: string;
-  requests: [string, BindParams | null][][];
+  /** Per request its statements: SQL, parameters, and a time limit (ms) for some. */
+  requests: [string, BindParams | null, number?][][];
 }
 
 const scope = globalThis as unknown as {
@@ -30,9 +32,17 @@ scope.onmessage = ({ data }) => {
   const cpu0 = threadCpuMs();
   for (const statements of data.requests) {
     const r0 = performance.now();
-    for (const [sql, params] of statements) {
+    for (const [sql, params, limitMs] of statements) {
       const s0 = performance.now();
-      conn.query(sql, params ?? undefined);
+      if (limitMs === undefined) conn.query(sql, params ?? undefined);
+      else {
+        // Stopped at its time limit when recorded: it runs no longer than it ran then, by the
+        // same progress handler as in a read worker.
+        const request = { sql, params, maxRows: null, timeLimitMs: limitMs, deadline: null };
+        try {
+          runRead(conn, request);
+        } catch { /* interrupted, as it was */ }
+      }
       times.set(sql, (times.get(sql) ?? 0) + performance.now() - s0);
     }
     perRequest.push(performance.now() - r0);

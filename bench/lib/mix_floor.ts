@@ -7,7 +7,8 @@
  * warm-up's URLs and then the measured run's, and each URL's `_trace=1` lists its SQL. Statements
  * the query cache answered (`cached: true`: the measured server did not run them either, as it
  * had met the same count or facet before) are left out of the replay; statements stopped at their
- * time limit are counted (`interrupted`) and replayed whole.
+ * time limit (`interrupted`) are replayed with a limit of the time they ran, by the read workers'
+ * own progress handler (`runRead`).
  *
  * @module
  */
@@ -17,8 +18,11 @@ import type { BindParams } from "../../src/sqlite/values.ts";
 import type { MixUrl } from "./mix.ts";
 import { freePort, startServer } from "./process.ts";
 
-/** One statement a URL ran: its SQL and parameters. */
-export type Statement = [string, BindParams | null];
+/**
+ * One statement a URL ran: its SQL and parameters, and for one stopped at its time limit the
+ * milliseconds it ran (the replay stops it there too).
+ */
+export type Statement = [string, BindParams | null] | [string, BindParams | null, number];
 
 /** What recording a list of URLs found. */
 export interface Recording {
@@ -26,7 +30,7 @@ export interface Recording {
   requests: Statement[][];
   /** Statements of those URLs the query cache answered (left out of the replay). */
   cached: number;
-  /** Statements of those URLs stopped at their time limit (replayed whole). */
+  /** Statements of those URLs stopped at their time limit (replayed up to the time they ran). */
   interrupted: number;
 }
 
@@ -37,6 +41,7 @@ interface TraceSql {
   params: BindParams | null;
   cached?: boolean;
   interrupted?: boolean;
+  duration_ms: number;
 }
 
 /** The SQL entries of `url`'s trace (`_trace=1`): JSON's `_trace`, or the HTML page's panel. */
@@ -77,7 +82,11 @@ export async function recordMix(
       recording.cached += sql.filter((t) => t.cached).length;
       recording.interrupted += sql.filter((t) => t.interrupted).length;
       recording.requests.push(
-        sql.filter((t) => !t.cached).map((t) => [t.sql, t.params ?? null]),
+        sql.filter((t) => !t.cached).map((t): Statement =>
+          t.interrupted
+            ? [t.sql, t.params ?? null, Math.max(1, Math.round(t.duration_ms))]
+            : [t.sql, t.params ?? null]
+        ),
       );
     }
   } finally {

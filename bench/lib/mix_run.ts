@@ -148,7 +148,7 @@ export function printMixDetails(run: MixRun): void {
       } were answered by ` +
       `the query cache (not replayed) and ${
         fmt(run.recording.interrupted)
-      } stopped at their time limit when recorded (replayed whole).`,
+      } stopped at their time limit when recorded (replayed up to the time they ran).`,
   );
   const kinds = byKind(run.timed.vitrine);
   const refKinds = run.timed.reference ? byKind(run.timed.reference) : null;
