@@ -22,7 +22,7 @@ import { StatusError } from "../util/errors.ts";
 import type { SqlDialect } from "./dialect.ts";
 import type { KeyedTable, ReturnedRow } from "./row_writes.ts";
 import type { RowWrites, WriteScope } from "./engine.ts";
-import type { PgRun } from "./postgres_connection.ts";
+import type { PgRun, PgRunResult } from "./postgres_connection.ts";
 import { firstImage, generatedColumns, PgChangeLog, type PgImage } from "./postgres_history.ts";
 import { revertPgChanges } from "./postgres_revert.ts";
 import { toPgStatement } from "./postgres_params.ts";
@@ -222,8 +222,55 @@ export function pgRowWrites(
       }
       return result;
     }, scope);
-  const locked = (run: PgWriteRun, table: string, keys: string[], key: readonly unknown[]) =>
-    lockedRow(run, dialect, table, keys, key);
+  /**
+   * Sets `columns` (values `setValues`) on the row keyed by `keyParams`, `RETURNING *`. With a
+   * `log` the row's image before comes from a locked read in the same statement (its columns
+   * returned first), so recording costs no round trip of its own.
+   */
+  const updateOne = async (
+    run: PgWriteRun,
+    log: PgChangeLog | null,
+    target: KeyedTable,
+    keys: string[],
+    columns: string[],
+    setValues: unknown[],
+    keyParams: unknown[],
+  ): Promise<PgRunResult> => {
+    const table = dialect.tableName(target.table);
+    const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
+    const params = [...setValues, ...keyParams];
+    if (!log) {
+      return await run(
+        `update ${table} set ${set} where ${where(keys, columns.length)} returning *`,
+        params,
+      );
+    }
+    const joined = keys.map((k) => `vitrine_new.${q(k)} = vitrine_old.${q(k)}`).join(" and ");
+    const both = await run(
+      `update ${table} as vitrine_new set ${set}
+      from (select * from ${table} where ${where(keys, columns.length)} for update) as vitrine_old
+      where ${joined} returning vitrine_old.*, vitrine_new.*`,
+      params,
+    );
+    const half = both.columns.length / 2;
+    const image = (from: number, to: number): PgImage | null =>
+      both.values.length
+        ? { row: both.values[0].slice(from, to), columns: both.columns.slice(from, to) }
+        : null;
+    const before = image(0, half);
+    const after = image(half, both.columns.length);
+    log.change(target.table, keys, before, after);
+    const values = after ? [after.row] : [];
+    const afterColumns = both.columns.slice(half);
+    return {
+      ...both,
+      values,
+      columns: afterColumns,
+      rows: values.map((row) =>
+        Object.fromEntries(afterColumns.map((column, i) => [column.name, row[i]]))
+      ),
+    };
+  };
   return {
     within: (inner) => pgRowWrites(dialect, transaction, schemaChanged, fail, inner),
     revert: (entries) =>
@@ -273,13 +320,8 @@ export function pgRowWrites(
             const found = await run(`select * from ${table} where ${where(keys, 0)}`, keyParams);
             return options.returning ? found.rows[0] ?? null : null;
           }
-          const before = log ? await locked(run, target.table, keys, keyValues) : null;
-          const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
-          const result = await run(
-            `update ${table} set ${set} where ${where(keys, columns.length)} returning *`,
-            [...columns.map((c) => param(update[c])), ...keyParams],
-          );
-          log?.change(target.table, keys, before, firstImage(result));
+          const setValues = columns.map((c) => param(update[c]));
+          const result = await updateOne(run, log, target, keys, columns, setValues, keyParams);
           return options.returning ? result.rows[0] ?? null : null;
         })),
     delete: (target, keyValues) =>
@@ -297,17 +339,13 @@ export function pgRowWrites(
       write(async (run, log) => {
         const keys = keysOf(target);
         const columns = Object.keys(update);
-        const table = dialect.tableName(target.table);
-        const set = columns.map((c, i) => `${q(c)} = $${i + 1}`).join(", ");
-        const sql = `update ${table} set ${set} where ${where(keys, columns.length)} returning *`;
         const values = columns.map((c) => param(update[c]));
         const rows: ReturnedRow[] = [];
         for (const key of keyList) {
           await eachRow(target, key, async () => {
-            const before = log ? await locked(run, target.table, keys, key) : null;
-            const result = await run(sql, [...values, ...key.map(param)]);
+            const keyParams = key.map(param);
+            const result = await updateOne(run, log, target, keys, columns, values, keyParams);
             if (!result.count) throw new RowWriteError("record not found");
-            log?.change(target.table, keys, before, firstImage(result));
             rows.push(...result.rows);
           });
         }
