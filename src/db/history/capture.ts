@@ -18,7 +18,8 @@
 import type { Connection } from "../../sqlite/connection.ts";
 import { type Cell, preupdateAvailable, watchRowChanges } from "../../sqlite/preupdate.ts";
 import { cellJson } from "../../util/json_rows.ts";
-import { type HistoryRow, rowJson } from "./values.ts";
+import { rowJson } from "./values.ts";
+import type { SqlValue } from "../../sqlite/values.ts";
 import { rowReader } from "./rows.ts";
 import { quoteSqlIdentifier } from "../../util/sql.ts";
 
@@ -135,35 +136,68 @@ interface RowKey {
   pkCells: Cell[];
 }
 
+/** A row's first values of the write (null: it was inserted) and its values now (null: gone). */
+interface RowImages {
+  before: Cell[] | null;
+  after: SqlValue[] | null;
+  /** Which of `after`'s values were stored as REAL, by their index among the recorded columns. */
+  afterReal: ((k: number) => boolean) | null;
+}
+
 function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[]): ChangeRecord[] {
-  const first = new Map<string, { at: RowKey; before: Cell[] | null }>();
-  const note = (at: RowKey, before: Cell[] | null) => {
-    if (!first.has(at.key)) first.set(at.key, { at, before });
-  };
-  for (const change of changes) {
-    if (change.old) note(rowKey(shape, change.old, change.oldRowid), change.old);
-    if (change.new) note(rowKey(shape, change.new, change.newRowid), null);
-  }
-  const read = afterReader(conn, shape, [...first.values()].map(({ at }) => at));
+  const writer = rowWriter(shape);
   const records: ChangeRecord[] = [];
-  for (const { at, before } of first.values()) {
-    const beforeRow = before ? namedRow(shape, before) : null;
-    const afterRow = read(at);
-    const beforeText = beforeRow ? rowJson(beforeRow) : null;
-    const afterText = afterRow ? rowJson(afterRow) : null;
-    if (beforeText === afterText) continue;
-    const row = (afterRow ?? beforeRow)!;
-    const pks = shape.pks.length
-      ? shape.pks.map((pk) =>
-        row.find(([name]) => name === pk)?.[1] ?? { value: null, real: false }
-      )
-      : [{ value: at.rowid, real: false }];
+  const record = (rowid: number | bigint | null, images: RowImages) => {
+    const before = images.before ? writer.text((k) => writer.beforeCell(images.before!, k)) : null;
+    const after = images.after ? writer.afterText(images.after, images.afterReal!) : null;
+    if (before === after) return;
+    let pks: string;
+    if (!shape.pks.length) pks = `[${cellJson(rowid, false, false)}]`;
+    else if (images.after) pks = writer.afterPks(images.after, images.afterReal!);
+    else pks = writer.pks((k) => writer.beforeCell(images.before!, k));
     records.push({
       table: shape.name,
-      pks: `[${pks.map((cell) => cellJson(cell.value, cell.real, false)).join(",")}]`,
-      operation: beforeText === null ? "insert" : afterText === null ? "delete" : "update",
-      before: beforeText,
-      after: afterText,
+      pks,
+      operation: before === null ? "insert" : after === null ? "delete" : "update",
+      before,
+      after,
+    });
+  };
+  if (shape.withoutRowid) {
+    const first = new Map<string, { at: RowKey; before: Cell[] | null }>();
+    const note = (at: RowKey, before: Cell[] | null) => {
+      if (!first.has(at.key)) first.set(at.key, { at, before });
+    };
+    for (const change of changes) {
+      if (change.old) note(rowKey(shape, change.old, change.oldRowid), change.old);
+      if (change.new) note(rowKey(shape, change.new, change.newRowid), null);
+    }
+    const read = rowReader(conn, shape.name, writer.names, shape.pks);
+    for (const { at, before } of first.values()) {
+      const now = read(at.pkCells.map((cell) => cell.value));
+      record(null, {
+        before,
+        after: now ? now.map(([, cell]) => cell.value) : null,
+        afterReal: now ? (k) => now[k][1].real : null,
+      });
+    }
+    return records;
+  }
+  // A rowid table's rows go by rowid (the hook hands it; a key change is two rows).
+  const first = new Map<number | bigint, Cell[] | null>();
+  for (const change of changes) {
+    if (change.old && !first.has(change.oldRowid)) first.set(change.oldRowid, change.old);
+    if (change.new && !first.has(change.newRowid)) first.set(change.newRowid, null);
+  }
+  const now = readRowidRows(conn, shape, writer.names, first);
+  for (const [rowid, before] of first) {
+    const found = now.get(rowid);
+    record(rowid, {
+      before,
+      after: found?.values ?? null,
+      afterReal: found
+        ? (k) => (found.real[Math.floor(k / MASK_BITS)] & (1 << k % MASK_BITS)) !== 0
+        : null,
     });
   }
   return records;
@@ -182,51 +216,112 @@ function rowKey(shape: TableShape, cells: Cell[], rowid: number | bigint): RowKe
   };
 }
 
-/** The hook's values named by column, generated columns left out. */
-function namedRow(shape: TableShape, cells: Cell[]): HistoryRow {
-  const row: HistoryRow = [];
-  shape.stored.forEach((column, i) => {
-    const { name, hidden } = shape.columns[column];
-    if (hidden === 0) row.push([name, cells[i] ?? { value: null, real: false }]);
-  });
-  return row;
-}
-
-/** Rows read back at a time (their rowids go in as one JSON array). */
-const CHUNK = 2000;
+const NO_CELL: Cell = { value: null, real: false };
 
 /**
- * Reads rows as they are now (null when gone), with each value's storage class: a rowid table's
- * rows all at once, a chunk of rowids a query, since one query per row costs more than the row.
+ * Writes a table's rows as history keeps them (`values.ts` `rowJson`: a JSON object of the
+ * recorded columns), straight from the hook's values or a query's, with each column's text
+ * before its value worked out once per table rather than once per row.
  */
-function afterReader(
+function rowWriter(shape: TableShape) {
+  /** The recorded columns: generated ones left out, in table order. */
+  const recorded = shape.columns.flatMap((column, i) => column.hidden === 0 ? [i] : []);
+  const names = recorded.map((i) => shape.columns[i].name);
+  const before = names.map((name, k) => `${k ? "," : "{"}${JSON.stringify(name)}:`);
+  /** Where each recorded column's value is among the hook's values (virtual columns absent). */
+  const hookAt = recorded.map((column) => shape.stored.indexOf(column));
+  const pkAt = shape.pks.map((pk) => names.indexOf(pk));
+  const text = (cell: (k: number) => Cell): string => {
+    if (!names.length) return "{}";
+    let out = "";
+    for (let k = 0; k < names.length; k++) {
+      const { value, real } = cell(k);
+      out += before[k] + cellJson(value, real, false);
+    }
+    return out + "}";
+  };
+  const pks = (cell: (k: number) => Cell): string =>
+    `[${pkAt.map((k) => k < 0 ? "null" : cellJson(cell(k).value, cell(k).real, false)).join(",")}]`;
+  return {
+    names,
+    text,
+    pks,
+    beforeCell: (cells: Cell[], k: number): Cell => cells[hookAt[k]] ?? NO_CELL,
+    afterText: (values: SqlValue[], real: (k: number) => boolean) =>
+      text((k) => ({ value: values[k], real: real(k) })),
+    afterPks: (values: SqlValue[], real: (k: number) => boolean) =>
+      pks((k) => ({ value: values[k], real: real(k) })),
+  };
+}
+
+/** Columns whose REAL-ness one integer of a query's row tells, a bit each. */
+const MASK_BITS = 30;
+
+/** Rowids read back by one query when they lie scattered (they go in as one JSON array). */
+const CHUNK = 2000;
+
+/** Rows of a stretch of rowids read back by one query (bounds the rows held at a time). */
+const SPAN = 4000;
+
+/**
+ * The rows of `wanted` rowids as they are now, with which values are REAL (the query tells that
+ * with a bit mask per 30 columns, not a column per column). Rowids close together (the rows an
+ * insert added, an update of a range) are read as a stretch of the table, which costs less than
+ * looking each up; scattered ones a chunk at a time, by a JSON array of them.
+ */
+function readRowidRows(
   conn: Connection,
   shape: TableShape,
-  keys: RowKey[],
-): (at: RowKey) => HistoryRow | null {
-  const names = shape.columns.filter((c) => c.hidden === 0).map((c) => c.name);
-  if (shape.withoutRowid) {
-    const read = rowReader(conn, shape.name, names, shape.pks);
-    return (at) => read(at.pkCells.map((cell) => cell.value));
+  names: string[],
+  wanted: ReadonlyMap<number | bigint, unknown>,
+): Map<number | bigint, { values: SqlValue[]; real: number[] }> {
+  const quoted = names.map(quoteSqlIdentifier);
+  const masks: string[] = [];
+  for (let m = 0; m < quoted.length; m += MASK_BITS) {
+    masks.push(
+      quoted.slice(m, m + MASK_BITS).map((q, b) => `((typeof(${q}) = 'real') << ${b})`).join(
+        " | ",
+      ),
+    );
   }
-  const select = names.map((name) => {
-    const q = quoteSqlIdentifier(name);
-    return `, ${q}, typeof(${q}) = 'real'`;
-  }).join("");
-  // query() keeps the compiled statement for the next write to this table.
-  const sql = `select rowid${select} from ${quoteSqlIdentifier(shape.name)}
-    where rowid in (select value from json_each(?))`;
-  const found = new Map<string, HistoryRow>();
-  for (let i = 0; i < keys.length; i += CHUNK) {
-    const rowids = keys.slice(i, i + CHUNK).map((key) => String(key.rowid));
-    for (const values of conn.query(sql, [`[${rowids.join(",")}]`]).rows) {
-      found.set(
-        String(values[0]),
-        names.map((name, j) => [name, { value: values[1 + 2 * j], real: values[2 + 2 * j] === 1 }]),
-      );
+  const select = `select rowid${quoted.map((q) => `, ${q}`).join("")}${
+    masks.map((mask) => `, ${mask}`).join("")
+  } from ${quoteSqlIdentifier(shape.name)}`;
+  const found = new Map<number | bigint, { values: SqlValue[]; real: number[] }>();
+  const take = (rows: SqlValue[][]) => {
+    for (const row of rows) {
+      const rowid = row[0] as number | bigint;
+      if (!wanted.has(rowid)) continue;
+      found.set(rowid, {
+        values: row.slice(1, 1 + names.length),
+        real: row.slice(1 + names.length).map(Number),
+      });
     }
+  };
+  const sorted = [...wanted.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const scattered: (number | bigint)[] = [];
+  // query() keeps the compiled statements for the next write to this table.
+  for (let i = 0; i < sorted.length;) {
+    // A stretch: as long as its rowids fill at least half of it, and at most SPAN long.
+    let j = i;
+    while (
+      j + 1 < sorted.length && Number(sorted[j + 1]) - Number(sorted[i]) < SPAN &&
+      Number(sorted[j + 1]) - Number(sorted[i]) < 2 * (j + 2 - i)
+    ) j++;
+    if (j - i + 1 >= 16) {
+      take(conn.query(`${select} where rowid between ? and ?`, [sorted[i], sorted[j]]).rows);
+    } else scattered.push(...sorted.slice(i, j + 1));
+    i = j + 1;
   }
-  return (at) => found.get(String(at.rowid)) ?? null;
+  for (let i = 0; i < scattered.length; i += CHUNK) {
+    const rowids = scattered.slice(i, i + CHUNK).map(String);
+    take(
+      conn.query(`${select} where rowid in (select value from json_each(?))`, [
+        `[${rowids.join(",")}]`,
+      ]).rows,
+    );
+  }
+  return found;
 }
 
 function tableShape(conn: Connection, table: string): TableShape | null {
