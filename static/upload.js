@@ -254,12 +254,13 @@ function setUp(panel) {
     start.disabled = true;
     progress.value = 0;
     count.textContent = "";
-    const show = () => {
+    // `stopped`: cancelled or failed, so no time is left to tell (the estimate would stay on).
+    const show = (stopped = false) => {
       const seconds = (performance.now() - started) / 1000;
       const left = sentBytes ? seconds / sentBytes * (total - sentBytes) : NaN;
       progress.value = Math.min(100, Math.round(100 * sentBytes / total));
       count.textContent = `${number(rows)} rows · ${megabytes(sentBytes)} of ` +
-        `${megabytes(total)} MB · ${timeLeft(left)}`;
+        `${megabytes(total)} MB` + (stopped ? "" : ` · ${timeLeft(left)}`);
     };
     // The next part is read and cut while the one before is on its way.
     let next = parts.next();
@@ -279,6 +280,7 @@ function setUp(panel) {
       try {
         answer = await sendPart(`${url}?${query}`, part.body, csrftoken);
       } catch (problem) {
+        show(true);
         const last = line + Math.max(0, countLineBreaks(part.text, dialect.lineBreak) - 1);
         throw new Error(
           `Lines ${number(line)}–${number(last)} were not added: ${problem.message}. ` +
@@ -295,6 +297,7 @@ function setUp(panel) {
     }
     const link = element("a", { href: tableUrl }, "Open the table");
     if (cancelled) {
+      show(true);
       done.replaceChildren(
         `Cancelled: ${number(rows)} rows were added and kept. `,
         ...(tableUrl ? [link] : []),

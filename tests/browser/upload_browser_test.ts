@@ -117,6 +117,14 @@ browserTest(
       // ...unless the amounts are to keep their three decimals as written.
       await page.getByLabel("Type of amount").selectOption("text");
       assert.equal(await page.locator(".upload-table").inputValue(), "deliveries");
+      // The name's box is a text field like the key's select beside it, not the browser's bare one.
+      const looks = await page.evaluate<string[]>(
+        `[...document.querySelectorAll(".upload-table, .upload-pk")].map((field) => {
+          const style = getComputedStyle(field);
+          return style.fontSize + " " + style.minHeight + " " + style.borderTopColor;
+        })`,
+      );
+      assert.equal(looks[0], looks[1]);
       await page.locator(".upload-pk").selectOption("code");
       // The sampling starts before the upload, so it cannot miss the beginning.
       const sampled = progressSeen(page);
@@ -272,6 +280,7 @@ browserTest(
     assert.equal(at, 3001 + 2 * 4);
     assert.ok(from > 1 && from <= at && at <= to, `${from}–${to}`);
     assert.equal(await sqlite3("select count(*) from parts"), String(before));
+    assert.doesNotMatch(await page.locator(".upload-count").textContent() ?? "", /left/);
     assert.equal(await sqlite3("select max(code) from parts"), String(before).padStart(8, "0"));
   },
   editorService({ partBytes: 16 * 1024 }),
@@ -298,6 +307,11 @@ browserTest(
       await done.textContent() ?? "",
     );
     assert.ok(match, await done.textContent() ?? "");
+    // Stopped, the progress line keeps what was sent but no longer says how long is left.
+    assert.match(
+      await page.locator(".upload-count").textContent() ?? "",
+      /^[\d,]+ rows · [\d.]+ of [\d.]+ MB$/,
+    );
     const sent = Number(match[1].replaceAll(",", ""));
     assert.ok(sent > 0 && sent < 60_000, `sent ${sent}`);
     assert.equal(await sqlite3("select count(*) from many"), String(sent));
