@@ -63,13 +63,33 @@ export function rowKey(table: string, pks: string): string {
   return `${table}\u0000${pks}`;
 }
 
-/** Records written by one statement (they go in as one JSON array). */
-const CHUNK = 2000;
+/** Records written by one statement: six parameters each, far below SQLite's limit. */
+const CHUNK = 100;
+
+/** The values every record of one write shares, bound once per statement as `?1` … `?6`. */
+const SHARED = 6;
+
+/** A multi-row INSERT of `rows` records: the shared values by number, then six of each record. */
+function insertSql(rows: number): string {
+  const values: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const at = SHARED + 1 + 6 * r;
+    const own = (i: number) => `?${at + i}`;
+    values.push(
+      `(?1, ${own(0)}, ${own(1)}, ${own(2)}, ${own(3)}, ${own(4)}, ?2, ?3, ?4, ?5, ?6, ${own(5)})`,
+    );
+  }
+  return `INSERT INTO ${HISTORY_TABLE} (database_name, table_name, pks, operation, before, after,
+    actor_id, actor, time, request_id, request, reverts) VALUES ${values.join(", ")}`;
+}
+
+let fullChunkSql: string | undefined;
 
 /**
  * Records `records` on `conn` (inside the caller's transaction); creates the table if needed.
- * The records of a chunk go in as one JSON array that SQLite takes apart, one parameter instead
- * of twelve a row: binding each value costs more than the row's insert.
+ * A chunk of records is one multi-row INSERT whose shared values are bound once: binding a
+ * record's own values costs less than a statement per record, or a JSON array of them that
+ * SQLite parses again.
  */
 export function writeChanges(
   conn: Connection,
@@ -82,32 +102,34 @@ export function writeChanges(
     HISTORY_TABLE,
   ]).rows.length > 0;
   if (!exists) conn.exec(HISTORY_SCHEMA);
-  const item = (i: number) => `json_extract(value, '$[${i}]')`;
-  // query() keeps the compiled statement for the next write.
-  const sql = `INSERT INTO ${HISTORY_TABLE} (database_name, table_name, pks, operation, before,
-      after, actor_id, actor, time, request_id, request, reverts)
-    SELECT ?, ${item(0)}, ${item(1)}, ${item(2)}, ${item(3)}, ${item(4)}, ?, ?, ?, ?, ?, ${item(5)}
-    FROM json_each(?) ORDER BY key`;
   const actorId = context.actor?.id ?? null;
-  const actor = context.actor ? JSON.stringify(context.actor) : null;
+  const params: SqlValue[] = [
+    context.database,
+    actorId === null ? null : String(actorId),
+    context.actor ? JSON.stringify(context.actor) : null,
+    context.time,
+    context.request_id,
+    context.request,
+  ];
   for (let i = 0; i < records.length; i += CHUNK) {
-    const rows = records.slice(i, i + CHUNK).map((record) => [
-      record.table,
-      record.pks,
-      record.operation,
-      record.before,
-      record.after,
-      context.reverts?.get(rowKey(record.table, record.pks)) ?? null,
-    ]);
-    conn.query(sql, [
-      context.database,
-      actorId === null ? null : String(actorId),
-      actor,
-      context.time,
-      context.request_id,
-      context.request,
-      JSON.stringify(rows),
-    ]);
+    const end = Math.min(i + CHUNK, records.length);
+    params.length = SHARED;
+    for (let r = i; r < end; r++) {
+      const record = records[r];
+      params.push(
+        record.table,
+        record.pks,
+        record.operation,
+        record.before,
+        record.after,
+        context.reverts?.get(rowKey(record.table, record.pks)) ?? null,
+      );
+    }
+    // query() keeps the compiled statement for the next write: a full chunk's, and the last's.
+    conn.query(
+      end - i === CHUNK ? (fullChunkSql ??= insertSql(CHUNK)) : insertSql(end - i),
+      params,
+    );
   }
 }
 

@@ -29,3 +29,49 @@ Deno.test("trimChanges: a history in memory over its budget loses its oldest cha
   assert.equal(newest, 2000);
   assert.equal(oldest, 2001 - Number(count));
 });
+
+Deno.test("writeChanges: every record in order with the request's values, across full and partial chunks", () => {
+  using conn = Connection.open(":memory:");
+  const records = Array.from({ length: 253 }, (_, i) => ({
+    table: i % 2 ? "odd" : "even",
+    pks: `[${i}]`,
+    operation: (["insert", "update", "delete"] as const)[i % 3],
+    before: i % 3 === 0 ? null : `{"id":${i},"v":"before ☃ \\"${i}\\""}`,
+    after: i % 3 === 2 ? null : `{"id":${i},"v":${i}.0}`,
+  }));
+  const context = {
+    database: "shop",
+    actor: { id: 7, name: "ed" },
+    time: "2026-11-29T00:00:00.000Z",
+    request_id: "req",
+    request: "POST /shop/-/revert",
+    reverts: new Map([["odd\u0000[1]", 41], ["even\u0000[250]", 42]]),
+  };
+  writeChanges(conn, records, context);
+  writeChanges(conn, records.slice(0, 3), { ...context, actor: null, reverts: undefined });
+  const rows = conn.query(
+    `select id, database_name, table_name, pks, operation, before, after, actor_id, actor, time,
+      request_id, request, reverts from _vitrine_history order by id`,
+  ).rows;
+  assert.equal(rows.length, 256);
+  assert.deepEqual(
+    rows.slice(0, 253),
+    records.map((record, i) => [
+      i + 1,
+      "shop",
+      record.table,
+      record.pks,
+      record.operation,
+      record.before,
+      record.after,
+      "7",
+      '{"id":7,"name":"ed"}',
+      "2026-11-29T00:00:00.000Z",
+      "req",
+      "POST /shop/-/revert",
+      i === 1 ? 41 : i === 250 ? 42 : null,
+    ]),
+  );
+  assert.deepEqual(rows[253].slice(7, 9), [null, null]);
+  assert.deepEqual(rows.slice(253).map((row) => row[12]), [null, null, null]);
+});
