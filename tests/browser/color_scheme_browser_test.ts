@@ -21,7 +21,11 @@ function contrast(a: string, b: string): number {
 function colors(page: Page, selector: string): Promise<{ color: string; background: string }> {
   // A string, so the test files need no DOM type library.
   return page.evaluate<{ color: string; background: string }>(
-    `(() => { const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)}));
+    `(() => { const e = document.querySelector(${
+      JSON.stringify(selector)
+    }); if (!e) throw new Error("missing " + ${
+      JSON.stringify(selector)
+    } + " in " + location.href + " " + document.title); const s = getComputedStyle(e);
       return { color: s.color, background: s.backgroundColor }; })()`,
   );
 }
