@@ -55,7 +55,7 @@ browserTest(
       assert.ok(contrast(color, body.background) >= 4.5, `${selector} contrast: ${color}`);
     }
   },
-  () => shopService(),
+  () => shopService({ settings: { sql_time_limit_ms: 30_000, facet_time_limit_ms: 30_000 } }),
 );
 
 browserTest("light colour scheme: light page, dark text", async (page, base) => {
@@ -68,7 +68,7 @@ browserTest("light colour scheme: light page, dark text", async (page, base) => 
     const { color } = await colors(page, selector);
     assert.ok(contrast(color, body.background) >= 4.5, `${selector} contrast: ${color}`);
   }
-}, () => shopService());
+}, () => shopService({ settings: { sql_time_limit_ms: 30_000, facet_time_limit_ms: 30_000 } }));
 
 browserTest("flash messages keep their colours and contrast in dark mode", async (page, base) => {
   await page.emulateMedia({ colorScheme: "dark" });
@@ -85,7 +85,7 @@ browserTest("flash messages keep their colours and contrast in dark mode", async
     assert.ok(contrast(color, background) >= 7, `${type} message contrast`);
   }
   assert.equal(backgrounds.size, 3, "each message type has its own tint");
-}, () => shopService());
+}, () => shopService({ settings: { sql_time_limit_ms: 30_000, facet_time_limit_ms: 30_000 } }));
 
 browserTest("form fields and menu buttons have 3:1 borders in both schemes", async (page, base) => {
   for (const scheme of ["light", "dark"] as const) {
@@ -108,4 +108,4 @@ browserTest("form fields and menu buttons have 3:1 borders in both schemes", asy
       );
     }
   }
-}, () => shopService());
+}, () => shopService({ settings: { sql_time_limit_ms: 30_000, facet_time_limit_ms: 30_000 } }));

@@ -11,7 +11,8 @@ if (SPATIALITE_READY) {
     async (page, base) => {
       await page.goto(`${base}/geo/places`);
       const panel = page.locator(".map-panel[data-ready]");
-      await panel.waitFor();
+      // The map library is a large script: a loaded machine can take a while to run it.
+      await panel.waitFor({ timeout: 90_000 });
       assert.equal(await panel.getAttribute("data-points"), "2");
       assert.equal(await textOf(page, ".map-note"), "2 rows on the map.");
       // The cells read as WKT, not as binary sizes.

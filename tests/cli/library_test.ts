@@ -181,7 +181,8 @@ Deno.test("a file deleted before the library noticed leaves the index working", 
 Deno.test("remove_database lets the requests in flight finish before closing", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "vitrine-library-" });
   writeDb(`${dir}/slow.db`, ["s"]);
-  const svc = new Service({ files: [`${dir}/slow.db`] });
+  // A generous limit: on a loaded machine the slow query must finish, not be interrupted.
+  const svc = new Service({ files: [`${dir}/slow.db`], settings: { sql_time_limit_ms: 60_000 } });
   try {
     await svc.client.get("/slow.json");
     // A query that takes a while, removed while it runs.
