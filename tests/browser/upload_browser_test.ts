@@ -323,3 +323,22 @@ browserTest(
   },
   editorService({ partBytes: 64 * 1024, drop: true }),
 );
+
+browserTest(
+  "on a table page the upload panel sits as close below the paste panel as that one below insert",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/categories`);
+    const gaps = await page.evaluate<number[]>(
+      `(() => {
+        const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+        return [
+          box("#paste-rows").top - box("#insert-row").bottom,
+          box(".upload-panel").top - box("#paste-rows").bottom,
+        ];
+      })()`,
+    );
+    assert.equal(gaps[1], gaps[0]);
+  },
+  editorService(),
+);
