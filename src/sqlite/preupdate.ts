@@ -24,7 +24,10 @@ export interface Cell {
 /** What kind of change a row undergoes. */
 export type RowOperation = "insert" | "update" | "delete";
 
-/** One row about to change; `before` and `after` may only be called while the listener runs. */
+/**
+ * One row about to change. It is only valid while the listener runs: the same object describes
+ * the next row, and `before` and `after` read the values of the row being changed.
+ */
 export interface RowChange {
   operation: RowOperation;
   /** Schema name: `main`, `temp` or an attached database. */
@@ -81,23 +84,36 @@ export function watchRowChanges(
     };
   };
   let failure: unknown = null;
+  // One change object for the whole watch, filled in for each row: the listener may use it only
+  // while it runs, and a fresh object with fresh closures per row costs more than the row.
+  let handle: Deno.PointerValue = null;
+  const change: RowChange = {
+    operation: "insert",
+    schema: "main",
+    table: "",
+    oldRowid: 0,
+    newRowid: 0,
+    count: 0,
+    before: (i) => read(lib.sqlite3_preupdate_old, handle, i),
+    after: (i) => read(lib.sqlite3_preupdate_new, handle, i),
+  };
   const callback = new Deno.UnsafeCallback(
     HOOK,
-    (_ctx, handle, op, schema, table, key1, key2) => {
+    (_ctx, pointer, op, schema, table, key1, key2) => {
       if (failure !== null) return;
       try {
-        listener({
-          operation: OPERATIONS[op],
-          schema: readCString(schema) ?? "main",
-          table: readCString(table) ?? "",
-          oldRowid: rowid(key1),
-          newRowid: rowid(key2),
-          count: lib.sqlite3_preupdate_count!(handle),
-          before: (i) => read(lib.sqlite3_preupdate_old, handle, i),
-          after: (i) => read(lib.sqlite3_preupdate_new, handle, i),
-        });
+        handle = pointer;
+        change.operation = OPERATIONS[op];
+        change.schema = readCString(schema) ?? "main";
+        change.table = readCString(table) ?? "";
+        change.oldRowid = rowid(key1);
+        change.newRowid = rowid(key2);
+        change.count = lib.sqlite3_preupdate_count!(pointer);
+        listener(change);
       } catch (error) {
         failure = error;
+      } finally {
+        handle = null;
       }
     },
   );
@@ -110,6 +126,7 @@ export function watchRowChanges(
 }
 
 function rowid(key: number | bigint): number | bigint {
+  if (typeof key === "number") return key;
   const big = BigInt(key);
   return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
     ? Number(big)

@@ -60,6 +60,33 @@ interface TableShape {
   stored: number[];
   /** Declared primary key columns, in key order. */
   pks: string[];
+  /** How its rows are written, once needed. */
+  writer?: RowWriter;
+}
+
+/**
+ * What history learned of a connection's tables, for as long as the schema stays as it was (its
+ * cookie, `pragma schema_version`, changes with every change of the schema, whoever makes it):
+ * reading them again for each write costs more than a write of a hundred rows (`pragma_table_list`
+ * looks at every table and view of the file).
+ */
+interface SchemaMemo {
+  version: number;
+  /** The tables that keep rows by rowid (not WITHOUT ROWID). */
+  byRowid: Set<string> | null;
+  /** Each table's shape; null for what is no table of `main`. */
+  shapes: Map<string, TableShape | null>;
+}
+
+const memos = new WeakMap<Connection, SchemaMemo>();
+
+function schemaMemo(conn: Connection): SchemaMemo {
+  const version = Number(conn.query("pragma schema_version").rows[0][0]);
+  let memo = memos.get(conn);
+  if (memo?.version !== version) {
+    memos.set(conn, memo = { version, byRowid: null, shapes: new Map() });
+  }
+  return memo;
 }
 
 /** A capture running on a write connection; `finish` ends it. */
@@ -72,7 +99,7 @@ export class ChangeCapture {
     // Which tables keep rows by rowid: their new values need not be read in the hook (the key is
     // the rowid, and the values after are read back at the end). A table created by the write
     // itself is not known here, so its values are read.
-    const byRowid = new Set(
+    const byRowid = schemaMemo(conn).byRowid ??= new Set(
       conn.query("select name from pragma_table_list where schema = 'main' and wr = 0").rows
         .map(([name]) => String(name)),
     );
@@ -119,7 +146,9 @@ export class ChangeCapture {
     }
     const records: ChangeRecord[] = [];
     for (const [table, changes] of byTable) {
-      const shape = tableShape(conn, table);
+      const memo = schemaMemo(conn);
+      if (!memo.shapes.has(table)) memo.shapes.set(table, tableShape(conn, table));
+      const shape = memo.shapes.get(table)!;
       if (shape === null) continue;
       // More values than columns: a column was dropped since, so the values cannot be named.
       if (changes.some((change) => change.count > shape.columns.length)) continue;
@@ -136,31 +165,34 @@ interface RowKey {
   pkCells: Cell[];
 }
 
-/** A row's first values of the write (null: it was inserted) and its values now (null: gone). */
-interface RowImages {
-  before: Cell[] | null;
-  after: SqlValue[] | null;
-  /** Which of `after`'s values were stored as REAL, by their index among the recorded columns. */
-  afterReal: ((k: number) => boolean) | null;
+/** A row as read back: its recorded columns' values, and which were REAL (`isReal`). */
+interface ReadRow {
+  values: SqlValue[];
+  /** One bit per column, {@link MASK_BITS} columns an integer. */
+  real: number[];
+}
+
+function isReal(real: number[], k: number): boolean {
+  return (real[Math.floor(k / MASK_BITS)] & (1 << k % MASK_BITS)) !== 0;
 }
 
 function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[]): ChangeRecord[] {
-  const writer = rowWriter(shape);
+  const writer = shape.writer ??= new RowWriter(shape);
   const records: ChangeRecord[] = [];
-  const record = (rowid: number | bigint | null, images: RowImages) => {
-    const before = images.before ? writer.text((k) => writer.beforeCell(images.before!, k)) : null;
-    const after = images.after ? writer.afterText(images.after, images.afterReal!) : null;
-    if (before === after) return;
-    let pks: string;
-    if (!shape.pks.length) pks = `[${cellJson(rowid, false, false)}]`;
-    else if (images.after) pks = writer.afterPks(images.after, images.afterReal!);
-    else pks = writer.pks((k) => writer.beforeCell(images.before!, k));
+  const record = (rowid: number | bigint | null, before: Cell[] | null, now: ReadRow | null) => {
+    const beforeText = before ? writer.beforeText(before) : null;
+    const afterText = now ? writer.afterText(now) : null;
+    if (beforeText === afterText) return;
     records.push({
       table: shape.name,
-      pks,
-      operation: before === null ? "insert" : after === null ? "delete" : "update",
-      before,
-      after,
+      pks: !shape.pks.length
+        ? `[${cellJson(rowid, false, false)}]`
+        : now
+        ? writer.afterPks(now)
+        : writer.beforePks(before!),
+      operation: beforeText === null ? "insert" : afterText === null ? "delete" : "update",
+      before: beforeText,
+      after: afterText,
     });
   };
   if (shape.withoutRowid) {
@@ -175,11 +207,11 @@ function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[])
     const read = rowReader(conn, shape.name, writer.names, shape.pks);
     for (const { at, before } of first.values()) {
       const now = read(at.pkCells.map((cell) => cell.value));
-      record(null, {
-        before,
-        after: now ? now.map(([, cell]) => cell.value) : null,
-        afterReal: now ? (k) => now[k][1].real : null,
+      const real = new Array(Math.ceil(writer.names.length / MASK_BITS)).fill(0);
+      now?.forEach(([, cell], k) => {
+        if (cell.real) real[Math.floor(k / MASK_BITS)] |= 1 << k % MASK_BITS;
       });
+      record(null, before, now ? { values: now.map(([, cell]) => cell.value), real } : null);
     }
     return records;
   }
@@ -190,16 +222,7 @@ function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[])
     if (change.new && !first.has(change.newRowid)) first.set(change.newRowid, null);
   }
   const now = readRowidRows(conn, shape, writer.names, first);
-  for (const [rowid, before] of first) {
-    const found = now.get(rowid);
-    record(rowid, {
-      before,
-      after: found?.values ?? null,
-      afterReal: found
-        ? (k) => (found.real[Math.floor(k / MASK_BITS)] & (1 << k % MASK_BITS)) !== 0
-        : null,
-    });
-  }
+  for (const [rowid, before] of first) record(rowid, before, now.get(rowid) ?? null);
   return records;
 }
 
@@ -223,35 +246,61 @@ const NO_CELL: Cell = { value: null, real: false };
  * recorded columns), straight from the hook's values or a query's, with each column's text
  * before its value worked out once per table rather than once per row.
  */
-function rowWriter(shape: TableShape) {
-  /** The recorded columns: generated ones left out, in table order. */
-  const recorded = shape.columns.flatMap((column, i) => column.hidden === 0 ? [i] : []);
-  const names = recorded.map((i) => shape.columns[i].name);
-  const before = names.map((name, k) => `${k ? "," : "{"}${JSON.stringify(name)}:`);
+class RowWriter {
+  /** The recorded columns' names: generated ones left out, in table order. */
+  readonly names: string[];
+  /** `{"name":` for the first column, `,"name":` for the others. */
+  readonly #before: string[];
   /** Where each recorded column's value is among the hook's values (virtual columns absent). */
-  const hookAt = recorded.map((column) => shape.stored.indexOf(column));
-  const pkAt = shape.pks.map((pk) => names.indexOf(pk));
-  const text = (cell: (k: number) => Cell): string => {
-    if (!names.length) return "{}";
+  readonly #hookAt: number[];
+  /** Where each key column is among the recorded columns. */
+  readonly #pkAt: number[];
+
+  constructor(shape: TableShape) {
+    const recorded = shape.columns.flatMap((column, i) => column.hidden === 0 ? [i] : []);
+    this.names = recorded.map((i) => shape.columns[i].name);
+    this.#before = this.names.map((name, k) => `${k ? "," : "{"}${JSON.stringify(name)}:`);
+    this.#hookAt = recorded.map((column) => shape.stored.indexOf(column));
+    this.#pkAt = shape.pks.map((pk) => this.names.indexOf(pk));
+  }
+
+  #cell(cells: Cell[], k: number): Cell {
+    return cells[this.#hookAt[k]] ?? NO_CELL;
+  }
+
+  beforeText(cells: Cell[]): string {
+    if (!this.names.length) return "{}";
     let out = "";
-    for (let k = 0; k < names.length; k++) {
-      const { value, real } = cell(k);
-      out += before[k] + cellJson(value, real, false);
+    for (let k = 0; k < this.names.length; k++) {
+      const cell = this.#cell(cells, k);
+      out += this.#before[k] + cellJson(cell.value, cell.real, false);
     }
     return out + "}";
-  };
-  const pks = (cell: (k: number) => Cell): string =>
-    `[${pkAt.map((k) => k < 0 ? "null" : cellJson(cell(k).value, cell(k).real, false)).join(",")}]`;
-  return {
-    names,
-    text,
-    pks,
-    beforeCell: (cells: Cell[], k: number): Cell => cells[hookAt[k]] ?? NO_CELL,
-    afterText: (values: SqlValue[], real: (k: number) => boolean) =>
-      text((k) => ({ value: values[k], real: real(k) })),
-    afterPks: (values: SqlValue[], real: (k: number) => boolean) =>
-      pks((k) => ({ value: values[k], real: real(k) })),
-  };
+  }
+
+  afterText({ values, real }: ReadRow): string {
+    if (!this.names.length) return "{}";
+    let out = "";
+    for (let k = 0; k < this.names.length; k++) {
+      out += this.#before[k] + cellJson(values[k], isReal(real, k), false);
+    }
+    return out + "}";
+  }
+
+  beforePks(cells: Cell[]): string {
+    return `[${
+      this.#pkAt.map((k) => {
+        const cell = k < 0 ? NO_CELL : this.#cell(cells, k);
+        return cellJson(cell.value, cell.real, false);
+      }).join(",")
+    }]`;
+  }
+
+  afterPks({ values, real }: ReadRow): string {
+    return `[${
+      this.#pkAt.map((k) => k < 0 ? "null" : cellJson(values[k], isReal(real, k), false)).join(",")
+    }]`;
+  }
 }
 
 /** Columns whose REAL-ness one integer of a query's row tells, a bit each. */
@@ -274,7 +323,7 @@ function readRowidRows(
   shape: TableShape,
   names: string[],
   wanted: ReadonlyMap<number | bigint, unknown>,
-): Map<number | bigint, { values: SqlValue[]; real: number[] }> {
+): Map<number | bigint, ReadRow> {
   const quoted = names.map(quoteSqlIdentifier);
   const masks: string[] = [];
   for (let m = 0; m < quoted.length; m += MASK_BITS) {
@@ -287,7 +336,7 @@ function readRowidRows(
   const select = `select rowid${quoted.map((q) => `, ${q}`).join("")}${
     masks.map((mask) => `, ${mask}`).join("")
   } from ${quoteSqlIdentifier(shape.name)}`;
-  const found = new Map<number | bigint, { values: SqlValue[]; real: number[] }>();
+  const found = new Map<number | bigint, ReadRow>();
   const take = (rows: SqlValue[][]) => {
     for (const row of rows) {
       const rowid = row[0] as number | bigint;
