@@ -17,6 +17,7 @@ import { quoteName } from "../write_values.ts";
 import { createTableSql } from "../table_writes.ts";
 import { holdsNumbersOnly, readsAsNumber } from "../write_checks.ts";
 import { ImportError } from "./import_error.ts";
+import { indexText, rebuildWider, refreshTextIndex, rowError, tableInfo } from "./import_table.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
 import { type EncodedRows, isEncoded } from "./encoded_rows.ts";
 import {
@@ -223,8 +224,8 @@ class ImportRun {
       this.#setUp(sample);
       for (const rows of sample) this.#insert(rows);
     }
-    if (this.#options.fts?.length) this.#indexText(this.#options.fts);
-    else if (this.#rows) this.#refreshIndex();
+    if (this.#options.fts?.length) indexText(this.#conn, this.#options.table, this.#options.fts);
+    else if (this.#rows) refreshTextIndex(this.#conn, this.#options.table);
     this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
     return {
       table: this.#options.table,
@@ -617,70 +618,7 @@ class ImportRun {
     this.#finalize();
     const table = this.#options.table;
     const temp = `${table}_vitrine_import`;
-    const widened = this.#columns[i].name.toLowerCase();
-    const select = tableInfo(this.#conn, table).map(({ name }) => {
-      const q = quoteName(name);
-      return name.toLowerCase() === widened && old === "FLOAT" && type === "TEXT"
-        ? `CASE WHEN typeof(${q}) = 'real' AND ${q} = CAST(${q} AS INTEGER) ` +
-          `THEN CAST(CAST(${q} AS INTEGER) AS TEXT) ELSE ${q} END`
-        : q;
-    });
-    this.#conn.exec(this.#createSql(temp));
-    this.#conn.exec(
-      `INSERT INTO ${quoteName(temp)} SELECT ${select.join(", ")} FROM ${quoteName(table)}`,
-    );
-    this.#conn.exec(`DROP TABLE ${quoteName(table)}`);
-    this.#conn.exec(`ALTER TABLE ${quoteName(temp)} RENAME TO ${quoteName(table)}`);
+    rebuildWider(this.#conn, table, this.#createSql(temp), temp, this.#columns[i].name, old, type);
     this.#prepare();
   }
-
-  /** An existing `<table>_fts` index over this table is rebuilt, so it finds the new rows. */
-  #refreshIndex(): void {
-    const fts = `${this.#options.table}_fts`;
-    const sql = this.#conn.query("select sql from sqlite_master where name = ?", [fts]).rows[0];
-    if (typeof sql?.[0] === "string" && /content\s*=/i.test(sql[0])) {
-      this.#conn.exec(`INSERT INTO ${quoteName(fts)} (${quoteName(fts)}) VALUES ('rebuild')`);
-    }
-  }
-
-  /** `<table>_fts` over `columns`, built (or rebuilt) from the table's rows. */
-  #indexText(columns: string[]): void {
-    const have = new Map(
-      tableInfo(this.#conn, this.#options.table).map((c) => [c.name.toLowerCase(), c.name]),
-    );
-    const missing = columns.filter((column) => !have.has(column.toLowerCase()));
-    if (missing.length) {
-      throw new ImportError(`--fts names columns the table lacks: ${missing.join(", ")}`);
-    }
-    const table = this.#options.table;
-    const fts = `${table}_fts`;
-    const names = columns.map((column) => quoteName(have.get(column.toLowerCase())!));
-    this.#conn.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${quoteName(fts)} USING fts5 (${names.join(", ")}, ` +
-        `content=${quoteName(table)})`,
-    );
-    this.#conn.exec(`INSERT INTO ${quoteName(fts)} (${quoteName(fts)}) VALUES ('rebuild')`);
-  }
-}
-
-/** A failed row as an ImportError naming its line, with a hint for a repeated key. */
-function rowError(error: unknown, line: number, flagHints: boolean): Error {
-  if (!(error instanceof SqliteError)) return error as Error;
-  const repeated = /UNIQUE constraint failed|PRIMARY KEY/i.test(error.message);
-  const hint = !repeated
-    ? ""
-    : flagHints
-    ? " (a repeated key: use --replace or --upsert to overwrite)"
-    : " (a repeated key)";
-  return new ImportError(error.message + hint, { line, cause: error });
-}
-
-/** `PRAGMA table_info` of `table`: empty when there is no such table. */
-export function tableInfo(
-  conn: Connection,
-  table: string,
-): { name: string; type: string; pk: number }[] {
-  return conn.query("select name, type, pk from pragma_table_info(?)", [table]).rows.map((
-    row,
-  ) => ({ name: String(row[0]), type: String(row[1]), pk: Number(row[2]) }));
 }

@@ -12,7 +12,8 @@
 import type { Connection } from "../../sqlite/connection.ts";
 import { CsvRecordReader } from "./csv_records.ts";
 import { ImportError } from "./import_error.ts";
-import { importRecords, type ImportResult, tableInfo } from "./importer.ts";
+import { importRecords, type ImportResult } from "./importer.ts";
+import { tableInfo } from "./import_table.ts";
 import {
   type ImportColumnType,
   type ImportType,
