@@ -39,6 +39,7 @@ import {
   targetTable,
 } from "./target.ts";
 import { runWrite } from "./run_write.ts";
+import { checkUploadTypes } from "./upload_types.ts";
 import { TABLE_NAME } from "./create.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 import { tilde_decode } from "../../util/tilde.ts";
@@ -73,6 +74,7 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   requireMutable(db);
   if (db.row_writes) throw new BadRequest(`Uploading files is not available on ${db.engine}`);
   const text = await partText(svc, request);
+  await checkUploadTypes(svc, db.name, { ...part, text });
   // The date and datetime column types the first part gave the table: a later part's value that
   // is no such date takes the type away (the data stays as it is).
   const temporal: Record<string, ImportColumnType> = {};

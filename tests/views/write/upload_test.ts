@@ -340,3 +340,33 @@ Deno.test("a new table's column of ISO dates gets the date type; a later part's 
     ]);
   });
 });
+
+Deno.test("appending: a column with a column type refuses what /-/insert refuses, naming line and column", async () => {
+  await withWriter(async (svc) => {
+    const first = await upload(svc, "visits", "create=1", "day,note\n2024-03-01,a\n");
+    assert.equal(first.status, 201, first.text);
+    // A table page's upload: the header row, then a value the date type refuses on line 3.
+    const bad = await upload(svc, "visits", "", "day,note\n2024-03-02,b\nsoon,c\n");
+    assert.equal(bad.status, 400);
+    assert.deepEqual(errorsOf(bad), [
+      "line 3: column day: Must be a date in the form YYYY-MM-DD",
+    ]);
+    assert.equal(bad.json().line, 3);
+    const insert = await svc.client.post("/shop/visits/-/insert", {
+      json: { row: { day: "soon", note: "c" } },
+      headers: auth(svc),
+    });
+    assert.equal(insert.status, 400);
+    assert.deepEqual(fileRows(svc, "select day from visits order by rowid"), [{
+      day: "2024-03-01",
+    }]);
+    // Empty is NULL, which the type takes; parts without a header name their columns.
+    const good = await upload(svc, "visits", "column=day&column=note&line=2", "2024-03-02,b\n,c\n");
+    assert.equal(good.status, 201, good.text);
+    assert.deepEqual(fileRows(svc, "select day from visits order by rowid"), [
+      { day: "2024-03-01" },
+      { day: "2024-03-02" },
+      { day: null },
+    ]);
+  });
+});
