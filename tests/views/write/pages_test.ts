@@ -84,6 +84,9 @@ Deno.test("the create-table page lists the databases the actor may create tables
       /<option value="\/shop\/-\/create" data-key-columns="([^"]*)" selected>shop<\/option>/,
     );
     assert.ok(option, "shop is offered and chosen");
+    // The pasted rows' help names the command that reads files as they are read (there is no
+    // `vitrine import`).
+    assert.match(page.text, /as <code>vitrine insert<\/code> reads a file/);
     // Foreign keys may point at each table's single primary key (order_items has a compound
     // one; log none; the full-text index's tables are hidden).
     const keys = JSON.parse(option[1].replaceAll("&#34;", '"').replaceAll("&quot;", '"'));
