@@ -213,7 +213,8 @@ export async function readChanges(
   if (filter.table) add("h.table_name = ?", filter.table);
   if (filter.pks) add(`h.pks in (${filter.pks.map(() => "?").join(", ")})`, ...filter.pks);
   if (filter.request_id) add("h.request_id = ?", filter.request_id);
-  if (filter.ids) add(`h.id in (${filter.ids.map(() => "?").join(", ") || "null"})`, ...filter.ids);
+  // One JSON array, not a variable per id: a request's changes may number more than SQLite binds.
+  if (filter.ids) add("h.id in (select value from json_each(?))", JSON.stringify(filter.ids));
   if (filter.before_id) add("h.id < ?", filter.before_id);
   const limit = filter.limit ?? 100;
   const results = await source.execute(
@@ -247,8 +248,8 @@ export async function readChanges(
 export function rawChanges(source: Database, ids: number[]): Promise<RawEntry[]> {
   return source.execute(
     `select id, table_name, pks, operation, before, after from ${HISTORY_TABLE}
-    where id in (${ids.map(() => "?").join(", ")}) order by id`,
-    ids,
+    where id in (select value from json_each(?)) order by id`,
+    [JSON.stringify(ids)],
     { truncate: false },
   ).then((results) =>
     results.dicts().map((row) => ({

@@ -57,6 +57,21 @@ Deno.test("revert: every change of one request, inserts, updates and deletes tog
   assert.deepEqual(fileRows(svc, "select * from order_items order by order_id, product_id"), items);
 });
 
+Deno.test("revert: a request of 40,000 changes (an upload part's rows) is undone whole", async () => {
+  await using svc = historyService();
+  // More changes than SQLite takes bound variables in one statement (32,766).
+  const batch = await post(svc, "/shop/-/execute-write", {
+    sql: "with recursive n(i) as (select 1000 union all select i + 1 from n where i < 40999) " +
+      "insert into categories (id, name) select i, 'c' || i from n",
+  });
+  assert.equal(batch.status, 200, batch.text);
+  const [last] = await changesAt(svc);
+  const response = await post(svc, REVERT, { request_id: last.request_id });
+  assert.equal(response.status, 200, response.text);
+  assert.equal(response.json().reverted.length, 40_000);
+  assert.deepEqual(fileRows(svc, "select count(*) n from categories where id >= 1000"), [{ n: 0 }]);
+});
+
 Deno.test("revert: refused with a 409 when the row changed since, and nothing is undone", async () => {
   await using svc = historyService();
   await post(svc, "/shop/products/-/upsert", {
