@@ -63,8 +63,12 @@ export function rowKey(table: string, pks: string): string {
   return `${table}\u0000${pks}`;
 }
 
-/** Records written by one statement: six parameters each, far below SQLite's limit. */
-const CHUNK = 100;
+/**
+ * Records written by one statement. Ten go in at a fraction of a statement each; more would save
+ * little and cost more to compile, which happens again after every write: the history's guard
+ * (`protect.ts`) sets an authorizer, and that expires the connection's compiled statements.
+ */
+const CHUNK = 10;
 
 /** The values every record of one write shares, bound once per statement as `?1` … `?6`. */
 const SHARED = 6;
