@@ -20,15 +20,21 @@ const PIECE = 256 * 1024;
 
 /**
  * Checks the part's values of typed columns. A new table has no column types yet, and the later
- * parts of one (`continue`) take a date type away instead of refusing the value.
+ * parts of one (`continue`) take the date types its first part gave it away instead of refusing a
+ * value; its other column types (set meanwhile) are held to as on any table.
  */
 export async function checkUploadTypes(
   svc: ViewHost,
   database: string,
   part: Omit<UploadPartOptions, "temporal">,
 ): Promise<void> {
-  if (part.create || part.continues) return;
+  if (part.create) return;
   const types = await typedColumns(svc, database, part.table);
+  if (part.continues) {
+    for (const [column, assigned] of await svc.column_type_store.forTable(database, part.table)) {
+      if (assigned?.type === "date" || assigned?.type === "datetime") types.delete(column);
+    }
+  }
   if (!types.size) return;
   const reader = new CsvRecordReader(
     { delimiter: part.delimiter, quote: '"' },

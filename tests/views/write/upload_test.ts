@@ -360,6 +360,18 @@ Deno.test("appending: a column with a column type refuses what /-/insert refuses
     assert.deepEqual(fileRows(svc, "select day from visits order by rowid"), [{
       day: "2024-03-01",
     }]);
+    // A later part of the file that made the table takes its date type away instead (above);
+    // another type set meanwhile is held to.
+    await svc.column_type_store.set("shop", "visits", "note", { type: "email", config: null });
+    const email = await upload(
+      svc,
+      "visits",
+      "column=day&column=note&line=9&continue=1",
+      "2024-03-09,ann@example.com\nsoon,nobody\n",
+    );
+    assert.equal(email.status, 400);
+    assert.deepEqual(errorsOf(email), ["line 10: column note: Must be an email address"]);
+    await svc.column_type_store.set("shop", "visits", "note", null);
     // Empty is NULL, which the type takes; parts without a header name their columns.
     const good = await upload(svc, "visits", "column=day&column=note&line=2", "2024-03-02,b\n,c\n");
     assert.equal(good.status, 201, good.text);
