@@ -49,6 +49,11 @@ function element(tag, attributes = {}, text = "") {
 const number = (n) => n.toLocaleString("en");
 const megabytes = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
+/** "1 row", "2,000 rows". */
+function rowsOf(count) {
+  return `${number(count)} ${count === 1 ? "row" : "rows"}`;
+}
+
 /** "about 20 s left", "about 3 min left". */
 function timeLeft(seconds) {
   if (!Number.isFinite(seconds)) return "";
@@ -259,7 +264,7 @@ function setUp(panel) {
       const seconds = (performance.now() - started) / 1000;
       const left = sentBytes ? seconds / sentBytes * (total - sentBytes) : NaN;
       progress.value = Math.min(100, Math.round(100 * sentBytes / total));
-      count.textContent = `${number(rows)} rows · ${megabytes(sentBytes)} of ` +
+      count.textContent = `${rowsOf(rows)} · ${megabytes(sentBytes)} of ` +
         `${megabytes(total)} MB` + (stopped ? "" : ` · ${timeLeft(left)}`);
     };
     // The next part is read and cut while the one before is on its way.
@@ -284,7 +289,7 @@ function setUp(panel) {
         const last = line + Math.max(0, countLineBreaks(part.text, dialect.lineBreak) - 1);
         throw new Error(
           `Lines ${number(line)}–${number(last)} were not added: ${problem.message}. ` +
-            `${number(rows)} rows were added before.`,
+            `${rowsOf(rows)} ${rows === 1 ? "was" : "were"} added before.`,
         );
       }
       rows += answer.row_count;
@@ -299,14 +304,14 @@ function setUp(panel) {
     if (cancelled) {
       show(true);
       done.replaceChildren(
-        `Cancelled: ${number(rows)} rows were added and kept. `,
+        `Cancelled: ${rowsOf(rows)} ${rows === 1 ? "was" : "were"} added and kept. `,
         ...(tableUrl ? [link] : []),
       );
       if (created && panel.dataset.canDrop) done.append(" ", dropButton(tableUrl, csrftoken));
     } else {
       progress.value = 100;
-      count.textContent = `${number(rows)} rows · ${megabytes(total)} MB`;
-      done.replaceChildren(`Done: ${number(rows)} rows added. `, link);
+      count.textContent = `${rowsOf(rows)} · ${megabytes(total)} MB`;
+      done.replaceChildren(`Done: ${rowsOf(rows)} added. `, link);
     }
     done.hidden = false;
   }

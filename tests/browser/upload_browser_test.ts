@@ -204,6 +204,16 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
           "key). 0 rows were added before.",
       );
       assert.equal(await sqlite3("select count(*) from categories where id in (10, 11)"), "2");
+      // One row is one row.
+      await page.locator(".upload-paste").fill("id,name\n12,Tubers\n");
+      await page.getByRole("button", { name: "Preview pasted text" }).click();
+      await page.getByRole("button", { name: "Upload" }).click();
+      await page.locator(".upload-done").waitFor({ state: "visible" });
+      assert.equal(
+        await page.locator(".upload-done").textContent(),
+        "Done: 1 row added. Open the table",
+      );
+      assert.match(await page.locator(".upload-count").textContent() ?? "", /^1 row · /);
       // Nothing sticks out of the page at either size.
       const overflow = await page.evaluate(() => {
         const root = (globalThis as unknown as {
