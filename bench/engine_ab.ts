@@ -9,6 +9,12 @@
  * (below 1: cheaper now; read from /proc, which a shared machine's load disturbs far less).
  *
  *   deno run -A bench/engine_ab.ts --before=/work/wt/before [--rounds=3] [--seconds=3] [--rows=200000]
+ *       [--in-process[=10]]
+ *
+ * `--in-process` measures instead each checkout's CPU per request without HTTP (the requests
+ * handed to its `Service`, `bench/lib/checkout_cpu.ts`), a process per checkout in turn, 10 turns
+ * each by default, and prints the median of the after/before ratios of each turn: steadier still,
+ * as neither wrk nor the HTTP server share the CPU with it.
  *
  * Issue 43 item 3 (the `DatabaseEngine` interface, commit 6337eff as the before) is its first use.
  *
@@ -97,6 +103,11 @@ const urls: [string, string][] = [
 ];
 
 console.log(`# SQLite pages: ${flags.before} (A) vs ${here} (B)\n\n${machine()}\n`);
+if (flags["in-process"]) {
+  await inProcess(Number(flags["in-process"] === "1" ? 10 : flags["in-process"]));
+  Deno.removeSync(dir, { recursive: true });
+  Deno.exit(0);
+}
 console.log(
   `${fmt(ROWS)} rows; wrk -c${CONNECTIONS}, ${SECONDS} s per run, ${ROUNDS} rounds A/B per URL\n`,
 );
@@ -156,4 +167,52 @@ try {
 function median(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** `turns` turns of A then B (B then A every other turn), each a process of its own. */
+async function inProcess(turns: number): Promise<void> {
+  const heavy = (url: string) => /csv|query\?|^\/bench\/items$/.test(url);
+  const byCheckout = new Map<string, Record<string, number>[]>([[flags.before, []], [here, []]]);
+  for (let turn = 0; turn < turns; turn++) {
+    const order = turn % 2 === 0 ? [flags.before, here] : [here, flags.before];
+    for (const root of order) {
+      const run = async (list: string[], requests: number) => {
+        const output = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            "--config",
+            `${root}/deno.json`,
+            `${here}bench/lib/checkout_cpu.ts`,
+            root,
+            path,
+            String(requests),
+            ...list,
+          ],
+          stderr: "inherit",
+        }).output();
+        return JSON.parse(new TextDecoder().decode(output.stdout)) as Record<string, number>;
+      };
+      const pages = urls.map(([, url]) => url);
+      byCheckout.get(root)!.push({
+        ...await run(pages.filter((url) => !heavy(url)), 2000),
+        ...await run(pages.filter(heavy), 200),
+      });
+    }
+  }
+  console.log(`CPU per request in-process, ${turns} turns A/B\n`);
+  console.log("| page | A CPU/req | B CPU/req | B/A (median of turns) | B/A lowest–highest |");
+  console.log("|---|---:|---:|---:|---:|");
+  const [a, b] = [byCheckout.get(flags.before)!, byCheckout.get(here)!];
+  for (const [name, url] of urls) {
+    const ratios = a.map((turn, i) => b[i][url] / turn[url]);
+    console.log(
+      `| ${name} | ${fmt(median(a.map((t) => t[url])))} µs | ${
+        fmt(median(b.map((t) => t[url])))
+      } µs | ${fmt(median(ratios), 2)} | ${fmt(Math.min(...ratios), 2)}–${
+        fmt(Math.max(...ratios), 2)
+      } |`,
+    );
+  }
+  console.log(`\nload average: ${Deno.loadavg().map((n) => fmt(n, 1)).join(" ")}`);
 }
