@@ -165,16 +165,11 @@ interface RowKey {
   pkCells: Cell[];
 }
 
-/** A row as read back: its recorded columns' values, and which were REAL (`isReal`). */
-interface ReadRow {
-  values: SqlValue[];
-  /** One bit per column, {@link MASK_BITS} columns an integer. */
-  real: number[];
-}
-
-function isReal(real: number[], k: number): boolean {
-  return (real[Math.floor(k / MASK_BITS)] & (1 << k % MASK_BITS)) !== 0;
-}
+/**
+ * A row as read back, as the query hands it: its rowid, its recorded columns' values, then which
+ * of them were REAL, one bit each, {@link MASK_BITS} columns an integer.
+ */
+type ReadRow = SqlValue[];
 
 function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[]): ChangeRecord[] {
   const writer = shape.writer ??= new RowWriter(shape);
@@ -211,7 +206,7 @@ function tableRecords(conn: Connection, shape: TableShape, changes: RawChange[])
       now?.forEach(([, cell], k) => {
         if (cell.real) real[Math.floor(k / MASK_BITS)] |= 1 << k % MASK_BITS;
       });
-      record(null, before, now ? { values: now.map(([, cell]) => cell.value), real } : null);
+      record(null, before, now ? [null, ...now.map(([, cell]) => cell.value), ...real] : null);
     }
     return records;
   }
@@ -278,13 +273,18 @@ class RowWriter {
     return out + "}";
   }
 
-  afterText({ values, real }: ReadRow): string {
+  afterText(row: ReadRow): string {
     if (!this.names.length) return "{}";
     let out = "";
     for (let k = 0; k < this.names.length; k++) {
-      out += this.#before[k] + cellJson(values[k], isReal(real, k), false);
+      out += this.#before[k] + cellJson(row[1 + k], this.#isReal(row, k), false);
     }
     return out + "}";
+  }
+
+  #isReal(row: ReadRow, k: number): boolean {
+    const mask = row[1 + this.names.length + Math.floor(k / MASK_BITS)] as number;
+    return (mask & (1 << k % MASK_BITS)) !== 0;
   }
 
   beforePks(cells: Cell[]): string {
@@ -296,9 +296,10 @@ class RowWriter {
     }]`;
   }
 
-  afterPks({ values, real }: ReadRow): string {
+  afterPks(row: ReadRow): string {
     return `[${
-      this.#pkAt.map((k) => k < 0 ? "null" : cellJson(values[k], isReal(real, k), false)).join(",")
+      this.#pkAt.map((k) => k < 0 ? "null" : cellJson(row[1 + k], this.#isReal(row, k), false))
+        .join(",")
     }]`;
   }
 }
@@ -341,13 +342,14 @@ function readRowidRows(
     for (const row of rows) {
       const rowid = row[0] as number | bigint;
       if (!wanted.has(rowid)) continue;
-      found.set(rowid, {
-        values: row.slice(1, 1 + names.length),
-        real: row.slice(1 + names.length).map(Number),
-      });
+      found.set(rowid, row);
     }
   };
-  const sorted = [...wanted.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...wanted.keys()];
+  // An insert's rowids come in order already: sorting them again is wasted.
+  if (sorted.some((rowid, i) => i > 0 && rowid < sorted[i - 1])) {
+    sorted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
   const scattered: (number | bigint)[] = [];
   // query() keeps the compiled statements for the next write to this table.
   for (let i = 0; i < sorted.length;) {
