@@ -134,7 +134,8 @@ import { postJson } from "./post-json.js";
         offerTargets(form);
         form.dataset.pasted = "read";
         const count = data.row_count === 1 ? "1 row" : `${data.row_count} rows`;
-        status.textContent = `${data.columns.length} columns and ${count} read.`;
+        const width = data.columns.length;
+        status.textContent = `${width} ${width === 1 ? "column" : "columns"} and ${count} read.`;
       } catch (problem) {
         showError(form, problem);
       }

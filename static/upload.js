@@ -177,7 +177,8 @@ function setUp(panel) {
     if (tableName && !tableName.value && source instanceof File) {
       tableName.value = source.name.replace(/\.[^.]*$/, "");
     }
-    form.querySelector(".upload-summary").textContent = `${names.length} columns; the first ` +
+    form.querySelector(".upload-summary").textContent =
+      `${names.length} ${names.length === 1 ? "column" : "columns"}; the first ` +
       `rows below (${number(source.size)} bytes in all).`;
     form.hidden = false;
     done.hidden = true;

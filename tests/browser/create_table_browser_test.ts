@@ -93,6 +93,10 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       await openPage(page, base, width, height);
       await page.getByLabel("Table name").fill("parts");
       await page.getByText("Start from pasted rows").click();
+      // One column is one column.
+      await page.getByLabel("Pasted rows").fill("code\n007\n");
+      await page.getByRole("button", { name: "Read columns" }).click();
+      await page.getByText("1 column and 1 row read.").waitFor();
       await page.getByLabel("Pasted rows").fill(
         "code\tname\tprice\tstock\tadded\n007\tBolt\t1.5\t10\t2024-01-02\n042\tNut\t2\t\t2024-02-29\n",
       );

@@ -204,9 +204,13 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
           "key). 0 rows were added before.",
       );
       assert.equal(await sqlite3("select count(*) from categories where id in (10, 11)"), "2");
-      // One row is one row.
+      // One row is one row, one column one column.
+      await page.locator(".upload-paste").fill("id\n12\n");
+      await page.getByRole("button", { name: "Preview pasted text" }).click();
+      await page.locator(".upload-summary", { hasText: /^1 column; / }).waitFor();
       await page.locator(".upload-paste").fill("id,name\n12,Tubers\n");
       await page.getByRole("button", { name: "Preview pasted text" }).click();
+      await page.locator(".upload-summary", { hasText: /^2 columns; / }).waitFor();
       await page.getByRole("button", { name: "Upload" }).click();
       await page.locator(".upload-done").waitFor({ state: "visible" });
       assert.equal(
