@@ -21,7 +21,9 @@
  *   HTML; `bench/lib/mix.ts`); its floor is the SQL Vitrine ran for the very URLs wrk asked,
  *   recorded with `_trace=1` on a server started the same way (statements the query cache
  *   answered left out) and replayed through the binding on one connection per core
- *   (`bench/lib/mix_run.ts`). Below the table, the mix by kind: each kind's share of the floor,
+ *   (`bench/lib/mix_run.ts`); and the same recording replayed by sixteen clients in a closed loop,
+ *   as wrk asks (`bench/lib/mix_closed_loop.ts`): the floor's own p50 and p99 under the same load,
+ *   against which the p99 target (a third of the reference's) is weighed. Below the table, the mix by kind: each kind's share of the floor,
  *   and its latency from a client that times every answer (what makes up the slowest 2%).
  *
  * The machine is usually shared: compare ratios, and run it more than once.
@@ -35,7 +37,7 @@ import { machine, rssSampler, rssSplit } from "./lib/proc.ts";
 import { freePort, type ServerProcess, startServer } from "./lib/process.ts";
 import { fmt, ms } from "./lib/report.ts";
 import { parallelFloorRps, sqlFloor } from "./lib/floors.ts";
-import { floorText, printMixDetails, runMix } from "./lib/mix_run.ts";
+import { floorText, printMixDetails, printMixLatencyFloor, runMix } from "./lib/mix_run.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -241,6 +243,7 @@ for (const r of rows) {
   console.log(`| ${cells.join(" | ")} |`);
 }
 
+printMixLatencyFloor(mixRun);
 printMixDetails(mixRun);
 
 console.log(

@@ -16,7 +16,7 @@ import { buildBenchDatabase } from "./bench_db.ts";
 import { machine } from "./lib/proc.ts";
 import { freePort, startServer } from "./lib/process.ts";
 import { fmt, ms } from "./lib/report.ts";
-import { floorText, printMixDetails, runMix } from "./lib/mix_run.ts";
+import { floorText, printMixDetails, printMixLatencyFloor, runMix } from "./lib/mix_run.ts";
 
 const flags = Object.fromEntries(
   Deno.args.filter((a) => a.startsWith("--")).map((a) => {
@@ -65,6 +65,7 @@ console.log(
     ratio >= 0.8 ? "yes" : "**no**"
   } |`,
 );
+printMixLatencyFloor(run);
 printMixDetails(run);
 console.log(`\n${machine()}`);
 Deno.removeSync(dir, { recursive: true });

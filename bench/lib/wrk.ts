@@ -12,6 +12,8 @@ export interface WrkResult {
   /** Latency percentiles in milliseconds. */
   p50: number;
   p99: number;
+  /** The slowest answer, in milliseconds. */
+  max: number;
   /** Non-2xx/3xx answers plus socket errors. */
   errors: number;
   /** The answers among {@link errors} (a page interrupted at its time limit is a 400). */
@@ -54,6 +56,8 @@ export async function wrk(url: string, options: WrkOptions = {}): Promise<WrkRes
     requests: number(/(\d+) requests in/),
     p50: percentile("50"),
     p99: percentile("99"),
+    // wrk's thread line: "Latency  <avg> <stdev> <max> <+/- stdev>".
+    max: millis(/^[ \t]+Latency[ \t]+\S+[ \t]+\S+[ \t]+(\S+)/m.exec(text)?.[1] ?? ""),
     errors: number(/Non-2xx or 3xx responses: (\d+)/) +
       (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
     nonSuccess: number(/Non-2xx or 3xx responses: (\d+)/),
