@@ -188,7 +188,8 @@ export function printMixLatencyFloor(run: MixRun): void {
           ms(best)
         } at best, ${
           fmt(best / target, 1)
-        }x the target, so no server on these cores can meet it with these queries; ` +
+        }x the target: neither server of zero overhead meets it with these queries (another ` +
+          `order of serving changes the spread, not the work); ` +
           `Vitrine's p99 is ${fmt(v.p99 / best, 2)}x that floor's.`
         : `The SQL alone under the same sixteen clients meets it (p99 ${
           ms(best)
