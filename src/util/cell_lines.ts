@@ -15,6 +15,7 @@
 import { cellJson, objectPrefixes } from "./json_rows.ts";
 import { csvCell, type TextRowsOptions } from "./text_rows.ts";
 import { numberText } from "./number_text.ts";
+import { writeDigits } from "./digits.ts";
 
 /** A NULL cell. */
 export const CELL_NULL = 0;
@@ -125,24 +126,8 @@ class LineWriter {
    * Beyond 32 bits (rare) it goes through the string.
    */
   integer(value: number): void {
-    const out = this.out;
-    let at = this.at;
-    if (value < 0) {
-      out[at++] = 0x2d; // -
-      value = -value;
-    }
-    if (value > 0x7fffffff) {
-      this.at = at;
-      return this.ascii(numberText(value));
-    }
-    let digits = 1;
-    for (let power = 10; value >= power; power *= 10) digits++;
-    for (let i = at + digits - 1; i >= at; i--) {
-      const rest = (value / 10) | 0;
-      out[i] = 0x30 + value - rest * 10;
-      value = rest;
-    }
-    this.at = at + digits;
+    if (value > 0x7fffffff || value < -0x7fffffff) return this.ascii(numberText(value));
+    this.at = writeDigits(this.out, this.at, value);
   }
 
   /** Text that is not valid UTF-8, or anything unusual: written through a string. */

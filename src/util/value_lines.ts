@@ -9,6 +9,7 @@
  */
 
 import { csvCell, type TextRowsOptions } from "./text_rows.ts";
+import { writeDigits } from "./digits.ts";
 
 const QUOTE = 0x22;
 const CR = 0x0d;
@@ -54,20 +55,7 @@ class Bytes {
 
   /** An integer of at most 31 bits, its digits written without a string. */
   smallInteger(value: number): void {
-    const out = this.out;
-    let at = this.at;
-    if (value < 0) {
-      out[at++] = 0x2d; // -
-      value = -value;
-    }
-    let digits = 1;
-    for (let power = 10; value >= power; power *= 10) digits++;
-    for (let i = at + digits - 1; i >= at; i--) {
-      const rest = (value / 10) | 0;
-      out[i] = 0x30 + value - rest * 10;
-      value = rest;
-    }
-    this.at = at + digits;
+    this.at = writeDigits(this.out, this.at, value);
   }
 }
 
