@@ -30,6 +30,14 @@ export async function postJson(url, body, options = {}) {
     headers,
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+  return await readAnswer(response, parse);
+}
+
+/**
+ * The JSON answer of a write endpoint: the parsed value when it succeeded, else an Error whose
+ * message is the answer's errors, one a line (or the status when the answer is not JSON).
+ */
+export async function readAnswer(response, parse = JSON.parse) {
   let data = null;
   try {
     data = parse(await response.text());

@@ -5,7 +5,7 @@
 // inserts it in one transaction. A progress bar follows the file; Cancel stops after the part in
 // flight; a part that fails names its lines and adds none of its rows.
 import { Papa } from "./vendor/csv.js";
-import { postJson } from "./post-json.js";
+import { postJson, readAnswer } from "./post-json.js";
 import { tildeEncode } from "./write-fields.js";
 import { countLineBreaks, FileParts } from "./upload-parts.js";
 
@@ -90,19 +90,7 @@ async function sendPart(url, body, csrftoken) {
     },
     body,
   });
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok || !data || data.ok === false) {
-    const errors = data && Array.isArray(data.errors) && data.errors.length
-      ? data.errors
-      : [`${response.status} ${response.statusText}`.trim()];
-    throw new Error(errors.join("\n"));
-  }
-  return data;
+  return await readAnswer(response);
 }
 
 function setUp(panel) {
