@@ -161,9 +161,11 @@ function setUp(panel) {
       pk.replaceChildren(element("option", { value: "" }, "an automatic id (rowid)"));
       for (const name of names) pk.append(element("option", { value: name }, name));
     }
+    // Named after the file, until the user types a name of their own.
     const tableName = form.querySelector(".upload-table");
-    if (tableName && !tableName.value && source instanceof File) {
-      tableName.value = source.name.replace(/\.[^.]*$/, "");
+    const fromFile = tableName?.dataset.fromFile ?? "";
+    if (tableName && source instanceof File && tableName.value === fromFile) {
+      tableName.value = tableName.dataset.fromFile = source.name.replace(/\.[^.]*$/, "");
     }
     form.querySelector(".upload-summary").textContent =
       `${names.length} ${names.length === 1 ? "column" : "columns"}; the first ` +

@@ -24,6 +24,12 @@ browserTest(
     await page.getByRole("link", { name: "Save this query" }).click();
     await page.waitForURL(/\/shop\/-\/queries\/store/);
     assert.match(await page.getByLabel("SQL").inputValue(), /price < 5/);
+    // The form's text fields wear the fields' style (they were bare inputs without a type).
+    const heights = await page.evaluate<string[]>(
+      `[...document.querySelectorAll("#query-name, #query-title")]
+        .map((field) => getComputedStyle(field).minHeight)`,
+    );
+    assert.deepEqual(heights, ["36px", "36px"]);
     await page.getByLabel("Name").fill("cheap");
     await page.getByLabel("Title").fill("Cheap things");
     await page.getByLabel("Everyone who can see this database").check();

@@ -232,6 +232,31 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
 }
 
 browserTest(
+  "choosing another file renames the new table after it, unless the name was typed",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop`);
+    await page.getByText("Upload a CSV file as a new table").click();
+    const choose = async (name: string) => {
+      await page.locator(".upload-file").setInputFiles({
+        name,
+        mimeType: "text/csv",
+        buffer: Buffer.from(`id,${name}\n1,x\n`),
+      });
+      await page.locator(".upload-preview-table th", { hasText: name }).waitFor();
+    };
+    await choose("first.csv");
+    assert.equal(await page.locator(".upload-table").inputValue(), "first");
+    await choose("second.csv");
+    assert.equal(await page.locator(".upload-table").inputValue(), "second");
+    await page.locator(".upload-table").fill("mine");
+    await choose("third.csv");
+    assert.equal(await page.locator(".upload-table").inputValue(), "mine");
+  },
+  editorService(),
+);
+
+browserTest(
   "a Latin-1 file is read as such and stored as the same characters (sent as UTF-8)",
   async (page, base) => {
     await signIn(page, base);
