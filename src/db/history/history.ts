@@ -25,6 +25,7 @@ import {
   rawChanges,
   type RawEntry,
   readChanges,
+  type RevertSelection,
   trimChanges,
   writeChanges,
 } from "./store.ts";
@@ -139,12 +140,15 @@ export class WriteHistory {
     return await readChanges(this.#internal(), { ...filter, database: db.name });
   }
 
-  /** The exact records of changes `ids` of `db`, oldest first (for a revert). */
-  async rawChanges(db: Database, ids: number[]): Promise<RawEntry[]> {
-    if (!ids.length) return [];
-    const found = await this.changes(db, { ids, limit: ids.length });
-    if (found.length !== ids.length) return [];
-    const source = (await this.mode(db)) === "database" ? db : this.#internal();
-    return await rawChanges(source, ids);
+  /**
+   * The exact records of the changes of `db` that `which` selects, oldest first (for a revert),
+   * at most `limit`; none when one of the ids asked for is not `db`'s.
+   */
+  async rawChanges(db: Database, which: RevertSelection, limit: number): Promise<RawEntry[]> {
+    if ("ids" in which && !which.ids.length) return [];
+    const inFile = (await this.mode(db)) === "database";
+    const source = inFile ? db : this.#internal();
+    const found = await rawChanges(source, inFile ? null : db.name, which, limit);
+    return "ids" in which && found.length !== which.ids.length ? [] : found;
   }
 }

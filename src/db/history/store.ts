@@ -195,7 +195,6 @@ export interface HistoryFilter {
   /** JSON array texts the key values may have been recorded as (any of them matches). */
   pks?: string[] | null;
   request_id?: string | null;
-  ids?: number[] | null;
   /** Only changes with a smaller id (the next page). */
   before_id?: number | null;
   limit?: number;
@@ -217,8 +216,6 @@ export async function readChanges(
   if (filter.table) add("h.table_name = ?", filter.table);
   if (filter.pks) add(`h.pks in (${filter.pks.map(() => "?").join(", ")})`, ...filter.pks);
   if (filter.request_id) add("h.request_id = ?", filter.request_id);
-  // One JSON array, not a variable per id: a request's changes may number more than SQLite binds.
-  if (filter.ids) add("h.id in (select value from json_each(?))", JSON.stringify(filter.ids));
   if (filter.before_id) add("h.id < ?", filter.before_id);
   const limit = filter.limit ?? 100;
   const results = await source.execute(
@@ -248,23 +245,43 @@ export async function readChanges(
   }));
 }
 
-/** The raw rows of changes (JSON texts kept exact), for a revert; oldest first. */
-export function rawChanges(source: Database, ids: number[]): Promise<RawEntry[]> {
-  return source.execute(
+/** Which changes a revert takes: some by number, or all of one request's. */
+export type RevertSelection = { ids: number[] } | { request_id: string };
+
+/**
+ * The raw rows of the changes `which` selects (JSON texts kept exact), for a revert; oldest
+ * first, at most `limit`. `database` (the internal history's) keeps them to that database's. One
+ * light query: a revert of a whole upload part reads tens of thousands of changes, within the
+ * request's time limit.
+ */
+export async function rawChanges(
+  source: Database,
+  database: string | null,
+  which: RevertSelection,
+  limit: number,
+): Promise<RawEntry[]> {
+  if (!(await source.table_exists(HISTORY_TABLE))) return [];
+  // One JSON array, not a variable per id: a request's changes may number more than SQLite binds.
+  const where = ["ids" in which ? "id in (select value from json_each(?))" : "request_id = ?"];
+  const params: SqlValue[] = ["ids" in which ? JSON.stringify(which.ids) : which.request_id];
+  if (database !== null) {
+    where.push("database_name = ?");
+    params.push(database);
+  }
+  const results = await source.execute(
     `select id, table_name, pks, operation, before, after from ${HISTORY_TABLE}
-    where id in (select value from json_each(?)) order by id`,
-    [JSON.stringify(ids)],
+    where ${where.join(" and ")} order by id limit ${limit}`,
+    params,
     { truncate: false },
-  ).then((results) =>
-    results.dicts().map((row) => ({
-      id: Number(row.id),
-      table: String(row.table_name),
-      pks: String(row.pks),
-      operation: String(row.operation),
-      before: row.before as string | null,
-      after: row.after as string | null,
-    }))
   );
+  return results.dicts().map((row) => ({
+    id: Number(row.id),
+    table: String(row.table_name),
+    pks: String(row.pks),
+    operation: String(row.operation),
+    before: row.before as string | null,
+    after: row.after as string | null,
+  }));
 }
 
 /** A change as a revert needs it: the exact JSON texts. */

@@ -41,11 +41,17 @@ export async function revertView(svc: ViewHost, request: Request): Promise<Respo
   const body = await revertBody(request);
   const historyUrl = `${svc.urls.database(db.name)}/-/history`;
   try {
-    const ids = body.change_id !== null ? [body.change_id] : (await svc.history.changes(db, {
-      request_id: body.request_id,
-      limit: MAX_CHANGES,
-    })).map((change) => change.id);
-    const entries = await svc.history.rawChanges(db, ids);
+    const entries = await svc.history.rawChanges(
+      db,
+      body.change_id !== null ? { ids: [body.change_id] } : { request_id: body.request_id! },
+      MAX_CHANGES + 1,
+    );
+    if (entries.length > MAX_CHANGES) {
+      // Undoing the oldest part of a request and not the rest would leave its rows half undone.
+      throw new BadRequest(
+        `Request ${body.request_id} changed more than ${MAX_CHANGES} rows: too many to undo at once`,
+      );
+    }
     if (!entries.length) {
       throw new NotFound(
         body.change_id !== null
