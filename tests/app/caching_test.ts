@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { Service } from "../../src/service.ts";
 import { Connection } from "../../src/sqlite/connection.ts";
 import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
+import { sqliteConnection } from "../../src/db/engine.ts";
 
 /** Requests and queries answered from either cache (the page cache answers before any query). */
 function cacheHits(svc: Service): number {
@@ -347,11 +348,12 @@ Deno.test("an execute_fn function that leaves a transaction open does not freeze
   const url = "/shop/products.json?_extra=count";
   const start = (await svc.client.get(url)).json().count as number;
   // A read transaction held open on the main read connection sees one snapshot only.
-  await db.execute_fn((conn) => {
+  await db.execute_fn((engineConn) => {
+    const conn = sqliteConnection(engineConn);
     conn.exec("begin");
     conn.query("select count(*) from products");
   });
   await db.execute_write("insert into products (name, category_id, price) values ('n', 1, 1)");
   assert.equal((await svc.client.get(url)).json().count, start + 1);
-  await db.execute_fn((conn) => conn.exec("commit"));
+  await db.execute_fn((conn) => sqliteConnection(conn).exec("commit"));
 });

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Service } from "../../src/service.ts";
 import { drain, serve } from "../../src/app/server.ts";
 import { buildShopDb } from "../fixtures/shop.ts";
+import { sqliteConnection } from "../../src/db/engine.ts";
 
 const GATE_PLUGIN = new URL("../fixtures/plugins/startup_gate.ts", import.meta.url).href;
 
@@ -72,7 +73,7 @@ Deno.test("drain waits for a slow request, and says when the time limit ran out"
   const db = svc.get_database("shop");
   const slow = db.execute_write_fn(async (conn) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
-    conn.run("insert into categories (name) values ('late')");
+    sqliteConnection(conn).run("insert into categories (name) values ('late')");
   });
   const inFlight = fetch(`${url}/shop/categories.json?_shape=array&_size=max`);
   while (svc.lifecycle.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 5));

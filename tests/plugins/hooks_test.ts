@@ -16,6 +16,7 @@ import { fillMagicParameters } from "../../src/views/query/magic_parameters.ts";
 import { cannedQueryFor } from "../../src/config/canned_query_catalog.ts";
 import { calls, callsOf } from "../fixtures/plugins/kitchen_sink.ts";
 import { fromFileUrl } from "./test_paths.ts";
+import { sqliteConnection } from "../../src/db/engine.ts";
 
 export const kitchenSinkPath = fromFileUrl(
   new URL("../fixtures/plugins/kitchen_sink.ts", import.meta.url),
@@ -53,7 +54,7 @@ Deno.test("prepare_connection: the main-thread write connection gets the functio
     const db = svc.get_database("shop");
     await db.execute_write("insert into log (message, level) values (kitchen_sink_double(4), 'x')");
     const doubled = await db.execute_write_fn((conn) =>
-      conn.execute("select kitchen_sink_double(50)").fetchone()
+      sqliteConnection(conn).execute("select kitchen_sink_double(50)").fetchone()
     );
     assert.deepEqual([...doubled as unknown[]], [100]);
     assert.equal((await db.execute("select message from log where level = 'x'")).rows[0][0], "8");
