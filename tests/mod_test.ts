@@ -7,6 +7,8 @@ const VALUES = [
   "Service",
   "Database",
   "Results",
+  // What execute_fn / execute_write_fn / write_wrapper hand plugins on a PostgreSQL database.
+  "PgConnection",
   "Request",
   "Response",
   "MultiParams",
