@@ -22,7 +22,7 @@
  */
 
 import { Connection } from "../src/sqlite/mod.ts";
-import { freePort, type ServerProcess } from "./lib/process.ts";
+import { freePort, type ServerProcess, startServer } from "./lib/process.ts";
 import { machine, treeCpuMs } from "./lib/proc.ts";
 import { fmt } from "./lib/report.ts";
 import { wrk } from "./lib/wrk.ts";
@@ -57,32 +57,10 @@ conn.exec(`
 conn.close();
 
 /** Starts `cli.ts serve` of the checkout at `root` on a free port. */
-async function start(root: string): Promise<ServerProcess> {
+function start(root: string): Promise<ServerProcess> {
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli.ts", "serve", "-i", path, "-p", String(port)],
-    cwd: root,
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      await (await fetch(`${base}/-/versions.json`)).body?.cancel();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    pid: child.pid,
-    base,
-    port,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
+  const serve = ["run", "-A", "cli.ts", "serve", "-i", path, "-p", String(port)];
+  return startServer([Deno.execPath(), ...serve], port, "/-/versions.json", 30_000, root);
 }
 
 const query = (sql: string) => encodeURIComponent(sql);

@@ -47,18 +47,20 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `command` (its first item is the program) from the repository root and resolves once
- * `http://127.0.0.1:<port><ready>` answers (or after `timeoutMs`, 30 s by default, of trying).
+ * Starts `command` (its first item is the program) in `cwd` (the repository root by default) and
+ * resolves once `http://127.0.0.1:<port><ready>` answers (or after `timeoutMs`, 30 s by default,
+ * of trying).
  */
 export async function startServer(
   command: string[],
   port: number,
   ready = "/",
   timeoutMs = 30_000,
+  cwd = root,
 ): Promise<ServerProcess> {
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
-    cwd: root,
+    cwd,
     stdout: "null",
     stderr: "inherit",
   }).spawn();
