@@ -135,7 +135,11 @@ try {
       }`,
     );
   }
-  console.log(`\nmedians of ${ROUNDS} runs each; load average: ${Deno.loadavg().map((n) => fmt(n, 1)).join(" ")}`);
+  console.log(
+    `\nmedians of ${ROUNDS} runs each; load average: ${
+      Deno.loadavg().map((n) => fmt(n, 1)).join(" ")
+    }`,
+  );
 } finally {
   await before.stop();
   await after.stop();
