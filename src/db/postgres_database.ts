@@ -347,14 +347,7 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
   async execute_fn<T>(fn: (conn: PgConnection) => T | Promise<T>): Promise<T> {
     this.#assertOpen();
     return await this.#readOnly(this.#budget({}), undefined, async (tx, track) => {
-      const conn = this.#connection(this.#runner(tx, track), true);
-      try {
-        const result = await fn(conn);
-        await conn.settle();
-        return result;
-      } finally {
-        conn.close();
-      }
+      return await this.#withConnection(this.#runner(tx, track), true, fn);
     });
   }
 
@@ -426,14 +419,7 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
       return await (await this.#client()).begin(async (tx) => {
         const run = this.#runner(tx as unknown as Sql, null);
         if (!scope) return await fn(run);
-        const conn = this.#connection(run, false);
-        try {
-          const result = await scope.around(conn, () => fn(run));
-          await conn.settle();
-          return result;
-        } finally {
-          conn.close();
-        }
+        return await this.#withConnection(run, false, (conn) => scope.around(conn, () => fn(run)));
       }) as T;
     } catch (error) {
       throw writeRefusal(error);
@@ -471,12 +457,27 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
     };
   }
 
-  /** The connection plugin code gets for one transaction (`postgres_connection.ts`). */
-  #connection(run: PgRun, readOnly: boolean): PgConnection {
-    return new PgConnection(run, {
+  /**
+   * `use(conn)` with the connection plugin code gets for one transaction
+   * (`postgres_connection.ts`): the statements it started and did not await are waited for before
+   * the transaction ends, and the connection refuses any use after.
+   */
+  async #withConnection<T>(
+    run: PgRun,
+    readOnly: boolean,
+    use: (conn: PgConnection) => T | Promise<T>,
+  ): Promise<T> {
+    const conn = new PgConnection(run, {
       readOnly,
       fail: (error, sql, params) => this.#error(error, sql, params),
     });
+    try {
+      const result = await use(conn);
+      await conn.settle();
+      return result;
+    } finally {
+      conn.close();
+    }
   }
 
   async #writeMany(
@@ -541,16 +542,7 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
   ): Promise<Awaited<T> | string> {
     const write = async () => {
       const result = await this.#writeTransaction(
-        async (run) => {
-          const conn = this.#connection(run, false);
-          try {
-            const result = await fn(conn);
-            await conn.settle();
-            return result;
-          } finally {
-            conn.close();
-          }
-        },
+        (run) => this.#withConnection(run, false, async (conn) => await fn(conn)),
         null,
       );
       // A plugin's SQL may have changed the schema: read it again rather than guess.
