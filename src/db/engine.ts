@@ -65,6 +65,12 @@ export interface WriteScope {
    * commits; absent when the write is not recorded (no row images are read then).
    */
   record?(records: ChangeRecord[]): void;
+  /**
+   * A table whose columns the write added (`"alter": true`), with its definition before and
+   * after, told inside the transaction: the `alter-table` event, sent only if it commits. SQLite's
+   * writes need no such call: the core `write_wrapper` compares its schema table around them.
+   */
+  altered?(table: string, before_schema: string, after_schema: string): void;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import type { SqlDialect } from "./dialect.ts";
-import type { PgRelation, PgRunner } from "./postgres_introspect.ts";
+import { definition, type PgRelation, type PgRunner } from "./postgres_introspect.ts";
 import type { PgWriteRun } from "./postgres_writes.ts";
 import { pgType } from "./postgres_ddl.ts";
 import { columnsOf, columnValues, inferColumnType, type WriteRow } from "./write_values.ts";
@@ -40,15 +40,21 @@ export async function relationIn(
   };
 }
 
+/** Told of a table whose columns were added: its definition before and after (the event's). */
+export type AlteredTable = (table: string, before_schema: string, after_schema: string) => void;
+
 /**
  * Adds the columns `rows` name that `table` lacks (names compared without case, as the write API
- * checks them), each typed from its values; the names added.
+ * checks them), each typed from its values; the names added. When some were added, `altered`
+ * hears of it with the table's definition before and after (read only then: two catalog reads
+ * for a write that changes the schema, none for one that does not).
  */
 export async function addPgColumns(
   run: PgWriteRun,
   dialect: SqlDialect,
   table: string,
   rows: readonly WriteRow[],
+  altered?: AlteredTable,
 ): Promise<string[]> {
   const existing = new Set(
     (await run(
@@ -58,6 +64,9 @@ export async function addPgColumns(
     )).values.map(([name]) => String(name).toLowerCase()),
   );
   const added = columnsOf(rows).filter((column) => !existing.has(column.toLowerCase()));
+  if (!added.length) return added;
+  const relation = altered ? await relationIn(run, dialect, table) : null;
+  const before = relation ? await definition(catalogOf(run), relation) : "";
   for (const column of added) {
     const type = pgType(inferColumnType(columnValues(rows, column)));
     await run(
@@ -67,6 +76,7 @@ export async function addPgColumns(
       [],
     );
   }
+  if (relation) altered!(table, before, await definition(catalogOf(run), relation));
   return added;
 }
 

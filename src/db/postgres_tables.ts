@@ -19,7 +19,7 @@ import {
   serverRefusal,
 } from "./postgres_writes.ts";
 import { definition, type PgRunner } from "./postgres_introspect.ts";
-import { catalogOf, relationIn, tableKeys } from "./postgres_columns.ts";
+import { type AlteredTable, catalogOf, relationIn, tableKeys } from "./postgres_columns.ts";
 import { pgColumns, pgCreateOptions } from "./postgres_ddl.ts";
 import { pgAlterTable } from "./postgres_alter.ts";
 import { generatedColumns, PgChangeLog } from "./postgres_history.ts";
@@ -57,7 +57,7 @@ export function pgTableWrites(
    */
   async function once<T>(
     dryRun: boolean,
-    body: (run: PgWriteRun, log: PgChangeLog | null) => Promise<T>,
+    body: (run: PgWriteRun, log: PgChangeLog | null, altered?: AlteredTable) => Promise<T>,
   ): Promise<T> {
     let result: T;
     try {
@@ -70,7 +70,11 @@ export function pgTableWrites(
             const wait = lockTimeoutMs();
             if (wait !== null) await run(`set local lock_timeout = ${Math.ceil(wait)}`, []);
             const log = scope?.record && !dryRun ? new PgChangeLog() : null;
-            const done = await body(run, log);
+            // A dry run changes nothing, so it sends no `alter-table` either.
+            const altered: AlteredTable | undefined = scope?.altered && !dryRun
+              ? (table, before, after) => scope.altered!(table, before, after)
+              : undefined;
+            const done = await body(run, log, altered);
             if (log) {
               scope!.record!(
                 await log.records((table) => generatedColumns(run, dialect.tableName(table))),
@@ -90,7 +94,7 @@ export function pgTableWrites(
     within: (inner) =>
       pgTableWrites(dialect, schemas, transaction, catalog, schemaChanged, lockTimeoutMs, inner),
     create: (spec, { dryRun = false }) =>
-      once(dryRun, (run, log) => createIn(run, dialect, schemas, spec, log)),
+      once(dryRun, (run, log, altered) => createIn(run, dialect, schemas, spec, log, altered)),
     alter: (table, operations, { dryRun = false }) =>
       once(dryRun, (run) => pgAlterTable(run, dialect, schemas, table, operations)),
     keyColumns: async () => {
@@ -128,6 +132,7 @@ async function createIn(
   schemas: readonly string[],
   spec: CreateTableSpec,
   log: PgChangeLog | null,
+  altered?: AlteredTable,
 ): Promise<CreateTableResult> {
   const existing = await relationIn(run, dialect, spec.table);
   let statement: string | null = null;
@@ -145,11 +150,19 @@ async function createIn(
   }
   const target = { table: spec.table, pks: spec.pks };
   const rows = spec.rows
-    ? await pgInsert(run, dialect, target, spec.rows, {
-      ignore: spec.ignore,
-      replace: spec.replace,
-      alter: existing !== null && spec.alter,
-    }, log)
+    ? await pgInsert(
+      run,
+      dialect,
+      target,
+      spec.rows,
+      {
+        ignore: spec.ignore,
+        replace: spec.replace,
+        alter: existing !== null && spec.alter,
+      },
+      log,
+      altered,
+    )
     : null;
   // A new table's schema is the statement run (PostgreSQL keeps no text of it); one that
   // existed is read back from the catalogs, with any column `alter` added.

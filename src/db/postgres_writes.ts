@@ -28,7 +28,7 @@ import { revertPgChanges } from "./postgres_revert.ts";
 import { toPgStatement } from "./postgres_params.ts";
 import { pgParam } from "./postgres_values.ts";
 import { keyText } from "./row_bulk.ts";
-import { addPgColumns } from "./postgres_columns.ts";
+import { addPgColumns, type AlteredTable } from "./postgres_columns.ts";
 import { runPgStatements } from "./postgres_statements.ts";
 import { bindable, RowWriteError, type WriteRow } from "./write_values.ts";
 
@@ -134,8 +134,8 @@ function overwritten(run: PgWriteRun, dialect: SqlDialect, target: KeyedTable, r
 
 /**
  * Inserts `rows` into `target` with `run` (one statement each, `RETURNING *`): `ignore` skips a
- * row whose key is taken, `replace` overwrites it, `alter` first adds the columns the table lacks.
- * With a `log`, each row's images are noted for the history.
+ * row whose key is taken, `replace` overwrites it, `alter` first adds the columns the table lacks
+ * (`altered` hears of them). With a `log`, each row's images are noted for the history.
  */
 export async function pgInsert(
   run: PgWriteRun,
@@ -144,8 +144,9 @@ export async function pgInsert(
   rows: readonly WriteRow[],
   options: { ignore?: boolean; replace?: boolean; alter?: boolean },
   log: PgChangeLog | null = null,
+  altered?: AlteredTable,
 ): Promise<ReturnedRow[]> {
-  if (options.alter) await addPgColumns(run, dialect, target.table, rows);
+  if (options.alter) await addPgColumns(run, dialect, target.table, rows, altered);
   const q = (name: string) => dialect.quoteIdentifier(name);
   const returned: ReturnedRow[] = [];
   for (const row of rows) {
@@ -201,6 +202,10 @@ export function pgRowWrites(
     if (options.alter) schemaChanged();
     return result;
   };
+  // Columns `alter` added: the scope sends `alter-table` once the write committed.
+  const altered: AlteredTable | undefined = scope?.altered
+    ? (table, before, after) => scope.altered!(table, before, after)
+    : undefined;
   const keysOf = (target: KeyedTable) => {
     if (!target.pks.length) {
       throw new RowWriteError("This table has no primary key: its rows cannot be written here");
@@ -285,14 +290,14 @@ export function pgRowWrites(
     insert: (target, rows, options) =>
       altering(options, () =>
         write(async (run, log) => {
-          const returned = await pgInsert(run, dialect, target, rows, options, log);
+          const returned = await pgInsert(run, dialect, target, rows, options, log, altered);
           return options.returning ? returned : null;
         })),
     upsert: (target, rows, options) =>
       altering(options, () =>
         write(async (run, log) => {
           const keys = keysOf(target);
-          if (options.alter) await addPgColumns(run, dialect, target.table, rows);
+          if (options.alter) await addPgColumns(run, dialect, target.table, rows, altered);
           const returned: ReturnedRow[] = [];
           for (const row of rows) {
             const others = Object.keys(row).filter((c) => !keys.includes(c));
@@ -312,7 +317,7 @@ export function pgRowWrites(
       altering(options, () =>
         write(async (run, log) => {
           const keys = keysOf(target);
-          if (options.alter) await addPgColumns(run, dialect, target.table, [update]);
+          if (options.alter) await addPgColumns(run, dialect, target.table, [update], altered);
           const columns = Object.keys(update);
           const table = dialect.tableName(target.table);
           const keyParams = keyValues.map(param);

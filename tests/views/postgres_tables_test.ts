@@ -281,27 +281,71 @@ async function createSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
   });
 
   await t.step('"alter": true adds missing columns on create, insert, upsert, update', async () => {
-    await same(
-      pair,
+    // Each request to SQLite, then to PostgreSQL, with the events each sent (the event_log
+    // plugin is loaded into both): the same events, alter-table among them when columns came.
+    const sentBy = async (svc: Service, path: string, body: unknown, status: number) => {
+      const mark = events.length;
+      const response = await post(svc, path, body);
+      assert.equal(response.status, status, response.text);
+      return events.slice(mark);
+    };
+    const alike = async (path: string, body: unknown, status: number, added: string[]) => {
+      const lite = await sentBy(pair.sqlite, path, body, status);
+      const pg = await sentBy(pair.pg, path, body, status);
+      const schemas = ["before_schema", "after_schema"];
+      const shape = (sent: typeof events) =>
+        sent.map(({ name, properties }) => ({
+          name,
+          properties: Object.fromEntries(
+            Object.entries(properties).filter(([key]) => !schemas.includes(key)),
+          ),
+        }));
+      assert.deepEqual(shape(pg), shape(lite));
+      assert.deepEqual(
+        pg.map((event) => Object.keys(event.properties).sort()),
+        lite.map((event) => Object.keys(event.properties).sort()),
+      );
+      const alter = pg.filter((event) => event.name === "alter-table");
+      assert.equal(alter.length, added.length ? 1 : 0, `${path}: ${JSON.stringify(pg)}`);
+      if (!added.length) return;
+      // PostgreSQL's schemas are its definitions from the catalogs, before and after the write.
+      const { before_schema, after_schema } = alter[0].properties as Record<string, string>;
+      assert.match(before_schema, /^CREATE TABLE "public"\."books" \(/);
+      for (const column of added) {
+        assert.doesNotMatch(before_schema, new RegExp(`"${column}"`));
+        assert.match(after_schema, new RegExp(`\n  "${column}" \\w`));
+      }
+      for (const line of before_schema.split("\n").filter((line) => line.startsWith("  "))) {
+        assert.ok(after_schema.includes(line.replace(/,$/, "")), `${line} kept`);
+      }
+    };
+    await alike(
       "/app/-/create",
-      {
-        table: "books",
-        rows: [{ id: 3, title: "Ulysses", pages: 730 }],
-        pk: "id",
-        alter: true,
-      },
+      { table: "books", rows: [{ id: 3, title: "Ulysses", pages: 730 }], pk: "id", alter: true },
       201,
-      ["schema"],
+      ["pages"],
     );
-    await same(pair, "/app/books/-/insert", {
-      rows: [{ id: 4, title: "Kim", price: 9.5 }],
-      alter: true,
-    }, 201);
-    await same(pair, "/app/books/-/upsert", {
-      rows: [{ id: 4, isbn: "978" }],
-      alter: true,
-    }, 200);
-    await same(pair, "/app/books/4/-/update", { update: { note: "good" }, alter: true }, 200);
+    await alike(
+      "/app/books/-/insert",
+      { rows: [{ id: 4, title: "Kim", price: 9.5 }], alter: true },
+      201,
+      ["price"],
+    );
+    await alike("/app/books/-/upsert", { rows: [{ id: 4, isbn: "978" }], alter: true }, 200, [
+      "isbn",
+    ]);
+    await alike("/app/books/4/-/update", { update: { note: "good" }, alter: true }, 200, ["note"]);
+    // "alter" that adds nothing changes no schema: no alter-table on either engine.
+    await alike("/app/books/4/-/update", { update: { note: "fine" }, alter: true }, 200, []);
+    await alike("/app/books/-/insert", { rows: [{ id: 6, title: "Nana" }], alter: true }, 201, []);
+    // A write that fails after adding its column keeps neither, and sends no event.
+    const failed = await sentBy(
+      pair.pg,
+      "/app/books/-/insert",
+      { rows: [{ id: 6, title: "again", extra: 1 }], alter: true },
+      400,
+    );
+    assert.deepEqual(failed, []);
     assert.equal(
       await columnsOf(pair.cluster, "books"),
       [
@@ -332,6 +376,7 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
       { op: "alter_column", args: { name: "pet_name", not_null: true, default: "?" } },
       { op: "add_foreign_key", args: { column: "owner_id", fk_table: "owners" } },
     ];
+    const mark = events.length;
     const { pg } = await same(
       pair,
       path,
@@ -356,12 +401,14 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
       "statements",
     ]);
     assert.equal(applied.pg.operations_applied, 4);
-    // The alter-table event, with both schemas (the dry run sent none).
-    const sent = events.filter((event) => event.name === "alter-table");
-    assert.equal(sent.length, 1);
-    assert.equal(sent[0].properties.table, "pets");
-    assert.equal(sent[0].properties.before_schema, applied.pg.before_schema);
-    assert.equal(sent[0].properties.after_schema, applied.pg.schema);
+    // The alter-table event, with both schemas, from each engine (the dry run sent none).
+    const sent = events.slice(mark).filter((event) => event.name === "alter-table");
+    assert.equal(sent.length, 2);
+    for (const [event, answer] of [[sent[0], applied.lite], [sent[1], applied.pg]] as const) {
+      assert.equal(event.properties.table, "pets");
+      assert.equal(event.properties.before_schema, answer.before_schema);
+      assert.equal(event.properties.after_schema, answer.schema);
+    }
     assert.equal(
       await columnsOf(pair.cluster, "pets"),
       [
@@ -665,7 +712,7 @@ Deno.test({
         return service;
       };
       const pair: Pair = {
-        sqlite: svc({ files: [path] }),
+        sqlite: svc({ files: [path], plugins: [EVENT_LOG] }),
         pg: svc({ postgres: [`app=${cluster.url("app")}`], plugins: [EVENT_LOG] }),
         schemas: svc({
           postgres: [`app=${cluster.url("app")}`],

@@ -31,7 +31,8 @@ export function write_wrapper({ database, request }: HookArgs<"write_wrapper">) 
       track_event: (event: Event) => void;
     },
   ) {
-    // SQLite's schema table tells; on PostgreSQL nothing is compared (docs/postgres.md).
+    // SQLite's schema table tells; on PostgreSQL the writes that change a schema say so
+    // themselves (`WriteScope.altered`, `/-/alter`), and write SQL is not compared (docs/postgres.md).
     if (engineConn.engine !== "sqlite") {
       yield;
       return;

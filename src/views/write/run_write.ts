@@ -19,7 +19,7 @@ import {
 } from "../../db/engine.ts";
 import type { WriteConnection } from "../../db/row_writes.ts";
 import { DatabaseNotMutable } from "../../db/errors.ts";
-import type { Event } from "../../plugins/events.ts";
+import { AlterTableEvent, type Event } from "../../plugins/events.ts";
 import { wrapWrite } from "../../plugins/write_wrappers.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
 import type { ChangeContext } from "../../db/history/store.ts";
@@ -155,6 +155,17 @@ async function runScoped<T>(
     const result = await write({
       around: (conn, inner) => wrapWrite(wrappers, conn, events, inner),
       record: recording ? (records) => recording.record(records) : undefined,
+      // What SQLite's core wrapper tells by comparing its schema table, the engine tells here.
+      altered: (table, before_schema, after_schema) =>
+        events.push(
+          new AlterTableEvent({
+            actor: request?.actor ?? null,
+            database: db.name,
+            table,
+            before_schema,
+            after_schema,
+          }),
+        ),
     });
     await recording?.committed();
     for (const event of events) await svc.track_event(event);
