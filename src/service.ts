@@ -233,6 +233,10 @@ export class Service {
     this.#booting ??= Promise.resolve()
       .then(() => this.#checkFiles())
       .then(() => boot(this))
+      // After the plugins: a `get_metadata` hook may name a database's `history` too.
+      .then(() => {
+        for (const db of this.databases.values()) this.history.check(db);
+      })
       .then(() => this.refresh_catalog())
       .then(() => this.lifecycle.markReady());
     return this.#booting;

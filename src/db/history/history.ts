@@ -16,6 +16,7 @@
 
 import type { Connection } from "../../sqlite/connection.ts";
 import { type DatabaseEngine as Database, sqliteConnection } from "../engine.ts";
+import { StatusError } from "../../util/errors.ts";
 import { ChangeCapture, type ChangeRecord, HISTORY_TABLE } from "./capture.ts";
 import {
   type ChangeContext,
@@ -63,9 +64,28 @@ export class WriteHistory {
     this.#configured = configured;
   }
 
+  /**
+   * Refuses a `history` that `db`'s engine cannot keep: `database` is a table in the SQLite file
+   * itself, and a server's database (PostgreSQL) is no such file. Run at start-up (and by
+   * {@link mode}, should the configuration change while serving), so the history is never kept
+   * elsewhere than asked without a word.
+   */
+  check(db: Database): void {
+    if (db.engine === "sqlite" || this.#configured(db.name) !== "database") return;
+    const engine = db.engine === "postgres" ? "PostgreSQL" : db.engine;
+    throw new StatusError(
+      500,
+      `"history": "database" of database "${db.name}" cannot be kept on ${engine}: it means a ` +
+        `_vitrine_history table in the SQLite file itself. Use "internal" (the default: the ` +
+        `internal database, kept across restarts with --internal FILE) or "off".`,
+      { title: "History not available" },
+    );
+  }
+
   /** Where `db`'s writes are recorded. */
   async mode(db: Database): Promise<HistoryMode> {
     if (!db.is_mutable || db.name === "_internal") return "off";
+    this.check(db);
     const configured = this.#configured(db.name);
     // A server's database keeps no SQLite table: its history is the internal database's.
     if (db.engine !== "sqlite") return configured === "off" ? "off" : "internal";

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { Service } from "../../../src/service.ts";
 import { pgAvailable, type PgCluster, startCluster } from "../../fixtures/pg_cluster.ts";
 import type { Change } from "./_history_helpers.ts";
+import { vitrine } from "../../cli/run_vitrine.ts";
 
 const HAVE_PG = pgAvailable("PostgreSQL history tests");
 
@@ -288,6 +289,67 @@ Deno.test({
     } finally {
       await pair.lite.close();
       await pair.pg.close();
+      await cluster.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    'PostgreSQL history: "database" stops start-up naming the setting; "internal" and "off" do as asked',
+  ignore: !HAVE_PG,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "vitrine-pg-history-" });
+    const cluster = await startCluster();
+    const services: Service[] = [];
+    const serve = (history: string | null) => {
+      const app = { ...METADATA.databases.app, ...(history ? { history } : {}) };
+      const svc = new Service({
+        postgres: [cluster.url("app")],
+        metadata: { databases: { app } },
+        secret: "pg-history",
+      });
+      services.push(svc);
+      return svc;
+    };
+    try {
+      await cluster.psql("create database app");
+      await cluster.psql(PG_TABLES + ROWS, "app");
+      const refusal =
+        /"history": "database" of database "app" cannot be kept on PostgreSQL: it means a _vitrine_history table in the SQLite file itself\. Use "internal" \(the default/;
+
+      // `database` would be a table in a SQLite file: refused before anything is served, where
+      // it was silently taken as `internal`.
+      const inFile = serve("database");
+      await assert.rejects(() => inFile.invoke_startup(), refusal);
+      // The command stops with the same words, and no stack trace.
+      const metadata = `${dir}/metadata.json`;
+      await Deno.writeTextFile(
+        metadata,
+        JSON.stringify({ databases: { app: { history: "database" } } }),
+      );
+      const run = await vitrine([cluster.url("app"), "-m", metadata, "--get", "/.json"]);
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.match(run.stderr, /^Error: "history": "database" of database "app" cannot be kept/);
+      assert.match(run.stderr, refusal);
+      assert.doesNotMatch(run.stderr, /\n\s+at /);
+
+      // `internal` (and no setting) records each write; `off` records none.
+      for (const [history, recorded] of [["internal", 1], [null, 1], ["off", 0]] as const) {
+        const svc = serve(history);
+        await svc.invoke_startup();
+        const id = history === "internal" ? 20 : history === null ? 21 : 22;
+        const insert = await post(svc, "/app/items/-/insert", { row: { id, name: "new" } });
+        assert.equal(insert.status, 201, insert.text);
+        const answer = (await svc.client.get(`/app/items/${id}/-/history.json`)).json();
+        assert.equal(answer.recorded_in, history ?? "internal");
+        assert.equal(answer.changes.length, recorded, `${history}: ${JSON.stringify(answer)}`);
+      }
+    } finally {
+      for (const svc of services) await svc.close();
       await cluster.stop();
       await Deno.remove(dir, { recursive: true });
     }
