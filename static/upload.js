@@ -11,20 +11,51 @@ import { countLineBreaks, FileParts } from "./upload-parts.js";
 
 const PREVIEW_ROWS = 10;
 const PREVIEW_BYTES = 64 * 1024;
-const TYPES = ["integer", "float", "text"];
-const INTEGER = /^-?(0|[1-9][0-9]{0,14})$/;
+const TYPES = ["integer", "float", "text", "date", "datetime"];
+// The server's importer's patterns (src/db/import/column_types.ts, src/util/iso_dates.ts).
+const INTEGER = /^-?(0|[1-9][0-9]{0,17})$/;
 const REAL = /^-?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** The type a column's values need, as the server's importer infers it. */
+/** True when `text` starts with `YYYY-MM-DD` naming a day the calendar has. */
+function startsWithDay(text) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month >= 1 && month <= 12 && day >= 1 &&
+    day <= (month === 2 && leap ? 29 : DAYS[month - 1]);
+}
+
+/** "date" for an ISO date, "datetime" for an ISO date and time, else null. */
+function dateKind(text) {
+  if (text.length === 10) return startsWithDay(text) ? "date" : null;
+  if (!DATETIME.test(text) || !startsWithDay(text)) return null;
+  const [hour, minute, second] = [11, 14, 17].map((at) => Number(text.slice(at, at + 2)));
+  return hour < 24 && minute < 60 && (text[16] !== ":" || second < 60) ? "datetime" : null;
+}
+
+/**
+ * The type a column's values need, as the server's importer infers it: integer, float or text,
+ * and text whose every value is an ISO date (or every one a date and time) is a date (datetime).
+ */
 function inferType(values) {
-  let type = "integer";
+  let type = null;
+  let dates = null; // the one date kind every value has had so far, or false
   for (const value of values) {
     if (value === "" || value === undefined) continue;
-    if (INTEGER.test(value)) continue;
-    if (REAL.test(value) && /[0-9]/.test(value)) type = "float";
-    else return "text";
+    const kind = dateKind(value);
+    dates = dates === null || dates === kind ? kind || false : false;
+    if (type === "text") continue;
+    if (INTEGER.test(value)) type ??= "integer";
+    else if (REAL.test(value) && /[0-9]/.test(value) && Number.isFinite(Number(value))) {
+      type = "float";
+    } else type = "text";
   }
-  return type;
+  // A column with no value is text, as the importer makes it.
+  if (type === null) return "text";
+  return type === "text" ? dates || "text" : type;
 }
 
 /** Distinct names: empty ones numbered, repeats suffixed, as the server's importer does. */
@@ -217,22 +248,29 @@ function setUp(panel) {
     });
   });
 
-  /** Where the parts go, and the first part's options (a new table: its key and types). */
+  /**
+   * Where the parts go, the first part's options (a new table: its key and types) and the types
+   * chosen, sent again with the later parts: a column made `date` holds every part to it.
+   */
   function target() {
-    if (mode !== "create") return { url: panel.dataset.uploadUrl, first: new URLSearchParams() };
+    if (mode !== "create") {
+      return { url: panel.dataset.uploadUrl, first: new URLSearchParams(), types: [] };
+    }
     const table = form.querySelector(".upload-table").value.trim();
     if (!table) throw new Error("Name the table.");
     const first = new URLSearchParams({ create: "1" });
     const pk = form.querySelector(".upload-pk").value;
     if (pk) first.append("pk", pk);
-    for (const type of chosenTypes()) first.append("type", type);
-    return { url: `${panel.dataset.databaseUrl}/${tildeEncode(table)}/-/upload`, first };
+    const chosen = chosenTypes();
+    for (const type of chosen) first.append("type", type);
+    const types = chosen.some((type) => type === "date" || type === "datetime") ? chosen : [];
+    return { url: `${panel.dataset.databaseUrl}/${tildeEncode(table)}/-/upload`, first, types };
   }
 
   async function upload() {
     showError("");
     done.hidden = true;
-    const { url, first } = target();
+    const { url, first, types } = target();
     const csrftoken = panel.dataset.csrftoken;
     const parts = new FileParts(source, { ...dialect, maxBytes });
     const total = source.size;
@@ -269,7 +307,10 @@ function setUp(panel) {
       const query = columns === null ? first : new URLSearchParams({ line: String(line) });
       if (columns !== null) {
         for (const name of columns) query.append("column", name);
-        if (created) query.append("continue", "1");
+        if (created) {
+          query.append("continue", "1");
+          for (const type of types) query.append("type", type);
+        }
       }
       query.append("delimiter", dialect.delimiter);
       let answer;

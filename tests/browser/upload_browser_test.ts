@@ -112,8 +112,8 @@ browserTest(
       const types = await page.locator(".upload-preview-table select").evaluateAll((selects) =>
         selects.map((select) => (select as unknown as { value: string }).value)
       );
-      // Codes with leading zeros are text, amounts are numbers...
-      assert.deepEqual(types, ["text", "text", "float", "text"]);
+      // Codes with leading zeros are text, amounts are numbers, days dates...
+      assert.deepEqual(types, ["text", "text", "float", "date"]);
       // ...unless the amounts are to keep their three decimals as written.
       await page.getByLabel("Type of amount").selectOption("text");
       assert.equal(await page.locator(".upload-table").inputValue(), "deliveries");
@@ -380,4 +380,93 @@ browserTest(
     assert.equal(gaps[1], gaps[0]);
   },
   editorService(),
+);
+
+/**
+ * A CSV of `rows` rows: `day` a date, `at` a date and time, `note` text, and `closing` empty in
+ * the first rows (so the preview infers text) then dates, but `tbc` on row `tbcAt` if given.
+ */
+function datesCsv(rows: number, tbcAt = 0): string {
+  const lines = ["id,day,at,note,closing"];
+  for (let i = 1; i <= rows; i++) {
+    const day = `2024-03-${String(i % 28 + 1).padStart(2, "0")}`;
+    const at = `${day}T${String(i % 24).padStart(2, "0")}:30:00`;
+    const closing = i <= 20 ? "" : i === tbcAt ? "tbc" : "2024-05-01";
+    lines.push(`${i},${day},${at},note ${i},${closing}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+browserTest(
+  "the type menu offers date and datetime, preselects what the importer infers, and is honoured",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop`);
+    await page.getByText("Upload a CSV file as a new table").click();
+    const choose = async (name: string, text: string) => {
+      await page.locator(".upload-file").setInputFiles({
+        name,
+        mimeType: "text/csv",
+        buffer: Buffer.from(text),
+      });
+      await page.waitForFunction(
+        (table) =>
+          (globalThis as unknown as { document: { querySelector(s: string): { value: string } } })
+            .document.querySelector(".upload-table").value === table,
+        name.replace(/\.csv$/, ""),
+      );
+    };
+    const chosen = () =>
+      page.locator(".upload-preview-table select").evaluateAll((selects) =>
+        selects.map((select) => (select as unknown as { value: string }).value)
+      );
+    const columnTypes = async (table: string) =>
+      Object.fromEntries(
+        [...await current.column_type_store.forTable("shop", table)].map(([c, a]) => [c, a?.type]),
+      );
+    // Parts of at most 16 KB: the file of 2,000 rows (about 100 KB) goes in several.
+    await choose("events.csv", datesCsv(2000, 1500));
+    assert.deepEqual(
+      await page.getByLabel("Type of day").locator("option").allTextContents(),
+      ["integer", "float", "text", "date", "datetime"],
+    );
+    assert.deepEqual(await chosen(), ["integer", "date", "datetime", "text", "text"]);
+    // Dates kept as plain text; a column of dates to come made a date column.
+    await page.getByLabel("Type of day").selectOption("text");
+    await page.getByLabel("Type of closing").selectOption("date");
+    await page.getByRole("button", { name: "Upload" }).click();
+    const error = page.locator(".upload-error");
+    await error.waitFor({ state: "visible" });
+    // The chosen date holds in every part: the part with "tbc" fails, naming its line.
+    const match =
+      /^Lines ([\d,]+)–([\d,]+) were not added: line 1501: column closing: Must be a date in the form YYYY-MM-DD\. ([\d,]+) rows were added before\.$/
+        .exec(await error.textContent() ?? "");
+    assert.ok(match, await error.textContent() ?? "");
+    const before = Number(match[3].replaceAll(",", ""));
+    assert.ok(before > 0 && before < 1500, `${before}`);
+    assert.equal(await sqlite3("select count(*) from events"), String(before));
+    assert.deepEqual(await columnTypes("events"), { at: "datetime", closing: "date" });
+    assert.equal(
+      await sqlite3("select group_concat(type) from pragma_table_info('events')"),
+      "INTEGER,TEXT,TEXT,TEXT,TEXT",
+    );
+
+    // Without the "tbc": every part goes in, and the choices are the table's.
+    await choose("dates.csv", datesCsv(2000));
+    assert.deepEqual(await chosen(), ["integer", "date", "datetime", "text", "text"]);
+    await page.getByLabel("Type of at").selectOption("text");
+    await page.getByLabel("Type of closing").selectOption("date");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.locator(".upload-done").waitFor({ state: "visible" });
+    assert.equal(
+      await page.locator(".upload-done").textContent(),
+      "Done: 2,000 rows added. Open the table",
+    );
+    assert.deepEqual(await columnTypes("dates"), { day: "date", closing: "date" });
+    assert.equal(
+      await sqlite3("select count(*), count(distinct closing) from dates where closing != ''"),
+      "1980|1",
+    );
+  },
+  editorService({ partBytes: 16 * 1024 }),
 );

@@ -7,12 +7,15 @@
  * outside quotes and sends them one after another.
  *
  * The query string says how to read the part: `create=1` (the table is new: made from the
- * part's header row, with `pk` and, by position, `type` = `integer`, `float`, `text` or empty for
- * "from the data"), `column` (repeated: the names of the columns of a part without a header row,
- * as the first part's answer gave them), `line` (the file line the part starts on), `delimiter`
- * (default `,`, a tab for TSV) and `continue=1` (the first part of this file created the table:
- * its columns go on widening as one import would). Permissions: `create-table` and `insert-row`
- * to create, `insert-row` to append.
+ * part's header row, with `pk` and, by position, `type` = `integer`, `float`, `text`, `date`,
+ * `datetime` or empty for "from the data"), `column` (repeated: the names of the columns of a part
+ * without a header row, as the first part's answer gave them), `line` (the file line the part
+ * starts on), `delimiter` (default `,`, a tab for TSV) and `continue=1` (the first part of this
+ * file created the table: its columns go on widening as one import would; its `type`s, sent again,
+ * hold a chosen `date` or `datetime` column to its type). A chosen type is the user's: `text`
+ * gives no date type to a column of dates, `date` and `datetime` (TEXT columns with that column
+ * type) refuse a value that is not one, naming its line. Permissions: `create-table` and
+ * `insert-row` to create, `insert-row` to append.
  *
  * @module
  */
@@ -45,11 +48,15 @@ import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 import { tilde_decode } from "../../util/tilde.ts";
 
 const PARAMETERS = ["create", "pk", "type", "column", "line", "delimiter", "continue"];
-const TYPES: Record<string, ImportType | null> = {
+/** What the type menu may choose: a column's storage type, or a date column type (TEXT). */
+type UploadChoice = ImportType | ImportColumnType;
+const TYPES: Record<string, UploadChoice | null> = {
   "": null,
   integer: "INTEGER",
   float: "FLOAT",
   text: "TEXT",
+  date: "date",
+  datetime: "datetime",
 };
 const FORMATS: Record<string, string> = {
   "text/csv": ",",
@@ -61,7 +68,7 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   const db = targetDatabase(svc, request);
   const table = tilde_decode(request.url_vars.table ?? "");
   requireUnprotected(db, table);
-  const part = parsePart(request, table);
+  const { choices, ...part } = parsePart(request, table);
   if (part.create) {
     await requireVisible(svc, request.actor, db.name, null);
     await requireActions(svc, request, ["create-table"], db.name, null);
@@ -74,7 +81,7 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   requireMutable(db);
   if (db.row_writes) throw new BadRequest(`Uploading files is not available on ${db.engine}`);
   const text = await partText(svc, request);
-  await checkUploadTypes(svc, db.name, { ...part, text });
+  await checkUploadTypes(svc, db.name, { ...part, text }, choices);
   // The date and datetime column types the first part gave the table: a later part's value that
   // is no such date takes the type away (the data stays as it is).
   const temporal: Record<string, ImportColumnType> = {};
@@ -101,7 +108,7 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   }
   // Only a part that created or rebuilt the table changes what the catalog lists.
   if (result.schemaChanged) await svc.refresh_catalog();
-  await storeColumnTypes(svc, db.name, table, result);
+  await storeColumnTypes(svc, db.name, table, result, choices);
   const fields = { actor: request.actor, database: db.name, table };
   // No read after the write: a part may take longer than sql_time_limit_ms, which a read made
   // for the same request would then be past.
@@ -127,17 +134,26 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
 
 /**
  * A new table's TEXT columns of ISO dates (or dates and times) get the `date` (`datetime`)
- * column type, as `vitrine insert` and pasted rows give it; a later part that breaks one takes
- * it away.
+ * column type, as `vitrine insert` and pasted rows give it, unless the menu chose another type
+ * for them; a column the menu made `date` or `datetime` gets that type; a later part that breaks
+ * an inferred one takes it away.
  */
 async function storeColumnTypes(
   svc: ViewHost,
   database: string,
   table: string,
   result: UploadPartResult,
+  choices: readonly (UploadChoice | null)[],
 ): Promise<void> {
   if (result.created) {
-    for (const { name, column_type } of result.columns) {
+    const chosen = new Map(result.fileColumns.map((name, i) => [name, choices[i] ?? null]));
+    for (const { name, column_type: inferred } of result.columns) {
+      const choice = chosen.get(name) ?? null;
+      const column_type = choice === null
+        ? inferred
+        : choice === "date" || choice === "datetime"
+        ? choice
+        : null;
       if (column_type && svc.columnTypes.find(column_type)) {
         await svc.column_type_store.set(database, table, name, { type: column_type, config: null });
       }
@@ -149,28 +165,38 @@ async function storeColumnTypes(
 }
 
 /** The query string's options, every unknown or invalid one a 400. */
-function parsePart(request: Request, table: string): Omit<UploadPartOptions, "text" | "temporal"> {
+function parsePart(
+  request: Request,
+  table: string,
+): Omit<UploadPartOptions, "text" | "temporal"> & { choices: (UploadChoice | null)[] } {
   const args = request.args;
   const invalid = args.keys().filter((key) => !PARAMETERS.includes(key)).sort();
   if (invalid.length) throw new BadRequest(`Invalid parameter: "${invalid.join('", "')}"`);
   const create = flag(args.get("create"), "create");
   const continues = flag(args.get("continue"), "continue");
   const columns = args.getlist("column");
-  const types = args.getlist("type").map((type) => {
+  const choices = args.getlist("type").map((type) => {
     const found = TYPES[type.trim().toLowerCase()];
     if (found === undefined) {
-      throw new BadRequest(`Invalid type "${type}": use integer, float, text, or leave it empty`);
+      throw new BadRequest(
+        `Invalid type "${type}": use integer, float, text, date, datetime, or leave it empty`,
+      );
     }
     return found;
   });
+  // A date is kept as text; its column type is set once the table is made.
+  const types = choices.map((choice) =>
+    choice === "date" || choice === "datetime" ? "TEXT" : choice
+  );
   const pk = args.getlist("pk");
   if (create && columns.length) {
     throw new BadRequest("A new table is made from the header row: send it, not column names");
   }
   if (create && continues) throw new BadRequest('Use one of "create" and "continue"');
   if (create && !TABLE_NAME.test(table)) throw new BadRequest("Invalid table name");
-  if (!create && (pk.length || types.length)) {
-    throw new BadRequest('"pk" and "type" are for a new table ("create=1")');
+  if (!create && pk.length) throw new BadRequest('"pk" is for a new table ("create=1")');
+  if (!create && !continues && types.length) {
+    throw new BadRequest('"type" is for a new table ("create=1") and the rest of its file');
   }
   if (continues && !columns.length) {
     throw new BadRequest('"continue" is for the parts after the first: name their columns');
@@ -202,6 +228,7 @@ function parsePart(request: Request, table: string): Omit<UploadPartOptions, "te
     pk,
     types,
     continues,
+    choices,
   };
 }
 

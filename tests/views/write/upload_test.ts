@@ -382,3 +382,56 @@ Deno.test("appending: a column with a column type refuses what /-/insert refuses
     ]);
   });
 });
+
+Deno.test("the type menu's choices are honoured: text keeps no date type, date and datetime are held to", async () => {
+  await withWriter(async (svc) => {
+    const types = async () =>
+      Object.fromEntries(
+        [...await svc.column_type_store.forTable("shop", "events")].map(([c, a]) => [c, a?.type]),
+      );
+    // By position: day left to the data (a date), opened chosen as text, starts chosen as a
+    // datetime, note chosen as a date though its first part has none (empty is no value).
+    const query = "create=1&type=&type=text&type=datetime&type=date";
+    const header = "day,opened,starts,note\n";
+    const refused = await upload(
+      svc,
+      "events",
+      query,
+      header + "2024-03-01,2024-03-01,2024-03-01T10:00,\n2024-03-02,2024-03-02,soon,\n",
+    );
+    assert.equal(refused.status, 400);
+    assert.deepEqual(errorsOf(refused), [
+      "line 3: column starts: Must be an ISO 8601 date and time, such as 2024-05-01T13:45:00",
+    ]);
+    assert.equal(refused.json().line, 3);
+    assert.deepEqual(fileRows(svc, "select name from sqlite_master where name = 'events'"), []);
+
+    const first = await upload(
+      svc,
+      "events",
+      query,
+      header + "2024-03-01,2024-03-01,2024-03-01T10:00,\n2024-03-02,2024-03-02,,2024-04-01\n",
+    );
+    assert.equal(first.status, 201, first.text);
+    assert.deepEqual(await types(), { day: "date", starts: "datetime", note: "date" });
+    assert.deepEqual(
+      fileRows(svc, "select name, type from pragma_table_info('events')"),
+      ["day", "opened", "starts", "note"].map((name) => ({ name, type: "TEXT" })),
+    );
+    // A later part sends the choices again: a chosen date holds, an inferred one gives way.
+    const later = `column=day&column=opened&column=starts&column=note&continue=1&${
+      query.replace("create=1&", "")
+    }`;
+    const bad = await upload(svc, "events", `${later}&line=4`, "soon,x,,2024-04-02\n,,,later\n");
+    assert.equal(bad.status, 400);
+    assert.deepEqual(errorsOf(bad), ["line 5: column note: Must be a date in the form YYYY-MM-DD"]);
+    const good = await upload(svc, "events", `${later}&line=4`, "soon,x,,2024-04-02\n");
+    assert.equal(good.status, 201, good.text);
+    assert.deepEqual(await types(), { day: undefined, starts: "datetime", note: "date" });
+    assert.deepEqual(fileRows(svc, "select count(*) n from events"), [{ n: 3 }]);
+    // "type" belongs to a new table's parts only.
+    const append = await upload(svc, "events", "type=date", "day\n2024-01-01\n");
+    assert.equal(append.status, 400);
+    assert.match(errorsOf(append)[0], /"type" is for a new table/);
+  });
+});
