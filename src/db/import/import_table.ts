@@ -8,6 +8,7 @@
 
 import type { Connection } from "../../sqlite/connection.ts";
 import { SqliteError } from "../../sqlite/errors.ts";
+import type { SqlValue } from "../../sqlite/values.ts";
 import { quoteName } from "../write_values.ts";
 import { ImportError } from "./import_error.ts";
 import type { ImportType } from "./column_types.ts";
@@ -50,9 +51,80 @@ export function rebuildWider(
   conn.exec(`ALTER TABLE ${quoteName(temp)} RENAME TO ${quoteName(table)}`);
 }
 
-/** An existing external-content `<table>_fts` index is rebuilt, so it finds the new rows. */
-export function refreshTextIndex(conn: Connection, table: string): void {
+/** The `content=` option of an FTS5 declaration: a name, quoted any way SQLite takes. */
+const CONTENT = /\bcontent\s*=\s*("(?:[^"]|"")*"|'(?:[^']|'')*'|\[[^\]]*\]|`[^`]*`|[^\s,)]+)/i;
+
+/** The name `text` quotes (`"a""b"` → `a"b`), or `text` itself. */
+function unquoted(text: string): string {
+  const open = text[0];
+  if (open === "[") return text.slice(1, -1);
+  if (open !== '"' && open !== "'" && open !== "`") return text;
+  return text.slice(1, -1).replaceAll(open + open, open);
+}
+
+/**
+ * Where the rows an import adds to `table` will start, for its external-content `<table>_fts`
+ * index: the index's columns and the table's largest rowid before the import (null: the table is
+ * empty). Read before the import inserts. Null when there is no such index or it cannot be
+ * followed row by row: its content is another table, or keyed by a `content_rowid` column, or a
+ * trigger on the table writes to it (the trigger already indexes each row).
+ */
+export interface TextIndexMark {
+  fts: string;
+  columns: string[];
+  after: SqlValue;
+}
+
+/** {@link TextIndexMark} of `table`, or null. */
+export function markTextIndex(conn: Connection, table: string): TextIndexMark | null {
   const fts = `${table}_fts`;
+  const sql = conn.query("select sql from sqlite_master where name = ?", [fts]).rows[0]?.[0];
+  if (typeof sql !== "string" || /\bcontent_rowid\s*=/i.test(sql)) return null;
+  const content = CONTENT.exec(sql)?.[1];
+  if (!content || unquoted(content).toLowerCase() !== table.toLowerCase()) return null;
+  const triggers = conn.query(
+    "select count(*) from sqlite_master where type = 'trigger' and tbl_name = ? collate nocase " +
+      "and instr(lower(sql), lower(?)) > 0",
+    [table, fts],
+  ).rows[0][0];
+  if (Number(triggers)) return null;
+  const columns = tableInfo(conn, fts).map((column) => column.name);
+  try {
+    const after = conn.query(`select max(rowid) from ${quoteName(table)}`).rows[0][0];
+    return { fts, columns, after };
+  } catch {
+    return null; // a table without rowids, which an FTS5 content table cannot be
+  }
+}
+
+/**
+ * An existing external-content `<table>_fts` index made to find the import's rows. With `since`
+ * (the mark read before, and how many rows the import plainly inserted: no replace, upsert or
+ * rebuild of the table), only the rows after the mark are indexed, when they are exactly those
+ * rows; an upload sends a file in parts, and rebuilding the index of the whole table after each
+ * part made the file's upload time grow with the square of its size. Otherwise it is rebuilt.
+ */
+export function refreshTextIndex(
+  conn: Connection,
+  table: string,
+  since: { mark: TextIndexMark; added: number } | null = null,
+): void {
+  const fts = `${table}_fts`;
+  if (since) {
+    const { mark, added } = since;
+    const where = mark.after === null ? "" : " WHERE rowid > ?";
+    const params = mark.after === null ? [] : [mark.after];
+    const from = `FROM ${quoteName(table)}${where}`;
+    // Rows with a rowid below the mark (a file's own lower keys) would be missed: rebuild then.
+    if (Number(conn.query(`SELECT count(*) ${from}`, params).rows[0][0]) === added) {
+      const columns = mark.columns.map(quoteName).join(", ");
+      conn.run(
+        `INSERT INTO ${quoteName(mark.fts)} (rowid, ${columns}) SELECT rowid, ${columns} ${from}`,
+        params,
+      );
+      return;
+    }
+  }
   const sql = conn.query("select sql from sqlite_master where name = ?", [fts]).rows[0];
   if (typeof sql?.[0] === "string" && /content\s*=/i.test(sql[0])) {
     conn.exec(`INSERT INTO ${quoteName(fts)} (${quoteName(fts)}) VALUES ('rebuild')`);

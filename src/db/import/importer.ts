@@ -17,7 +17,15 @@ import { quoteName } from "../write_values.ts";
 import { createTableSql } from "../table_writes.ts";
 import { holdsNumbersOnly, readsAsNumber } from "../write_checks.ts";
 import { ImportError } from "./import_error.ts";
-import { indexText, rebuildWider, refreshTextIndex, rowError, tableInfo } from "./import_table.ts";
+import {
+  indexText,
+  markTextIndex,
+  rebuildWider,
+  refreshTextIndex,
+  rowError,
+  tableInfo,
+  type TextIndexMark,
+} from "./import_table.ts";
 import type { RecordSource, SourceRecord } from "./records.ts";
 import { type EncodedRows, isEncoded } from "./encoded_rows.ts";
 import {
@@ -174,6 +182,10 @@ class ImportRun {
   #detect: boolean;
   #columns: Column[] = [];
   #created = false;
+  /** A column was widened: the table was rebuilt. */
+  #widened = false;
+  /** Where this import's rows start for the table's full-text index, if it can follow them. */
+  #textMark: TextIndexMark | null = null;
   #pks: string[] = [];
   /** Inserts one row: the rows left over after whole batches, and a failed batch's rows. */
   #statement: Statement | null = null;
@@ -225,7 +237,17 @@ class ImportRun {
       for (const rows of sample) this.#insert(rows);
     }
     if (this.#options.fts?.length) indexText(this.#conn, this.#options.table, this.#options.fts);
-    else if (this.#rows) refreshTextIndex(this.#conn, this.#options.table);
+    else if (this.#rows) {
+      // Rows plainly added after the mark are indexed alone; a replace, an upsert or a rebuilt
+      // table (widened: its rowids may have changed) rebuilds the index.
+      const { replace, upsert } = this.#options;
+      const plain = this.#textMark && !replace && !upsert && !this.#widened;
+      refreshTextIndex(
+        this.#conn,
+        this.#options.table,
+        plain ? { mark: this.#textMark!, added: this.#rows } : null,
+      );
+    }
     this.#options.onProgress?.({ rows: this.#rows, bytes: this.#source.bytesRead });
     return {
       table: this.#options.table,
@@ -268,6 +290,7 @@ class ImportRun {
       if (existing.length) return;
       throw new ImportError("The file holds no rows and no column names: nothing to import");
     }
+    if (existing.length) this.#textMark = markTextIndex(this.#conn, table);
     if (existing.length && this.#options.continues) {
       this.#continueTable(existing);
     } else if (existing.length) {
@@ -615,6 +638,7 @@ class ImportRun {
     this.#flush();
     const old = this.#columns[i].type;
     this.#columns[i].type = type;
+    this.#widened = true;
     this.#finalize();
     const table = this.#options.table;
     const temp = `${table}_vitrine_import`;

@@ -9,6 +9,7 @@ import { shopService } from "../../fixtures/shop.ts";
 import { encodeActorCookie } from "../../../src/auth/actor_cookie.ts";
 import type { Service } from "../../../src/service.ts";
 import type { ClientResponse } from "../../../src/http/client.ts";
+import { Connection } from "../../../src/sqlite/mod.ts";
 
 /** POSTs `text` as a part of a CSV file (or `headers`' content type) to `/shop/<table>/-/upload`. */
 function upload(
@@ -305,7 +306,7 @@ Deno.test("appending: a number column refuses text, naming line and column; the 
     const orphan = await upload(svc, "products", columns, "52,Hoe,999,1\n");
     assert.equal(orphan.status, 400);
     assert.match(errorsOf(orphan)[0], /^line 1: FOREIGN KEY constraint failed/);
-    // products_fts (content=products) was rebuilt: the search box finds the new rows.
+    // products_fts (content=products) follows the table: the search box finds the new rows.
     const found = await svc.client.get("/shop/products.json?_search=Rake&_shape=array");
     assert.deepEqual(found.json().map((row: { id: number }) => row.id), [51]);
   });
@@ -433,5 +434,79 @@ Deno.test("the type menu's choices are honoured: text keeps no date type, date a
     const append = await upload(svc, "events", "type=date", "day\n2024-01-01\n");
     assert.equal(append.status, 400);
     assert.match(errorsOf(append)[0], /"type" is for a new table/);
+  });
+});
+
+/** Runs `fn` on a connection of its own to the served file (as another program would). */
+function onFile<T>(svc: Service, fn: (conn: Connection) => T): T {
+  const conn = Connection.open(svc.get_database("shop").path!);
+  try {
+    return fn(conn);
+  } finally {
+    conn.close();
+  }
+}
+
+/** Every entry of `notes_fts` (term, row, column, offset), read through fts5vocab. */
+function indexEntries(conn: Connection): unknown[][] {
+  conn.exec(
+    "create virtual table if not exists temp.entries using fts5vocab(main, notes_fts, instance)",
+  );
+  return conn.query("select * from temp.entries order by 1, 2, 3, 4").rows;
+}
+
+Deno.test("an external-content _fts index is added to part by part, equal to a full rebuild", async () => {
+  await withWriter(async (svc) => {
+    const first = await upload(svc, "notes", "create=1", "id,title,body\n1,apple,red fruit\n");
+    assert.equal(first.status, 201, first.text);
+    onFile(svc, (conn) =>
+      conn.exec(
+        "create virtual table notes_fts using fts5 (title, body, content=notes);" +
+          "insert into notes_fts (notes_fts) values ('rebuild')",
+      ));
+    const columns = "column=id&column=title&column=body";
+    const parts = [
+      "2,banana,yellow fruit\n3,cherry,small red fruit\n",
+      '4,damson,"dark, sour\nplum"\n5,elder,flower\n',
+      "6,fig,sweet\n",
+    ];
+    let line = 3;
+    for (const part of parts) {
+      const response = await upload(svc, "notes", `${columns}&line=${line}&continue=1`, part);
+      assert.equal(response.status, 201, response.text);
+      line = response.json().next_line;
+    }
+    // The search box finds rows of every part.
+    const search = async (q: string) =>
+      (await svc.client.get(`/shop/notes.json?_search=${q}&_shape=array&_sort=id`)).json()
+        .map((row: { id: number }) => row.id);
+    assert.deepEqual(await search("fruit"), [1, 2, 3]);
+    assert.deepEqual(await search("plum"), [4]);
+    assert.deepEqual(await search("sweet"), [6]);
+    // The index holds what a full rebuild of it holds, and agrees with the table.
+    onFile(svc, (conn) => {
+      conn.exec("insert into notes_fts (notes_fts, rank) values ('integrity-check', 1)");
+      const added = indexEntries(conn);
+      conn.exec("insert into notes_fts (notes_fts) values ('rebuild')");
+      assert.deepEqual(added, indexEntries(conn));
+      assert.equal(added.length, 18); // 6 titles, 12 words of bodies
+    });
+
+    // Only the part's rows are indexed: a row another program added without indexing it stays
+    // out of the index (a rebuild would have put it in).
+    onFile(svc, (conn) => conn.exec("insert into notes values (7, 'grape', 'unindexed')"));
+    const eighth = await upload(svc, "notes", `${columns}&line=20`, "8,hazel,nut\n");
+    assert.equal(eighth.status, 201, eighth.text);
+    assert.deepEqual(await search("nut"), [8]);
+    assert.deepEqual(await search("unindexed"), []);
+    // A part whose rows come before others (its own lower keys) is indexed whole again.
+    onFile(svc, (conn) => conn.exec("delete from notes where id = 7"));
+    const early = await upload(svc, "notes", `${columns}&line=21`, "0,acorn,seed nut\n");
+    assert.equal(early.status, 201, early.text);
+    assert.deepEqual(await search("nut"), [0, 8]);
+    onFile(
+      svc,
+      (conn) => conn.exec("insert into notes_fts (notes_fts, rank) values ('integrity-check', 1)"),
+    );
   });
 });
