@@ -16,7 +16,7 @@ import type { SqlValue } from "../sqlite/values.ts";
 import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
 import { pgArrayColumns, pgArraysInPlace, pgRealColumns } from "./postgres_values.ts";
 import { withRealColumns } from "./read_query.ts";
-import { textRows, type TextRowsOptions } from "../util/text_rows.ts";
+import type { TextRowsOptions } from "../util/text_rows.ts";
 import { valueLines } from "../util/value_lines.ts";
 
 /** Rows the driver fetches per round trip. */
@@ -81,8 +81,7 @@ export function openPgExport(source: PgExportSource): PoolCursor {
   /** Rows as lines, or null when they hold a cell lines cannot (a BLOB in CSV/TSV). */
   const write = (rows: SqlValue[][], text: TextRowsOptions): Uint8Array | null => {
     const options = { ...text, real: withRealColumns(text.real, real), limit: rows.length };
-    if (options.format !== "ndjson") return valueLines(columns, rows, options);
-    return encoder.encode(textRows(columns, rows, options)!);
+    return valueLines(columns, rows, options);
   };
   const transaction = source.begin(async (tx) => {
     const query = tx.unsafe(source.text, source.values, source.options).values();
@@ -139,8 +138,6 @@ export function openPgExport(source: PgExportSource): PoolCursor {
     },
   };
 }
-
-const encoder = new TextEncoder();
 
 /** A batch waiting for the writer: its rows, or the lines they were written as. */
 type Piece = { rows: SqlValue[][] } | { lines: Uint8Array; count: number };

@@ -44,3 +44,39 @@ Deno.test("a BLOB cell: null, as textRows answers (the page writes it, with its 
   assert.equal(valueLines(["a", "b"], [[1, new Uint8Array([1])]], options), null);
   assert.equal(textRows(["a", "b"], [[1, new Uint8Array([1])]], options), null);
 });
+
+Deno.test("NDJSON lines written straight to bytes are textRows's text, byte for byte", () => {
+  const odd = [
+    [1, "plain", 12, null, 9007199254740993n],
+    [2, 'quote " and \\ back', 1.5, "line\r\nbreak\ttab\u0001\u001f\u007f", true],
+    [3, "émoji 🌳 ünïcode", Infinity, "", false],
+    [4, "lone \ud800 surrogate", -Infinity, new Uint8Array([0, 1, 254, 255]), 1e21],
+    [5, "\u2028\u2029", NaN, undefined, -0],
+    [-2147483648, "x".repeat(100_000), 2147483648, "y", -2147483649],
+    [6, "", 1e16, "é", 3.25],
+    [7, "</script>", -7, "a/b", 1e-7],
+  ];
+  const sameAs = (cols: string[], rows: unknown[][], real: number[], limit = 100) => {
+    const options = { format: "ndjson" as const, real, limit };
+    assert.equal(decode(valueLines(cols, rows, options)), sent(textRows(cols, rows, options)));
+  };
+  for (const real of [[], [2], [0, 2, 4]]) {
+    sameAs(columns, [...rows, ...odd], real);
+    // A repeated column name is one member, at its first place, with its last value.
+    sameAs(["a", "b", "a"], [[1, 2, 3], ["x", null, "y"]], real);
+  }
+  sameAs(columns, odd, [2], 3);
+  sameAs([], [[], []], []);
+  // Random text: every UTF-16 code unit, escapes and all.
+  const random = Array.from({ length: 2_000 }, (_, i) => [
+    i,
+    String.fromCharCode(...Array.from({ length: i % 40 }, () => Math.floor(Math.random() * 65536))),
+    Math.random() * 1e6 - 5e5,
+    String.fromCharCode(...Array.from({ length: i % 7 }, () => Math.floor(Math.random() * 128))),
+    Math.floor(Math.random() * 2 ** 40) - 2 ** 39,
+  ]);
+  sameAs(columns, random, [2]);
+  // Many rows: the buffer grows past its first size.
+  const many = Array.from({ length: 20_000 }, (_, i) => [i, `name ${i}`, i / 10, "2024-01-02", i]);
+  sameAs(columns, many, [2], many.length);
+});
