@@ -8,8 +8,16 @@
  *   an ideal server (what Vitrine's read pool aims at);
  * - one thread per client, the operating system sharing the cores among them (processor sharing).
  *
+ * - one thread per core as above, but URLs whose statements are light (under `lightMs` in the
+ *   replay) go before the others, as Vitrine serves them (its short lane first, its tiny queries
+ *   on the main thread): what that order costs the heavy pages in a closed loop, where every
+ *   client answered at once asks its next URL at once and the clients gather on the heavy ones.
+ *
+ * The same servers also take the URLs at one steady rate (`openLoopReplay`): the order that is
+ * best for visitors arriving on their own.
+ *
  * Whatever the floor's latency is here, no server of these cores can answer these URLs faster under
- * the same sixteen clients.
+ * the same sixteen clients and the same order.
  *
  * @module
  */
@@ -32,13 +40,43 @@ export interface ClosedLoop {
 
 /**
  * Replays `requests` (per URL its statements, in the order asked) on `path` by `clients` clients
- * in a closed loop, served by `threads` workers in the order asked.
+ * in a closed loop, served by `threads` workers in the order asked; URLs `light` marks go before
+ * the others when given.
  */
-export async function closedLoopReplay(
+export function closedLoopReplay(
   path: string,
   requests: Statement[][],
   threads: number,
   clients = 16,
+  light: readonly boolean[] | null = null,
+): Promise<ClosedLoop> {
+  return replay(path, requests, threads, { clients }, light);
+}
+
+/**
+ * Replays the first `seconds` × `rate` of `requests` asked at one steady rate (an open loop, as
+ * visitors arriving on their own: each URL is asked when due whatever is still unanswered), served
+ * by `threads` workers in the order asked, `light` URLs first when given. A URL's latency runs
+ * from when it was due.
+ */
+export function openLoopReplay(
+  path: string,
+  requests: Statement[][],
+  threads: number,
+  rate: number,
+  seconds: number,
+  light: readonly boolean[] | null = null,
+): Promise<ClosedLoop> {
+  const count = Math.min(requests.length, Math.floor(rate * seconds));
+  return replay(path, requests.slice(0, count), threads, { rate }, light);
+}
+
+async function replay(
+  path: string,
+  requests: Statement[][],
+  threads: number,
+  load: { clients: number } | { rate: number },
+  light: readonly boolean[] | null,
 ): Promise<ClosedLoop> {
   const workers = await Promise.all(
     Array.from({ length: threads }, () =>
@@ -63,7 +101,8 @@ export async function closedLoopReplay(
     await new Promise<void>((resolve, reject) => {
       const dispatch = () => {
         while (idle.length && queue.length) {
-          const id = queue.shift()!;
+          const first = light ? queue.findIndex((id) => light[id]) : -1;
+          const id = queue.splice(Math.max(0, first), 1)[0];
           idle.pop()!.postMessage({ id, statements: requests[id] });
         }
       };
@@ -76,15 +115,29 @@ export async function closedLoopReplay(
         worker.onmessage = ({ data }: MessageEvent<{ id: number }>) => {
           latencies[data.id] = performance.now() - asked[data.id];
           idle.push(worker);
-          // The client whose answer this was asks its next URL at once.
-          ask();
+          // In a closed loop, the client whose answer this was asks its next URL at once.
+          if ("clients" in load) ask();
           dispatch();
           if (++done === requests.length) resolve();
         };
         worker.onerror = (event) => reject(new Error(event.message));
       }
-      for (let i = 0; i < clients; i++) ask();
-      dispatch();
+      if ("clients" in load) {
+        for (let i = 0; i < load.clients; i++) ask();
+        dispatch();
+      } else {
+        const interval = 1000 / load.rate;
+        const due = () => t0 + next * interval;
+        const tick = () => {
+          while (next < requests.length && due() <= performance.now()) {
+            ask();
+            asked[next - 1] = due() - interval; // from when it was due, not when the timer fired
+          }
+          dispatch();
+          if (next < requests.length) setTimeout(tick, Math.max(0, due() - performance.now()));
+        };
+        tick();
+      }
       if (requests.length === 0) resolve();
     });
   } finally {
