@@ -28,110 +28,48 @@
  *
  * `explain()` runs the same steps for `/-/check` and says which one decided.
  *
+ * The steps themselves are in rule_opinion.ts; this file adds defaults, the answers kept for the
+ * anonymous visitor (anonymous_answers.ts) and the log of recent checks (check_log.ts).
+ *
  * @module
  */
 
 import { Forbidden } from "../http/errors.ts";
 import type { Actor } from "./allow.ts";
-import { allowBlockDecision, permissionsBlockDecision } from "./metadata_rules.ts";
-import type { PermissionRegistry } from "./permission_registry.ts";
-import { type Resource, restrictionsAllow } from "./tokens.ts";
+import type { Resource } from "./tokens.ts";
 import { requestMemo } from "../util/request_scope.ts";
-import { answerRule, decideRules, type PluginRule, type RulesDecision } from "./plugin_rules.ts";
+import type { RulesDecision } from "./plugin_rules.ts";
+import type { CheckExplanation, CheckStep, Trace } from "./check_steps.ts";
+import { CheckLog, type LoggedCheck, type PermissionCheck } from "./check_log.ts";
+import { AnonymousAnswers, type KeptDecision } from "./anonymous_answers.ts";
+import { type PermissionCheckerOptions, ruleOpinion } from "./rule_opinion.ts";
 import {
-  blockReason,
-  type CheckExplanation,
-  type CheckStep,
-  levelAbove,
-  type Trace,
-} from "./check_steps.ts";
+  denied,
+  opinionKey,
+  type PermissionSpec,
+  splitSpec,
+  visibilityChain,
+} from "./permission_specs.ts";
 
-export type { CheckExplanation, CheckStep };
-
-/** One entry of `ensure_permissions`: an action, or an (action, resource) pair. */
-export type PermissionSpec = string | readonly [string, Resource];
-
-/** A recorded check, for `/-/permissions`. */
-export interface PermissionCheck {
-  /** ISO 8601 time of the check. */
-  when: string;
-  actor: Actor | null;
-  action: string;
-  resource: Resource;
-  result: boolean | null;
-  /** True when no rule had an opinion and a default decided. */
-  used_default: boolean;
-}
-
-/** What the checker reads from the service; functions so it always sees current values. */
-export interface PermissionCheckerOptions {
-  registry: PermissionRegistry;
-  /** The merged metadata object. */
-  metadata: () => Record<string, unknown>;
-  /** The answers of the `permission_allowed` hooks, non-null, in call order. */
-  permissionHooks?: (check: { actor: Actor | null; action: string; resource: Resource }) => Promise<
-    unknown[]
-  >;
-  /** The rules plugins give for a check (`permission_resources_sql`, `permission_allowed`). */
-  pluginRules?: (
-    check: { actor: Actor | null; action: string; resource: Resource },
-  ) => Promise<PluginRule[]>;
-  /** `--default-deny`: nothing is allowed that no rule grants. */
-  defaultDeny?: () => boolean;
-  /**
-   * A key that stays the same for as long as the anonymous actor's answers cannot change (the
-   * metadata, settings, permissions and hooks they come from are fixed), or null while they may
-   * differ from one call to the next (a plugin answers, or supplies metadata or canned queries).
-   * With a key, those answers are kept across requests.
-   */
-  anonymousAnswersKey?: () => string | null;
-  /** Whether the service was started with `--root`. */
-  rootEnabled: () => boolean;
-  /** A canned query's definition including plugin-provided ones; defaults to metadata. */
-  cannedQuery?: (
-    database: string,
-    name: string,
-    actor: Actor | null,
-  ) => Record<string, unknown> | null | Promise<Record<string, unknown> | null>;
-}
-
-/** How many recent checks `/-/permissions` can show. */
-const CHECK_LOG_SIZE = 200;
-
-/** Most anonymous answers kept (one per action and resource asked about). */
-const ANONYMOUS_ANSWERS = 10_000;
-
-/** A check as the log keeps it: the time as a number, formatted only when someone looks. */
-type LoggedCheck = Omit<PermissionCheck, "when">;
-
-/** A decision from kept answers: it passes, or the action denied; and the checks made. */
-interface KeptDecision {
-  outcome: true | { denied: string };
-  checks: readonly LoggedCheck[];
-}
+export type {
+  CheckExplanation,
+  CheckStep,
+  PermissionCheck,
+  PermissionCheckerOptions,
+  PermissionSpec,
+};
 
 /** Resolves permission checks against metadata, hooks, tokens, root and defaults. */
 export class PermissionChecker {
   readonly #options: PermissionCheckerOptions;
-  /**
-   * A ring of the last {@link CHECK_LOG_SIZE} checks and the times they were made; `#next` is
-   * where the next one goes. The checks are kept apart from their times so that a check decided
-   * from kept answers logs an entry it shares with every other time it was made.
-   */
-  readonly #log: LoggedCheck[] = [];
-  readonly #logTimes = new Float64Array(CHECK_LOG_SIZE);
-  #next = 0;
-  /**
-   * The anonymous visitor's visibility of each resource, decided from kept answers, with the
-   * checks that decided it: while {@link PermissionCheckerOptions.anonymousAnswersKey} stays,
-   * every page of a table answers the same way, so it is decided once.
-   */
-  #keptVisibility: { key: string; chains: Map<string, KeptDecision> } | null = null;
-  /** The anonymous actor's answers, kept while `anonymousAnswersKey()` returns `key`. */
-  #anonymous: { key: string; answers: Map<string, boolean | null> } | null = null;
+  /** The recent checks `/-/permissions` shows. */
+  readonly #log = new CheckLog();
+  /** The anonymous actor's answers and visibility, kept while the answers' key stays. */
+  readonly #anonymous: AnonymousAnswers;
 
   constructor(options: PermissionCheckerOptions) {
     this.#options = options;
+    this.#anonymous = new AnonymousAnswers(() => options.anonymousAnswersKey?.() ?? null);
   }
 
   /**
@@ -168,9 +106,9 @@ export class PermissionChecker {
     // Asked again within one request (a page checks the same table for its view, its menus and
     // its links), the same question gets the first answer without calling the hooks again.
     const key = opinionKey(action, resource);
-    const fixed = actor ? null : this.#options.anonymousAnswersKey?.() ?? null;
+    const fixed = actor ? null : this.#anonymous.key();
     const opinion = fixed !== null
-      ? await this.#anonymousOpinion(fixed, key, action, resource)
+      ? await this.#anonymous.opinion(fixed, key, () => this.#opinion(null, action, resource))
       : await requestMemo(
         actor ?? null,
         `permission\u0000${key}`,
@@ -189,7 +127,7 @@ export class PermissionChecker {
   ): boolean | null {
     let result = opinion;
     if (result === null) result = default_ !== undefined ? default_ : this.#defaultOf(action);
-    this.#record({
+    this.#log.record({
       actor: actor ?? null,
       action,
       resource,
@@ -317,8 +255,7 @@ export class PermissionChecker {
   }
 
   #logDecision(decision: KeptDecision): void {
-    const at = Date.now();
-    for (const check of decision.checks) this.#record(check, at);
+    this.#log.recordAll(decision.checks);
   }
 
   /**
@@ -336,7 +273,11 @@ export class PermissionChecker {
       // resource's chain is decided once; a list of permissions given is walked each time.
       const chainAction = actor === null && !options.permissions ? options.action : undefined;
       if (chainAction) {
-        const kept = this.#anonymousVisibility(chainAction, options.resource ?? null);
+        const kept = this.#anonymous.visibility(
+          chainAction,
+          options.resource ?? null,
+          (permissions) => this.#keptDecision(permissions),
+        );
         if (kept !== undefined) {
           this.#logDecision(kept);
           return Promise.resolve([kept.outcome === true, false]);
@@ -356,28 +297,6 @@ export class PermissionChecker {
     return this.#checkVisibilityLater(actor, permissions);
   }
 
-  /**
-   * The anonymous visitor's visibility decision for `action` on `resource` from kept answers
-   * (see {@link #keptVisibility}), or undefined when it cannot be decided from them yet.
-   */
-  #anonymousVisibility(action: string, resource: Resource): KeptDecision | undefined {
-    const fixed = this.#options.anonymousAnswersKey?.() ?? null;
-    if (fixed === null) return undefined;
-    if (this.#keptVisibility?.key !== fixed) {
-      this.#keptVisibility = { key: fixed, chains: new Map() };
-    }
-    const chains = this.#keptVisibility.chains;
-    const key = opinionKey(action, resource);
-    let decision = chains.get(key);
-    if (decision === undefined) {
-      decision = this.#keptDecision(visibilityChain(action, resource));
-      if (decision === undefined) return undefined;
-      if (chains.size >= ANONYMOUS_ANSWERS) chains.clear();
-      chains.set(key, decision);
-    }
-    return decision;
-  }
-
   async #checkVisibilityLater(
     actor: Actor | null,
     permissions: readonly PermissionSpec[],
@@ -387,23 +306,9 @@ export class PermissionChecker {
     return [true, !(await this.#passes(null, permissions))];
   }
 
-  /** The most recent checks, newest first (at most {@link CHECK_LOG_SIZE}). */
+  /** The most recent checks, newest first (at most 200). */
   recentChecks(): PermissionCheck[] {
-    const checks: PermissionCheck[] = [];
-    for (let step = 1; step <= this.#log.length; step++) {
-      const at = (this.#next - step + CHECK_LOG_SIZE) % CHECK_LOG_SIZE;
-      const { actor, action, resource, result, used_default } = this.#log[at];
-      checks.push({
-        when: new Date(this.#logTimes[at]).toISOString(),
-        actor,
-        action,
-        // A copy: the logged check may be logged again (a decision kept from an earlier request).
-        resource: Array.isArray(resource) ? [resource[0], resource[1]] as const : resource,
-        result,
-        used_default,
-      });
-    }
-    return checks;
+    return this.#log.recent();
   }
 
   async #passes(actor: Actor | null, permissions: readonly PermissionSpec[]): Promise<boolean> {
@@ -425,169 +330,18 @@ export class PermissionChecker {
     action: string,
     resource: Resource,
   ): boolean | null | undefined {
-    if (actor || this.#anonymous === null) return undefined;
-    const fixed = this.#options.anonymousAnswersKey?.() ?? null;
-    if (fixed === null || this.#anonymous.key !== fixed) return undefined;
-    return this.#anonymous.answers.get(opinionKey(action, resource));
+    if (actor) return undefined;
+    return this.#anonymous.kept(action, resource);
   }
 
-  /** The anonymous actor's opinion, computed once while `fixed` stays the answers' key. */
-  async #anonymousOpinion(fixed: string, key: string, action: string, resource: Resource) {
-    if (this.#anonymous?.key !== fixed) this.#anonymous = { key: fixed, answers: new Map() };
-    const answers = this.#anonymous.answers;
-    const kept = answers.get(key);
-    if (kept !== undefined) return kept;
-    const opinion = await this.#opinion(null, action, resource);
-    if (this.#anonymous?.key === fixed) {
-      // One entry per table, query and database asked about: bounded all the same.
-      if (answers.size >= ANONYMOUS_ANSWERS) answers.clear();
-      answers.set(key, opinion);
-    }
-    return opinion;
-  }
-
-  // Steps 1–6 of the module comment; null means nobody had an opinion. With `trace`, each step
-  // is written down, and the plugin rules' decision copied into `explained`.
-  async #opinion(
+  /** Steps 1–6 of the module comment (rule_opinion.ts); null means nobody had an opinion. */
+  #opinion(
     actor: Actor | null,
     action: string,
     resource: Resource,
     trace: Trace = null,
     explained?: RulesDecision,
   ): Promise<boolean | null> {
-    const { registry, rootEnabled } = this.#options;
-    const note = (step: string, answer: boolean | null, reason: string) =>
-      trace?.push({
-        step,
-        answer: answer === null ? "no opinion" : answer ? "allow" : "deny",
-        reason,
-      });
-    if (actor && "_r" in actor) {
-      if (!restrictionsAllow(actor._r, action, resource, registry)) {
-        note("token restrictions", false, "The token's restrictions do not list this action here");
-        return false;
-      }
-      note("token restrictions", null, "The token's restrictions list this action here");
-    }
-    const isRoot = actor?.id === "root" && rootEnabled();
-    const defaultDeny = this.#options.defaultDeny?.() ?? false;
-    if (isRoot && defaultDeny) {
-      note("root", true, "With --default-deny the root actor keeps access to everything");
-      return true;
-    }
-    const metadata = this.#options.metadata() ?? {};
-    const query = await this.#cannedQuery(actor, action, resource);
-    const allowBlock = allowBlockDecision(metadata, actor, action, resource, query);
-    if (trace) note("allow block", allowBlock, blockReason("allow", allowBlock));
-    if (allowBlock !== null) return allowBlock;
-    const permissionsBlock = permissionsBlockDecision(metadata, actor, action, resource, query);
-    if (trace) {
-      note("permissions block", permissionsBlock, blockReason("permissions", permissionsBlock));
-    }
-    if (permissionsBlock !== null) return permissionsBlock;
-    if (isRoot) {
-      note("root", true, "The root actor may do anything no rule above denied");
-      return true;
-    }
-    const decision = decideRules(await this.#pluginRules(actor, action, resource), resource);
-    if (explained) Object.assign(explained, decision);
-    if (trace) {
-      const reason = decision.allowed === null
-        ? "No plugin rule applies"
-        : `The ${decision.winning_scope} rules decide: ${
-          decision.matched_rules.filter((rule) => rule.decisive).map((rule) =>
-            `${rule.effect} by ${rule.source}${rule.reason ? ` (${rule.reason})` : ""}`
-          ).join("; ")
-        }`;
-      note("plugin rules", decision.allowed, reason);
-    }
-    if (decision.allowed !== null) return decision.allowed;
-    const above = defaultDeny ? levelAbove(action, resource) : null;
-    if (above) {
-      const inherited = await this.#opinion(actor, above[0], above[1]);
-      note(
-        "level above",
-        inherited,
-        `With --default-deny, ${action} takes the answer of ${above[0]}${
-          above[1] ? ` on ${JSON.stringify(above[1])}` : ""
-        }`,
-      );
-      return inherited;
-    }
-    return null;
+    return ruleOpinion(this.#options, actor, action, resource, trace, explained);
   }
-
-  /** The plugin rules for one check: `pluginRules`, then `permission_allowed` answers. */
-  async #pluginRules(actor: Actor | null, action: string, resource: Resource) {
-    const { pluginRules, permissionHooks } = this.#options;
-    const rules = pluginRules ? [...await pluginRules({ actor, action, resource })] : [];
-    if (permissionHooks) {
-      // The spec's contract among these hooks: the first true or false in call order.
-      const answers = await permissionHooks({ actor, action, resource });
-      const answer = answers.find((value) => typeof value === "boolean");
-      if (answer !== undefined) {
-        rules.push(answerRule(answer as boolean, resource, "permission_allowed"));
-      }
-    }
-    return rules;
-  }
-
-  async #cannedQuery(actor: Actor | null, action: string, resource: Resource) {
-    if (!this.#options.cannedQuery || !Array.isArray(resource)) return null;
-    if (action !== "view-query" && !registryTakesResource(this.#options.registry, action)) {
-      return null;
-    }
-    return await this.#options.cannedQuery(resource[0], resource[1], actor);
-  }
-
-  #record(check: LoggedCheck, at = Date.now()): void {
-    this.#log[this.#next] = check;
-    this.#logTimes[this.#next] = at;
-    this.#next = (this.#next + 1) % CHECK_LOG_SIZE;
-  }
-}
-
-/** An action and its resource as a memo key. */
-function opinionKey(action: string, resource: Resource): string {
-  return `${action}\u0000${resourceKey(resource)}`;
-}
-
-/** A resource as part of a memo key: none, a database, or a (database, child) pair. */
-function resourceKey(resource: Resource): string {
-  if (resource === null || resource === undefined) return "";
-  if (typeof resource === "string") return `s\u0000${resource}`;
-  return `a\u0000${JSON.stringify(resource)}`;
-}
-
-function registryTakesResource(registry: PermissionRegistry, action: string): boolean {
-  return registry.find(action)?.takes_resource ?? false;
-}
-
-function splitSpec(permission: PermissionSpec): [string, Resource] {
-  if (typeof permission === "string") return [permission, null];
-  if (Array.isArray(permission) && permission.length === 2 && typeof permission[0] === "string") {
-    return [permission[0], permission[1] ?? null];
-  }
-  throw new TypeError(
-    `Permissions must be action strings or [action, resource] pairs, got ${
-      JSON.stringify(permission)
-    }`,
-  );
-}
-
-function visibilityChain(action: string | undefined, resource: Resource): PermissionSpec[] {
-  if (!action) throw new TypeError("check_visibility needs an action or a list of permissions");
-  const database = typeof resource === "string" ? resource : resource?.[0];
-  if ((action === "view-table" || action === "view-query") && Array.isArray(resource)) {
-    return [[action, resource], ["view-database", resource[0]], "view-instance"];
-  }
-  if (action === "view-database" && database !== undefined) {
-    return [["view-database", database], "view-instance"];
-  }
-  return [resource ? [action, resource] : action];
-}
-
-/** The 403 for a denied action: a sentence for people that still names the action for code. */
-function denied(action: string): Forbidden {
-  return new Forbidden(`Permission denied: ${action}`, { title: "Permission denied" });
 }
