@@ -6,15 +6,15 @@
  * transaction), so no value is ever stored under a type that would change it. Memory stays
  * bounded: rows are inserted a parsed chunk at a time.
  *
+ * The new table's columns and types are decided in import_columns.ts, the INSERT statements run
+ * by row_inserter.ts, and the SQL besides inserting is in import_table.ts.
+ *
  * @module
  */
 
 import type { Connection } from "../../sqlite/connection.ts";
-import type { Statement } from "../../sqlite/statement.ts";
-import { SqliteError } from "../../sqlite/errors.ts";
-import { addressOf, type BindValue } from "../../sqlite/values.ts";
+import type { BindValue } from "../../sqlite/values.ts";
 import { quoteName } from "../write_values.ts";
-import { createTableSql } from "../table_writes.ts";
 import { holdsNumbersOnly, readsAsNumber } from "../write_checks.ts";
 import { ImportError } from "./import_error.ts";
 import {
@@ -22,7 +22,6 @@ import {
   markTextIndex,
   rebuildWider,
   refreshTextIndex,
-  rowError,
   tableInfo,
   type TextIndexMark,
 } from "./import_table.ts";
@@ -41,6 +40,14 @@ import {
   typeOfKind,
   type ValueKind,
 } from "./column_types.ts";
+import {
+  type Batch,
+  type Column,
+  columnsSql,
+  continuedTable,
+  inferredType,
+} from "./import_columns.ts";
+import { RowInserter } from "./row_inserter.ts";
 
 /** What to do with the rows. */
 export interface ImportOptions {
@@ -100,16 +107,6 @@ export interface ImportResult {
   columns: { name: string; type: string; column_type: ImportColumnType | null }[];
 }
 
-/** One column of the table as the import sees it. */
-interface Column {
-  name: string;
-  /** Our type, for columns this import created (they may widen); null for existing columns. */
-  type: ImportType | null;
-}
-
-/** What a source gives at a time: records, or CSV rows packed by the import worker. */
-type Batch = SourceRecord[] | EncodedRows;
-
 /** What the importer needs of a source besides its batches. */
 export type SourceShape = Pick<RecordSource, "columns" | "typed" | "bytesRead">;
 
@@ -164,14 +161,7 @@ function checkOptions(options: ImportOptions): void {
   }
 }
 
-/**
- * Rows inserted by one statement (`INSERT … VALUES (…), (…), …`): one step, reset and clear for a
- * hundred rows instead of each, which took about a quarter off the insert. Capped so that a wide
- * table stays within 999 bound values, the smallest limit a SQLite build may have.
- */
-const STATEMENT_ROWS = 100;
-const MAX_VALUES = 999;
-
+/** One import: the sample that decides the table, then every batch converted and inserted. */
 class ImportRun {
   #conn: Connection;
   #source: SourceShape;
@@ -187,31 +177,26 @@ class ImportRun {
   /** Where this import's rows start for the table's full-text index, if it can follow them. */
   #textMark: TextIndexMark | null = null;
   #pks: string[] = [];
-  /** Inserts one row: the rows left over after whole batches, and a failed batch's rows. */
-  #statement: Statement | null = null;
-  /** Inserts `#batchRows` rows at once. */
-  #batch: Statement | null = null;
-  #batchRows = 1;
-  /** The values of the rows waiting for the next batch, one after the other, and their lines. */
-  #pending: BindValue[] = [];
-  #pendingLines: number[] = [];
-  /** The row being read (one array for every row: its values are copied to `#pending`). */
+  /** The INSERT statements and the rows waiting for them. */
+  #inserter: RowInserter;
+  /** The row being read (one array for every row: its values are copied to the inserter). */
   #row: BindValue[] = [];
   /** Per column of an existing table: its declared type when it takes numbers only (checkNumbers). */
   #numbersOnly: (string | null)[] = [];
-  /** Per column: its reals are bound as numbers (a FLOAT column this import created). */
-  #realColumns: boolean[] = [];
   /** Per column: `temporalOf`'s bits of the values inserted (numbers count as other). */
   #temporal: number[] = [];
-  /** The address of the text of the packed rows being inserted. */
-  #address = 0n;
-  #rows = 0;
 
   constructor(conn: Connection, source: SourceShape, options: ImportOptions) {
     this.#conn = conn;
     this.#source = source;
     this.#options = options;
     this.#detect = options.detectTypes !== false;
+    this.#inserter = new RowInserter(conn, options.flagHints !== false);
+  }
+
+  /** Rows inserted so far. */
+  get #rows(): number {
+    return this.#inserter.rows;
   }
 
   /** Takes the next batch: kept as the sample until there are enough rows, then inserted. */
@@ -262,7 +247,7 @@ class ImportRun {
   }
 
   close(): void {
-    this.#finalize();
+    this.#inserter.finalize();
   }
 
   /** The column type a TEXT column this import created gets from its values, or null. */
@@ -272,12 +257,6 @@ class ImportRun {
     return i >= 0 && this.#columns[i].type === "TEXT"
       ? temporalColumnType(this.#temporal[i] ?? 0)
       : null;
-  }
-
-  #finalize(): void {
-    this.#statement?.finalize();
-    this.#batch?.finalize();
-    this.#statement = this.#batch = null;
   }
 
   /** Creates the table from the sample, or checks the existing one against the file. */
@@ -292,7 +271,12 @@ class ImportRun {
     }
     if (existing.length) this.#textMark = markTextIndex(this.#conn, table);
     if (existing.length && this.#options.continues) {
-      this.#continueTable(existing);
+      ({ pks: this.#pks, columns: this.#columns } = continuedTable(
+        this.#conn,
+        table,
+        this.#source.columns,
+        existing,
+      ));
     } else if (existing.length) {
       this.#pks = this.#options.pk?.length ? this.#options.pk : existing.filter((c) => c.pk)
         .sort((a, b) => a.pk - b.pk).map((c) => c.name);
@@ -317,70 +301,18 @@ class ImportRun {
     this.#prepare();
   }
 
-  /**
-   * Takes up a table an earlier part of the file created: its columns keep their import types
-   * (and may widen), when the table is still as the importer made it.
-   */
-  #continueTable(existing: { name: string; type: string; pk: number }[]): void {
-    const { table } = this.#options;
-    const byName = new Map(existing.map((column) => [column.name.toLowerCase(), column]));
-    const changed = new ImportError(
-      `The table "${table}" is no longer as this upload created it (its columns, types or ` +
-        "key changed, or it has an index or trigger): its remaining rows cannot be added",
-    );
-    this.#pks = existing.filter((c) => c.pk).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-    this.#columns = this.#source.columns.map((name) => {
-      const type = byName.get(name.toLowerCase())?.type;
-      if (type !== "INTEGER" && type !== "FLOAT" && type !== "TEXT") throw changed;
-      return { name, type };
-    });
-    const expected = this.#createSql(table);
-    const body = expected.slice(`CREATE TABLE ${quoteName(table)}`.length);
-    const sql = this.#conn.query(
-      "select sql from sqlite_master where type = 'table' and name = ?",
-      [table],
-    ).rows[0]?.[0];
-    const others = this.#conn.query(
-      "select count(*) from sqlite_master where tbl_name = ? and type in ('index', 'trigger') " +
-        "and sql is not null",
-      [table],
-    ).rows[0][0];
-    // A rename (after a widening) requotes the table's name; the columns are what must match.
-    if (typeof sql !== "string" || !sql.endsWith(body) || Number(others)) throw changed;
-  }
-
   /** The type of column `i` from the sample, or as the user chose. */
   #inferred(name: string, sample: Batch[], i: number): ImportType {
-    const chosen = this.#options.types?.[name];
-    if (chosen) return chosen;
-    if (!this.#detect) return "TEXT";
-    let widest: ValueKind = 0;
-    for (const batch of sample) {
-      if (isEncoded(batch)) {
-        if (i < batch.width && batch.widest[i] > widest) widest = batch.widest[i] as ValueKind;
-        continue;
-      }
-      for (const record of batch) {
-        const kind = this.#kind(record.values[i]);
-        if (kind > widest) widest = kind;
-        if (widest === 3) break;
-      }
-      if (widest === 3) break;
-    }
-    return typeOfKind(widest);
-  }
-
-  #kind(value: unknown): ValueKind {
-    if (value === null || value === undefined) return 0;
-    return this.#source.typed ? kindOfValue(value) : kindOfText(value as string);
+    const { types } = this.#options;
+    return inferredType(name, sample, i, {
+      types,
+      detect: this.#detect,
+      typed: this.#source.typed,
+    });
   }
 
   #createSql(table: string): string {
-    return createTableSql(
-      table,
-      this.#columns.map((column) => ({ name: column.name, type: column.type ?? "TEXT" })),
-      this.#pks,
-    );
+    return columnsSql(table, this.#columns, this.#pks);
   }
 
   /**
@@ -410,88 +342,28 @@ class ImportRun {
   }
 
   #prepare(): void {
-    this.#finalize();
-    const table = quoteName(this.#options.table);
-    const names = this.#columns.map((column) => quoteName(column.name));
-    const { replace, upsert } = this.#options;
-    const into = `INSERT${replace ? " OR REPLACE" : ""} INTO ${table} (${names.join(", ")}) `;
-    let conflict = "";
-    if (upsert) {
-      if (!this.#pks.length) {
-        throw new ImportError("--upsert needs a primary key: the table has none, give --pk");
-      }
-      const keys = new Set(this.#pks.map((pk) => pk.toLowerCase()));
-      const others = names.filter((_, i) => !keys.has(this.#columns[i].name.toLowerCase()));
-      conflict = ` ON CONFLICT (${this.#pks.map(quoteName).join(", ")}) DO ` +
-        (others.length
-          ? `UPDATE SET ${others.map((name) => `${name} = excluded.${name}`).join(", ")}`
-          : "NOTHING");
-    }
-    try {
-      this.#statement = this.#conn.prepare(
-        into + `VALUES (${names.map(() => "?").join(", ")})` + conflict,
-      );
-    } catch (error) {
-      throw new ImportError((error as Error).message, { cause: error });
-    }
-    this.#realColumns = this.#columns.map((column) => this.#detect && column.type === "FLOAT");
-    this.#batchRows = Math.max(1, Math.min(STATEMENT_ROWS, Math.floor(MAX_VALUES / names.length)));
-    const row = `(${names.map(() => "?").join(", ")})`;
-    this.#batch = this.#batchRows > 1
-      ? this.#conn.prepare(
-        into + `VALUES ${Array(this.#batchRows).fill(row).join(", ")}` + conflict,
-      )
-      : null;
+    const { table, replace, upsert } = this.#options;
+    this.#inserter.prepare({
+      table,
+      columns: this.#columns.map((column) => column.name),
+      pks: this.#pks,
+      replace,
+      upsert,
+      realColumns: this.#columns.map((column) => this.#detect && column.type === "FLOAT"),
+    });
   }
 
   #insert(records: Batch): void {
     if (isEncoded(records)) return this.#insertEncoded(records);
     for (const record of records) {
       if (record.values.length > this.#columns.length) {
-        this.#flush();
+        this.#inserter.flush();
         this.#newColumns(record);
       }
-      // Read before `#pending`: widening a column flushes (and replaces) the pending rows.
-      const row = this.#bindable(record);
-      const pending = this.#pending;
-      for (let i = 0; i < row.length; i++) pending.push(row[i]);
-      this.#pendingLines.push(record.line);
-      if (this.#pendingLines.length === this.#batchRows) this.#flush();
+      // Converted before it is queued: widening a column flushes the rows queued before it.
+      this.#inserter.add(this.#bindable(record), record.line);
     }
-    this.#flush();
-  }
-
-  /** Inserts the pending rows: a whole batch by one statement, others (or a failed batch) each. */
-  #flush(): void {
-    const lines = this.#pendingLines;
-    const count = lines.length;
-    if (!count) return;
-    const values = this.#pending;
-    this.#pending = [];
-    this.#pendingLines = [];
-    // The columns do not change while rows wait: new ones flush the rows first.
-    const width = values.length / count;
-    if (this.#batch && count === this.#batchRows) {
-      try {
-        this.#batch.bind(values).step();
-        this.#rows += count;
-        return;
-      } catch (error) {
-        // SQLite took back the failed statement's rows; row by row finds the one at fault and
-        // names its line. Should it have ended the transaction, there is nothing to go on with.
-        if (!(error instanceof SqliteError) || !this.#conn.inTransaction) {
-          throw rowError(error, lines[0], this.#options.flagHints !== false);
-        }
-      }
-    }
-    for (let i = 0; i < count; i++) {
-      try {
-        this.#statement!.bind(values.slice(i * width, (i + 1) * width)).step();
-      } catch (error) {
-        throw rowError(error, lines[i], this.#options.flagHints !== false);
-      }
-      this.#rows++;
-    }
+    this.#inserter.flush();
   }
 
   /**
@@ -499,12 +371,12 @@ class ImportRun {
    * time, the columns widened first where a row needs it.
    */
   #insertEncoded(rows: EncodedRows): void {
-    this.#address = addressOf(rows.text);
+    this.#inserter.useText(rows);
     for (let i = 0; i < rows.width; i++) this.#temporal[i] |= rows.temporal[i];
     let from = 0;
     while (from < rows.rows) {
       const to = this.#firstToWiden(rows, from);
-      this.#insertRange(rows, from, to);
+      this.#inserter.insertRange(rows, from, to);
       if (to === rows.rows) return;
       for (let i = 0, k = to * rows.width; i < rows.width; i++, k++) {
         const type = this.#columns[i].type!;
@@ -527,60 +399,6 @@ class ImportRun {
       for (let i = 0; i < width; i++) if (kinds[r * width + i] > limits[i]) return r;
     }
     return rows.rows;
-  }
-
-  /** Inserts packed rows `from` to `to` (not included) as `#flush` inserts pending rows. */
-  #insertRange(rows: EncodedRows, from: number, to: number): void {
-    const count = this.#batchRows;
-    let r = from;
-    for (; this.#batch && r + count <= to; r += count) {
-      const batch = this.#batch;
-      try {
-        batch.bind();
-        for (let j = 0; j < count; j++) this.#bindEncoded(batch, j * rows.width + 1, rows, r + j);
-        batch.step();
-        this.#rows += count;
-        continue;
-      } catch (error) {
-        if (!(error instanceof SqliteError) || !this.#conn.inTransaction) {
-          throw rowError(error, rows.lines[r], this.#options.flagHints !== false);
-        }
-      }
-      this.#insertEach(rows, r, r + count);
-    }
-    this.#insertEach(rows, r, to);
-  }
-
-  #insertEach(rows: EncodedRows, from: number, to: number): void {
-    const statement = this.#statement!;
-    for (let r = from; r < to; r++) {
-      try {
-        statement.bind();
-        this.#bindEncoded(statement, 1, rows, r);
-        statement.step();
-      } catch (error) {
-        throw rowError(error, rows.lines[r], this.#options.flagHints !== false);
-      }
-      this.#rows++;
-    }
-  }
-
-  /**
-   * Binds row `r` of `rows` from parameter `first` on, after `bind()` set them all to NULL. Text
-   * is bound as it is: a column's affinity turns an integer's text into the integer (exactly, as
-   * `kindOfText` lets only 64-bit integers through) and a FLOAT column's into a real; a real in a
-   * FLOAT column is bound as the number JavaScript read, whose rounding `Number` guarantees.
-   */
-  #bindEncoded(statement: Statement, first: number, rows: EncodedRows, r: number): void {
-    const { width, kinds, starts, lengths, reals } = rows;
-    const address = this.#address;
-    const realColumns = this.#realColumns;
-    for (let i = 0, k = r * width; i < width; i++, k++) {
-      const length = lengths[k];
-      if (length < 0) continue;
-      if (kinds[k] === 2 && realColumns[i]) statement.bindAt(first + i, reals[k]);
-      else statement.bindTextAt(first + i, address + BigInt(starts[k]), length);
-    }
   }
 
   /** A JSON row with keys no earlier row had. */
@@ -635,11 +453,11 @@ class ImportRun {
    */
   #widen(i: number, type: ImportType): void {
     // The rows read before this one go in under the old type, as the rebuild expects.
-    this.#flush();
+    this.#inserter.flush();
     const old = this.#columns[i].type;
     this.#columns[i].type = type;
     this.#widened = true;
-    this.#finalize();
+    this.#inserter.finalize();
     const table = this.#options.table;
     const temp = `${table}_vitrine_import`;
     rebuildWider(this.#conn, table, this.#createSql(temp), temp, this.#columns[i].name, old, type);
