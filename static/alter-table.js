@@ -104,6 +104,19 @@ import { postJson } from "./post-json.js";
     }
   }
 
+  // A new column type can change stored values ("04360" in an INTEGER column is 4360) and the
+  // history does not record a rebuild's rows: say so before Apply, with the first such value.
+  function showChanges(box, changes) {
+    box.replaceChildren(...changes.map((change) => {
+      const line = document.createElement("p");
+      const rows = change.rows === 1 ? "1 value" : `${change.rows.toLocaleString("en")} values`;
+      line.textContent = `${change.column}: ${rows} will change and cannot be undone from the ` +
+        `history, e.g. ${JSON.stringify(change.before)} becomes ${JSON.stringify(change.after)}.`;
+      return line;
+    }));
+    box.hidden = !changes.length;
+  }
+
   const send = (form, body) => postJson(form.dataset.alterUrl, body, { from: form });
 
   function start() {
@@ -150,6 +163,7 @@ import { postJson } from "./post-json.js";
         const data = await send(form, { operations: ops, dry_run: true });
         form.querySelector(".alter-schema").textContent = data.schema;
         form.querySelector(".alter-statements").textContent = data.statements.join(";\n") + ";";
+        showChanges(form.querySelector(".alter-changes"), data.changed_values ?? []);
         preview.hidden = false;
         preview.scrollIntoView({ block: "nearest" });
       } catch (problem) {

@@ -32,6 +32,23 @@ export interface AlterResult {
   schema: string;
   /** Every statement run, in order (for the preview and the log). */
   statements: string[];
+  /**
+   * Columns whose stored values the rebuild changed, by the new type's affinity (SQLite only):
+   * text `"04360"` copied into an INTEGER column is stored as `4360`. Empty when nothing changed.
+   */
+  changed_values?: ChangedValues[];
+}
+
+/** Values of one column that a change of its type changed, with the first one as an example. */
+export interface ChangedValues {
+  /** The column's name afterwards. */
+  column: string;
+  /** How many rows' values changed. */
+  rows: number;
+  /** The first such value before the change. */
+  before: unknown;
+  /** The same value afterwards. */
+  after: unknown;
 }
 
 /**
@@ -183,6 +200,7 @@ function applyPlan(
     );
   }
   const statements: string[] = [];
+  const changed: ChangedValues[] = [];
   const run = (sql: string, what?: string) => {
     statements.push(sql);
     try {
@@ -193,14 +211,20 @@ function applyPlan(
     }
   };
   for (const sql of [...plan.renames, ...plan.additions]) run(sql);
-  if (plan.rebuild) rebuild(conn, table, plan.rebuild, run);
+  if (plan.rebuild) changed.push(...rebuild(conn, table, plan.rebuild, run));
   let name = table;
   if (plan.renameTo !== null && plan.renameTo !== table) {
     run(`ALTER TABLE ${quoteName(table)} RENAME TO ${quoteName(plan.renameTo)}`);
     name = plan.renameTo;
   }
   checkForeignKeys(conn, name);
-  return { table: name, before_schema: before, schema: schemaOf(conn, name), statements };
+  return {
+    table: name,
+    before_schema: before,
+    schema: schemaOf(conn, name),
+    statements,
+    changed_values: changed,
+  };
 }
 
 function rebuild(
@@ -208,7 +232,7 @@ function rebuild(
   table: string,
   shape: TableShape,
   run: (sql: string, what?: string) => void,
-): void {
+): ChangedValues[] {
   // Kept to put back afterwards, in their original order: the table's own indexes and triggers
   // (dropped with it), and the views and other tables' triggers that name it. SQLite re-checks
   // those when the new table is renamed, and fails while the old name has no table; they are
@@ -240,9 +264,55 @@ function rebuild(
   const rowid = hasRowidAlias(shape) || !hasRowid(conn, table) ? [] : ["rowid"];
   const list = [...rowid, ...copied].join(", ");
   run(`INSERT INTO ${quoteName(temporary)} (${list}) SELECT ${list} FROM ${quoteName(table)}`);
+  const changed = rowid.length || hasRowidAlias(shape)
+    ? changedValues(conn, table, temporary, shape)
+    : [];
   run(`DROP TABLE ${quoteName(table)}`);
   run(`ALTER TABLE ${quoteName(temporary)} RENAME TO ${quoteName(table)}`);
   for (const item of kept) run(item.sql, `${item.type} ${item.name}`);
+  return changed;
+}
+
+/**
+ * The values a new column type changed while the rows were copied: the new column's affinity
+ * turns text that looks like a number into that number (`"04360"` becomes `4360`, `"1.50"`
+ * becomes `1.5`) and large integers into reals. Only columns whose declared type changed are
+ * compared (a scan each), by their text; a number equal to the number it was, and text `12`
+ * read back as `12.0`, are no change.
+ * The history does not record a rebuild's rows, so this is what the preview can warn about.
+ */
+function changedValues(
+  conn: Connection,
+  table: string,
+  copy: string,
+  shape: TableShape,
+): ChangedValues[] {
+  const oldTypes = new Map(
+    conn.query(`PRAGMA table_info(${quoteLiteral(table)})`).rows
+      .map((row) => [String(row[1]), String(row[2] ?? "").toUpperCase()]),
+  );
+  const result: ChangedValues[] = [];
+  for (const column of shape.columns) {
+    const was = oldTypes.get(column.name);
+    if (!column.existing || was === undefined || was === column.type.toUpperCase()) continue;
+    const c = quoteName(column.name);
+    // Text "12" in a REAL column reads 12.0: its integer's text is the old text, no change.
+    const differs = `o.${c} is not null and cast(o.${c} as text) is not cast(n.${c} as text)
+      and not (typeof(n.${c}) = 'real' and cast(o.${c} as text) = cast(cast(n.${c} as integer) as text)
+        and cast(n.${c} as integer) = n.${c})
+      and not (typeof(o.${c}) in ('integer', 'real') and typeof(n.${c}) in ('integer', 'real')
+        and o.${c} = n.${c})`;
+    const from = `from ${quoteName(table)} o join ${quoteName(copy)} n on n.rowid = o.rowid`;
+    const count = Number(conn.query(`select count(*) ${from} where ${differs}`).rows[0][0]);
+    if (!count) continue;
+    const [before, after] = conn.query(
+      `select o.${c}, n.${c} ${from} where ${differs} order by o.rowid limit 1`,
+    ).rows[0];
+    // A huge integer comes back as a bigint, which JSON cannot carry: its digits instead.
+    const plain = (value: unknown) => typeof value === "bigint" ? String(value) : value;
+    result.push({ column: column.name, rows: count, before: plain(before), after: plain(after) });
+  }
+  return result;
 }
 
 function hasRowid(conn: Connection, table: string): boolean {

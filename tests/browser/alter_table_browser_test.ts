@@ -35,6 +35,8 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
     `alter table at ${width}x${height}: rename and retype a column, preview, apply`,
     async (page, base) => {
       await page.setViewportSize({ width, height });
+      // A level written with a leading zero, which an INTEGER column stores as 7.
+      sqlite3("insert into log values ('imported', '007')");
       const before = sqlite3(".dump log");
       await signIn(page, base);
       await page.goto(`${base}/shop/log`);
@@ -51,6 +53,10 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       const statements = (await textOf(page, ".alter-statements"))!;
       assert.match(statements, /^ALTER TABLE \[log\] RENAME COLUMN \[level\] TO \[severity\];/);
       assert.match(statements, /DROP TABLE \[log\]/);
+      assert.equal(
+        await textOf(page, ".alter-changes"),
+        'severity: 1 value will change and cannot be undone from the history, e.g. "007" becomes 7.',
+      );
       assert.equal(sqlite3(".dump log"), before, "the preview changed nothing");
       assert.equal(await overflowsHorizontally(page), false);
       await page.getByRole("button", { name: "Apply change" }).click();

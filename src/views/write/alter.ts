@@ -109,5 +109,6 @@ export async function alterTableView(svc: ViewHost, request: Request): Promise<R
     before_schema: result.before_schema,
     operations_applied: apply ? operations.length : 0,
     statements: result.statements,
+    ...(result.changed_values ? { changed_values: result.changed_values } : {}),
   });
 }

@@ -362,3 +362,26 @@ Deno.test("alter: sends alter-table and rename-table events; a dry run sends non
     ]);
   });
 });
+
+Deno.test("alter: a new type that changes stored values says which, how many and an example", async () => {
+  await withLibrary(async (svc, path) => {
+    sqlite3(path, "insert into tags values ('0042', '12'), ('12', '1.50'), ('007', '2.0')");
+    const operations = [
+      { op: "alter_column", args: { name: "name", type: "integer" } },
+      { op: "alter_column", args: { name: "book", type: "float" } },
+    ];
+    const dry = await alter(svc, "tags", operations, { dry_run: true });
+    assert.equal(dry.status, 200, dry.text);
+    // Words, and numbers read back the same ("12" as 12.0), are no change; lost zeros are.
+    assert.deepEqual(dry.json().changed_values, [
+      { column: "name", rows: 2, before: "0042", after: 42 },
+      { column: "book", rows: 1, before: "1.50", after: 1.5 },
+    ]);
+    assert.equal(sqlite3(path, "select name from tags where rowid = 3").trim(), "0042");
+    // A change that converts nothing reports nothing.
+    const pages = await alter(svc, "books", [
+      { op: "alter_column", args: { name: "pages", type: "integer" } },
+    ], { dry_run: true });
+    assert.deepEqual(pages.json().changed_values, []);
+  });
+});
