@@ -12,39 +12,46 @@
  * @module
  */
 
-import type postgres from "postgres";
 import { Cursor } from "../sqlite/cursor.ts";
-import { SqliteError } from "../sqlite/errors.ts";
 import type { BindParams, SqlValue } from "../sqlite/values.ts";
 import { traceClock, traceSql } from "../util/trace.ts";
 import { logSqlError, recordRead } from "./read_log.ts";
 import type { DatabaseHost } from "./host.ts";
 import type { DatabaseEngine, RowWrites, TableWrites, WriteScope } from "./engine.ts";
 import { pgTableWrites } from "./postgres_tables.ts";
-import { type PgColumn, PgConnection, type PgRun } from "./postgres_connection.ts";
+import type { PgConnection, PgRun } from "./postgres_connection.ts";
 import { pgRowWrites, type PgWriteRun, writeRefusal } from "./postgres_writes.ts";
 import type { SqlDialect } from "./dialect.ts";
 import { createPostgresDialect, postgresDialect } from "./postgres_dialect.ts";
 import type { ExecuteOptions, WriteFnOptions, WriteOptions } from "./database_options.ts";
-import { DatabaseNotMutable, QueryError, QueryInterrupted } from "./errors.ts";
+import { DatabaseNotMutable, QueryInterrupted } from "./errors.ts";
 import type { PoolCursor } from "./pool.ts";
 import { openPgExport } from "./postgres_cursor.ts";
 import { wallClock } from "./read_query.ts";
 import { requestArrival } from "./request_clock.ts";
-import { makeRows, Results } from "./results.ts";
+import type { Results } from "./results.ts";
 import type { WriteResult } from "./write_ops.ts";
 import type * as catalog from "./postgres_introspect.ts";
 import { PostgresIntrospection } from "./postgres_introspection.ts";
 import { toPgStatement } from "./postgres_params.ts";
+import { pgCell, pgParam } from "./postgres_values.ts";
+import { maskUrl, type PgTarget } from "./postgres_url.ts";
 import {
-  PG_TYPES,
-  pgArrayColumns,
-  pgArraysInPlace,
-  pgCell,
-  pgParam,
-  pgRealColumns,
-} from "./postgres_values.ts";
-import { maskSecret, maskUrl, type PgTarget } from "./postgres_url.ts";
+  connectPg,
+  ONE_STATEMENT,
+  type PgClientOptions,
+  pgClientOptions,
+  type Sql,
+} from "./postgres_client.ts";
+import {
+  columnNames,
+  pgError,
+  pgRunner,
+  readOnly,
+  resultsOf,
+  type Track,
+  withPgConnection,
+} from "./postgres_transaction.ts";
 
 /** Options of a PostgreSQL database. */
 export interface PostgresOptions {
@@ -55,29 +62,6 @@ export interface PostgresOptions {
   /** False refuses every write before it reaches the server (default true: the role decides). */
   is_mutable?: boolean;
 }
-
-/** SQLSTATE `query_canceled`: statement_timeout or a cancel request. */
-const QUERY_CANCELED = "57014";
-/** SQLite's SQLITE_ERROR, the code the data layer's `QueryError` carries for server errors. */
-const GENERIC_ERROR = 1;
-/**
- * SQLite's SQLITE_MISMATCH, what a PostgreSQL data exception (SQLSTATE class 22: "abc" bound to
- * an int, a date that is none) becomes: a value that does not fit its column's type.
- */
-const DATA_MISMATCH = 20;
-/**
- * Always the extended protocol: the driver would use the simple one for a query without
- * parameters, which runs several `;`-separated statements (`select 1; commit; delete …`).
- */
-const ONE_STATEMENT = { prepare: false, simple: false } as Record<string, boolean>;
-/** Time after the server's own limit before Vitrine sends a cancel request itself. */
-const CANCEL_GRACE_MS = 50;
-
-type Sql = ReturnType<typeof postgres>;
-// The last overload is `(url, options)`: its second parameter is the options object.
-type PgClientOptions = NonNullable<Parameters<typeof postgres>[1]>;
-// deno-lint-ignore no-explicit-any
-type PendingQuery = any;
 
 /** A PostgreSQL database served by Vitrine. */
 export class PostgresDatabase extends PostgresIntrospection implements DatabaseEngine {
@@ -142,40 +126,13 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
       // A change of a table waits for its readers as long as a read may run.
       () => this.time_limit_ms,
     );
-    // The URL goes to the driver too, for its query options (`?sslmode=require`, `?max=10`,
-    // `?connect_timeout=…`); what Vitrine resolved (the .pgpass password…) is given beside it.
-    const query = new URL(target.url.replace(/^[a-z]+:/i, "http:")).searchParams;
     this.#clientUrl = target.url;
-    this.#clientOptions = {
-      host: target.host,
-      port: target.port,
-      database: target.database,
-      username: target.user,
-      password: target.password ?? undefined,
-      ...(query.has("max") ? {} : { max: options.max ?? 5 }),
-      ...(query.has("idle_timeout") ? {} : { idle_timeout: 30 }),
-      ...(query.has("connect_timeout") ? {} : { connect_timeout: 10 }),
-      prepare: false,
-      onnotice: () => {},
-      types: PG_TYPES,
-      connection: {
-        application_name: "vitrine",
-        DateStyle: "ISO",
-        TimeZone: "UTC",
-        IntervalStyle: "iso_8601",
-        search_path: this.schemas.map((s) => `"${s.replaceAll('"', '""')}"`).join(","),
-      },
-    };
+    this.#clientOptions = pgClientOptions(target, this.schemas, options.max);
   }
 
-  /**
-   * The driver's pool. The driver is imported here, not at the top, so that serving SQLite alone
-   * (or importing `mod.ts` with an import map that has only SQLite's dependencies) never loads it.
-   */
+  /** The driver's pool, made on first use (`postgres_client.ts`). */
   #client(): Promise<Sql> {
-    return this.#sql ??= import("postgres").then(({ default: connect }) =>
-      connect(this.#clientUrl, this.#clientOptions)
-    );
+    return this.#sql ??= connectPg(this.#clientUrl, this.#clientOptions);
   }
 
   /** Null: a server's contents have no hash. */
@@ -220,56 +177,16 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
 
   /** Turns a driver error into the data layer's, with any password masked. */
   #error(error: unknown, sql: string, params: BindParams | null | undefined): Error {
-    if (error instanceof QueryInterrupted || error instanceof QueryError) return error;
-    const code = (error as { code?: string }).code;
-    const raw = error instanceof Error ? error.message : String(error);
-    const message = maskSecret(raw, this.#password);
-    if (code === QUERY_CANCELED) {
-      return new QueryInterrupted(sql, params ?? null, undefined, { cause: error });
-    }
-    const kind = code?.startsWith("22") ? DATA_MISMATCH : GENERIC_ERROR;
-    return new QueryError(sql, params ?? null, new SqliteError(message, kind));
+    return pgError(error, sql, params, this.#password);
   }
 
-  /**
-   * Runs `body` in a read-only transaction limited to `budget` ms: the server's
-   * statement_timeout, and a cancel request of ours a moment later or when `signal` aborts.
-   */
-  async #readOnly<T>(
+  /** `body` in a read-only transaction limited to `budget` ms (`postgres_transaction.ts`). */
+  #readOnly<T>(
     budget: number | null,
     signal: AbortSignal | undefined,
-    body: (tx: Sql, track: (q: PendingQuery) => PendingQuery) => Promise<T>,
+    body: (tx: Sql, track: Track) => Promise<T>,
   ): Promise<T> {
-    signal?.throwIfAborted();
-    let current: PendingQuery = null;
-    let cancelled = false;
-    const cancel = () => {
-      cancelled = true;
-      current?.cancel();
-    };
-    const timer = budget === null ? null : setTimeout(cancel, budget + CANCEL_GRACE_MS);
-    signal?.addEventListener("abort", cancel, { once: true });
-    try {
-      return await (await this.#client()).begin("read only", async (tx) => {
-        if (cancelled) throw Object.assign(new Error("cancelled"), { code: QUERY_CANCELED });
-        // Sent ahead of the query on the same connection, not awaited first: the server runs
-        // them in order, and the page saves a round trip.
-        const limited = budget === null
-          ? null
-          : tx.unsafe(`set local statement_timeout = ${Math.ceil(budget)}`);
-        limited?.catch(() => {}); // a failure fails the query after it too
-        const result = await body(tx as unknown as Sql, (q) => {
-          current = q;
-          if (cancelled) q.cancel();
-          return q;
-        });
-        await limited;
-        return result;
-      }) as T;
-    } finally {
-      if (timer !== null) clearTimeout(timer);
-      signal?.removeEventListener("abort", cancel);
-    }
+    return readOnly(() => this.#client(), budget, signal, body);
   }
 
   /** Runs a read query; see the spec's `execute`. */
@@ -429,55 +346,17 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
   }
 
   /** Runs statements on `tx`, traced; `track` lets a read's time limit cancel them. */
-  #runner(tx: Sql, track: ((q: PendingQuery) => PendingQuery) | null): PgRun {
-    return async (text, values) => {
-      const start = traceClock();
-      try {
-        let query = tx.unsafe(text, values as never[], ONE_STATEMENT).values();
-        if (track) query = track(query);
-        const rows = await query;
-        const { count, command } = rows as { count?: number; command?: string };
-        // Read as lists, so that columns of the same name (catalog queries') all come back.
-        const cells = (rows as unknown as unknown[][]).map((row) => row.map(pgCell));
-        const columns: PgColumn[] = (rows.columns ?? []).map((
-          c: { name: string; type: number },
-        ) => ({ name: c.name, type: c.type }));
-        return {
-          rows: cells.map((row) =>
-            Object.fromEntries(columns.map((column, i) => [column.name, row[i]]))
-          ),
-          values: cells,
-          columns,
-          count: Number(count ?? 0),
-          command: command ?? "",
-        };
-      } finally {
-        traceSql({ database: this.name, sql: text, params: null, start, end: traceClock() });
-      }
-    };
+  #runner(tx: Sql, track: Track | null): PgRun {
+    return pgRunner(tx, track, this.name);
   }
 
-  /**
-   * `use(conn)` with the connection plugin code gets for one transaction
-   * (`postgres_connection.ts`): the statements it started and did not await are waited for before
-   * the transaction ends, and the connection refuses any use after.
-   */
-  async #withConnection<T>(
+  /** `use(conn)` with the connection plugin code gets for one transaction. */
+  #withConnection<T>(
     run: PgRun,
     readOnly: boolean,
     use: (conn: PgConnection) => T | Promise<T>,
   ): Promise<T> {
-    const conn = new PgConnection(run, {
-      readOnly,
-      fail: (error, sql, params) => this.#error(error, sql, params),
-    });
-    try {
-      const result = await use(conn);
-      await conn.settle();
-      return result;
-    } finally {
-      conn.close();
-    }
+    return withPgConnection(run, readOnly, (e, sql, params) => this.#error(e, sql, params), use);
   }
 
   async #writeMany(
@@ -603,20 +482,4 @@ export class PostgresDatabase extends PostgresIntrospection implements DatabaseE
   #assertOpen(): void {
     if (this.#closed) throw new Error(`Database "${this.name}" is closed`);
   }
-}
-
-function columnNames(columns: readonly { name: string }[] | undefined): string[] {
-  return (columns ?? []).map((column) => column.name);
-}
-
-/** A read's rows as `Results`; `described`: the driver's column descriptions (names, types). */
-function resultsOf(
-  rows: unknown,
-  described: readonly { name: string; type?: number; parser?: { array?: boolean } }[] | undefined,
-  truncated: boolean,
-): Results {
-  const columns = columnNames(described);
-  const arrays = pgArrayColumns(described);
-  const values = (rows as unknown[][]).map((row) => pgArraysInPlace(row, arrays));
-  return new Results(makeRows(columns, values), columns, truncated, pgRealColumns(described));
 }
