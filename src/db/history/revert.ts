@@ -1,7 +1,8 @@
 /**
  * Undoing recorded changes on the write connection, inside the caller's transaction: newest
  * first, each one only if its row is still exactly as the change left it (its values equal the
- * change's "after", or, for a delete, no row holds its key again). Otherwise nothing is undone:
+ * change's "after" — as the columns compare them, so a type changed since by an alter is no
+ * conflict — or, for a delete, no row holds its key again). Otherwise nothing is undone:
  * `RevertConflict` (409) says which row changed since, and the caller's transaction rolls back.
  * Only the columns the change recorded are compared and written back, so a column added since
  * does not stand in the way; one dropped since does.
@@ -71,7 +72,10 @@ function revertOne(conn: Connection, entry: RawEntry): void {
     if (current === null) {
       throw new RevertConflict(`${label} cannot be reverted: the row was deleted since`);
     }
-    if (rowJson(current) !== entry.after) {
+    if (
+      rowJson(current) !== entry.after &&
+      !sameAsColumnsSee(conn, entry.table, after, keys, keyOf(after))
+    ) {
       throw new RevertConflict(
         `${label} cannot be reverted: the row changed since (its values are no longer the ` +
           `ones this change wrote)`,
@@ -106,6 +110,32 @@ function revertOne(conn: Connection, entry: RawEntry): void {
   }
   const sets = before.map(([name], i) => `${quoteSqlIdentifier(name)} = ${slots[i]}`);
   conn.run(`UPDATE ${table} SET ${sets.join(", ")} WHERE ${where}`, [...values, ...keyOf(after)]);
+}
+
+/**
+ * Whether the row still holds `after`'s values as its columns compare them: an alter that changed
+ * a column's type since stored `"80410"` as `80410` (the new type's affinity), which is no later
+ * edit, so the change can still be undone. SQLite applies the column's affinity to the value it is
+ * compared with, exactly as it did to the copied row; BINARY keeps a case-only edit a change.
+ */
+function sameAsColumnsSee(
+  conn: Connection,
+  table: string,
+  after: HistoryRow,
+  keys: string[],
+  keyValues: SqlValue[],
+): boolean {
+  const column = (name: string) => name === "rowid" ? name : quoteSqlIdentifier(name);
+  const tests = [
+    ...keys.map((key) => `${column(key)} = ?`),
+    ...after.map(([name, cell]) =>
+      `${quoteSqlIdentifier(name)} IS ${cell.real ? "CAST(? AS REAL)" : "?"} COLLATE BINARY`
+    ),
+  ];
+  return conn.query(
+    `SELECT 1 FROM ${quoteSqlIdentifier(table)} WHERE ${tests.join(" AND ")}`,
+    [...keyValues, ...after.map(([, cell]) => cell.value)],
+  ).rows.length > 0;
 }
 
 function rowidOf(entry: RawEntry): SqlValue {

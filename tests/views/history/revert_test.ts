@@ -220,3 +220,31 @@ Deno.test("revert: refused with a 409 naming the column when a recorded column w
   }
   assert.equal(fileRows(svc, "select count(*) as n from log where rowid = 1")[0].n, 0);
 });
+
+Deno.test("revert: a column's type changed since by an alter is no conflict; a later edit still is", async () => {
+  await using svc = historyService();
+  const inserted = await post(svc, "/shop/log/-/insert", {
+    row: { message: "disk full", level: "0042" },
+    return: true,
+  });
+  assert.equal(inserted.status, 201, inserted.text);
+  const rowid = inserted.json().rows[0].rowid;
+  await post(svc, `/shop/log/${rowid}/-/update`, { update: { message: "disk nearly full" } });
+  const [edit] = await changesAt(svc);
+  // The alter stores the level "0042" as 42 (the INTEGER affinity): no edit of the row.
+  const altered = await post(svc, "/shop/log/-/alter", {
+    operations: [{ op: "alter_column", args: { name: "level", type: "integer" } }],
+  });
+  assert.equal(altered.status, 200, altered.text);
+  const response = await post(svc, REVERT, { change_id: edit.id });
+  assert.equal(response.status, 200, response.text);
+  assert.deepEqual(
+    fileRows(svc, `select message, level from log where rowid = ${rowid}`),
+    [{ message: "disk full", level: 42 }],
+  );
+  // Reverting the revert redoes the edit; an edit since then is still a conflict.
+  await post(svc, `/shop/log/${rowid}/-/update`, { update: { message: "Disk full" } });
+  const [, revert] = await changesAt(svc);
+  const refused = await post(svc, REVERT, { change_id: revert.id });
+  assert.equal(refused.status, 409, refused.text);
+});
