@@ -4,6 +4,7 @@
  */
 import nunjucks from "nunjucks";
 import { Markup } from "../util/markup.ts";
+import { patchFrameSet } from "./template_frames.ts";
 
 // nunjucks ships without types; these are the few members we touch.
 type SafeStringClass = new (value: string) => object;
@@ -11,6 +12,7 @@ interface NunjucksRuntime {
   SafeString: SafeStringClass;
   suppressValue: (value: unknown, autoescape: boolean) => unknown;
   memberLookup: (obj: unknown, key: unknown, ...rest: unknown[]) => unknown;
+  Frame: { prototype: unknown };
   __vitrinePatched?: boolean;
 }
 /** The subset of a nunjucks Environment that filters and hooks use. */
@@ -82,10 +84,14 @@ const DICT_METHODS: Record<string, (this: Record<string, unknown>, ...args: unkn
     },
   };
 
-/** Patch the shared nunjucks runtime once: Markup passes unescaped; Jinja dict methods. */
+/**
+ * Patch the shared nunjucks runtime once: Markup passes unescaped; Jinja dict methods; a
+ * `Frame.set` that does not split every name (`template_frames.ts`).
+ */
 export function patchRuntime(): void {
   if (runtime.__vitrinePatched) return;
   runtime.__vitrinePatched = true;
+  patchFrameSet(runtime.Frame);
   const suppress = runtime.suppressValue;
   runtime.suppressValue = (value, autoescape) =>
     value instanceof Markup ? value.toString() : suppress(value, autoescape);
