@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { buildShopDb, SHOP_METADATA } from "../fixtures/shop.ts";
 import { Service } from "../../src/service.ts";
 import { signedIn, submitForm } from "./_auth_helpers.ts";
+import { decodeMessages } from "../../src/auth/messages.ts";
 
 function service(options: { internal?: string; files?: string[] } = {}): Service {
   return new Service({
@@ -140,6 +141,12 @@ Deno.test("the HTML forms store, edit and delete like the JSON API", async () =>
   }, alice);
   assert.equal(saved.status, 302, saved.text);
   assert.equal(saved.headers.get("location"), "/shop/one");
+  // Without --internal the query lives in memory, and the message says so.
+  assert.deepEqual(decodeMessages(svc.signer, saved.cookies.ds_messages), [[
+    "Query saved, in memory only: it is lost when Vitrine stops. To keep stored queries, " +
+    "start Vitrine with --internal FILE (a file it creates).",
+    svc.WARNING,
+  ]]);
   const definition = (await svc.client.get("/shop/one/-/definition", { cookies: alice }))
     .json() as {
       query: Record<string, unknown>;
@@ -232,6 +239,15 @@ Deno.test("stored queries last across restarts with --internal", async () => {
       is_private: false,
     });
     assert.equal(stored.status, 201, stored.text);
+    const saved = await submitForm(svc, "/shop/-/queries/store", {
+      name: "form",
+      sql: "select 2 as y",
+    }, signedIn(svc, ALICE));
+    assert.equal(saved.status, 302, saved.text);
+    assert.deepEqual(decodeMessages(svc.signer, saved.cookies.ds_messages), [[
+      "Query saved",
+      svc.INFO,
+    ]]);
   }
   await using again = service({ internal, files });
   const run = await again.client.get("/shop/kept.json");

@@ -69,7 +69,15 @@ export async function storeQueryView(svc: ViewHost, request: Request): Promise<R
   const form = formData(await request.post_vars());
   try {
     const query = await storeQuery(svc, request, db, form);
-    svc.add_message(request, "Query saved", svc.INFO);
+    // Without --internal the internal database lives in memory: say so while it can be fixed.
+    if (svc.get_internal_database().is_memory) {
+      svc.add_message(
+        request,
+        "Query saved, in memory only: it is lost when Vitrine stops. To keep stored queries, " +
+          "start Vitrine with --internal FILE (a file it creates).",
+        svc.WARNING,
+      );
+    } else svc.add_message(request, "Query saved", svc.INFO);
     return Response.redirect(String(svc.urls.query(db.name, query.name)));
   } catch (error) {
     if (!(error instanceof BadRequest)) throw error;
