@@ -19,17 +19,19 @@ import { type DatabaseHost, type StandaloneHost, standaloneHost } from "./host.t
 import type * as introspect from "./introspect.ts";
 import { DatabaseIntrospection } from "./database_introspection.ts";
 import type { DatabaseEngine } from "./engine.ts";
-import { encodePage, type ReadRequest, runRead, wallClock } from "./read_query.ts";
+import type { ReadRequest } from "./read_query.ts";
 import { creditQueueWait, requestArrival } from "./request_clock.ts";
-import type { ChunkRequest, CursorChunk, PoolCursor } from "./pool.ts";
-import { QueryCache } from "./query_cache.ts";
+import type { ChunkRequest, PoolCursor } from "./pool.ts";
+import type { QueryCache } from "./query_cache.ts";
 import { contentVersion } from "./data_version.ts";
 import { isPrivateMemory, MAX_ATTACHED, type ReadSource, type ReadTarget } from "./read_target.ts";
 import { DatabaseConnections } from "./database_connections.ts";
 import { Results } from "./results.ts";
-import { threadCpuMs } from "../util/thread_clock.ts";
 import type { WriteResult } from "./write_ops.ts";
 import { DatabaseWriter } from "./database_writer.ts";
+import { READER_BUSY_TIMEOUT_MS, readOnThisThread, readTinyInline } from "./main_thread_read.ts";
+import { readAheadCursor } from "./read_ahead_cursor.ts";
+import { readThroughCache } from "./cached_read.ts";
 import type {
   DatabaseOptions,
   ExecuteOptions,
@@ -44,16 +46,6 @@ export type {
   WriteOptions,
 } from "./database_options.ts";
 
-/**
- * The most a tiny query may hold up the main thread before it is moved to a worker (above the
- * 20 ms under which `setDeadline` checks the clock at every SQLite opcode).
- */
-const INLINE_LIMIT_MS = 25;
-
-/** What `openReadConnection` gives readers of mutable files (restored after a tiny query). */
-const READER_BUSY_TIMEOUT_MS = 1000;
-/** SQLite's "database is locked". */
-const SQLITE_BUSY = 5;
 /** Database objects made so far (each gets the next number as its instance). */
 let instances = 0;
 
@@ -212,37 +204,16 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
     let outcome: ReadOutcome | undefined;
     try {
       if (cache && contents !== null) {
-        // A JSON page keeps its rows' JSON too, written for these options.
-        const json = request.json ? `,${JSON.stringify(request.json)}` : "";
-        const key = QueryCache.key(
-          contents,
-          sql,
-          params,
-          `${request.maxRows},${maxBytes}${json}`,
-        );
         outcome = "cached";
-        const kept = await cache.getShared(key, async () => {
-          outcome = undefined;
-          const results = await this.#read(request, signal, options.inline);
-          const answer = {
-            columns: results.columns,
-            rows: results.values,
-            truncated: results.truncated,
-            real_columns: results.real_columns,
-          };
-          // Rows read on this thread come without their JSON: written once, here, for every hit.
-          const page = results.page ?? (request.json ? encodePage(request, answer) : null);
-          return { ...answer, page };
-        });
-        // Each caller gets its own copy of the rows, made only if it reads them.
-        return Results.lazy({
-          columns: kept.columns,
-          truncated: kept.truncated,
-          real_columns: kept.real_columns,
-          count: kept.rows.length,
-          rows: () => kept.rows.map((row) => row.slice()),
-          page: kept.page ?? null,
-        });
+        return await readThroughCache(
+          cache,
+          contents,
+          request,
+          params,
+          maxBytes,
+          () => this.#read(request, signal, options.inline),
+          () => outcome = undefined,
+        );
       }
       return await this.#read(request, signal, options.inline);
     } catch (error) {
@@ -295,33 +266,9 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
         }
         throw asDatabaseError(error, sql, params);
       });
-    // The worker reads the chunk after the one asked for while that one is being sent: the
-    // caller asks one chunk ahead already, so the worker always has the next one to write
-    // instead of waiting a thread round trip for each. One more chunk held, no more. Not after
-    // the first chunk: a stream's first page is read as rows, the following ones differently.
-    let ahead: Promise<CursorChunk> | null = null;
-    let closed = false;
-    let first = true;
-    return {
-      next: (chunkRequest) => {
-        const chunk = ahead ?? read(chunkRequest);
-        ahead = null;
-        const followed = !first;
-        first = false;
-        return chunk.then((value) => {
-          if (!value.done && !closed && followed) {
-            ahead = read(chunkRequest);
-            ahead.catch(() => {}); // taken by the next call, or dropped with the cursor
-          }
-          return value;
-        });
-      },
-      close: () => {
-        closed = true;
-        ahead = null;
-        return cursor.close();
-      },
-    };
+    // The worker reads the chunk after the one asked for while that one is being sent
+    // (`read_ahead_cursor.ts`).
+    return readAheadCursor(read, () => cursor.close());
   }
 
   /** The query cache, for database files (memory databases are read fresh every time). */
@@ -386,16 +333,14 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
   async #read(request: ReadRequest, signal?: AbortSignal, inline = false): Promise<Results> {
     const pool = this.#host.readPool();
     if (pool.size === 0 || this.#isPrivateMemory()) {
-      // Synchronous on this thread; the deadline still stops runaway queries, and a signal
-      // can only cancel it before it starts. The JSON page is written by the view itself.
-      await Promise.resolve();
-      signal?.throwIfAborted();
-      const result = runRead(this.#mainConnection(), request);
-      return new Results(result.rows, result.columns, result.truncated, result.real_columns);
+      return await readOnThisThread(() => this.#mainConnection(), request, signal);
     }
     // Export pages stay in the workers: they write the lines there, while this thread sends.
     if (!request.text && (inline || pool.costs.isTiny(request.sql))) {
-      const results = await this.#readInline(request, signal);
+      const results = await readTinyInline(() => this.#mainConnection(), request, signal, {
+        waits: this.is_mutable,
+        costs: () => this.#host.readPool().costs,
+      });
       if (results) return results;
     }
     // The pool moves the deadline by the query's wait for a worker: the request's later queries
@@ -407,39 +352,6 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       if (deadline !== null && request.deadline !== null) {
         creditQueueWait(request.deadline - deadline, this.#setting("sql_time_limit_ms"));
       }
-    }
-  }
-
-  /**
-   * Runs a tiny query (by its past runs) on this thread: a worker's round trip costs more than
-   * the query. It may run for {@link INLINE_LIMIT_MS} at most; one that turns out slower is
-   * interrupted and left to a worker (returns null), and its cost is remembered.
-   */
-  async #readInline(request: ReadRequest, signal?: AbortSignal): Promise<Results | null> {
-    await Promise.resolve();
-    signal?.throwIfAborted();
-    const own = request.timeLimitMs ?? Infinity;
-    const capped = { ...request, timeLimitMs: Math.min(own, INLINE_LIMIT_MS) };
-    const conn = this.#mainConnection();
-    // A file another process writes to may be locked for a moment: this thread must not wait
-    // for it (the busy timeout sleeps), a worker will.
-    const waits = this.is_mutable;
-    if (waits) conn.setBusyTimeout(0);
-    // Its cost is this thread's CPU time, as in the workers (`worker.ts`).
-    const started = threadCpuMs();
-    try {
-      const result = runRead(conn, capped);
-      this.#host.readPool().costs.record(request.sql, threadCpuMs() - started);
-      return new Results(result.rows, result.columns, result.truncated, result.real_columns);
-    } catch (error) {
-      this.#host.readPool().costs.record(request.sql, threadCpuMs() - started);
-      const outOfTime = own <= INLINE_LIMIT_MS ||
-        (request.deadline !== null && request.deadline <= wallClock());
-      if (isInterruptError(error) && !outOfTime) return null;
-      if ((error as { code?: number }).code === SQLITE_BUSY) return null;
-      throw error;
-    } finally {
-      if (waits) conn.setBusyTimeout(READER_BUSY_TIMEOUT_MS);
     }
   }
 
