@@ -64,7 +64,6 @@ export function makeDisplayRow(
   }[],
 ): DisplayRow {
   const normalised: DisplayCell[] = new Array(cells.length);
-  const row = Object.create(rowPrototype) as Record<string | symbol, unknown>;
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i];
     normalised[i] = {
@@ -74,18 +73,29 @@ export function makeDisplayRow(
       value_type: cell.value_type ?? valueType(cell.raw),
       numeric_null: cell.numeric_null ?? false,
     };
-    row[cell.column] = cell.raw;
   }
+  return displayRowOf(normalised);
+}
+
+/**
+ * A display row made of `cells` themselves, complete already (every field set, as
+ * {@link makeDisplayRow} would make them): the row keeps the array and its cells, which the
+ * caller must not change afterwards. For a page of rows this saves a second object per cell.
+ */
+export function displayRowOf(cells: DisplayCell[]): DisplayRow {
+  const row = Object.create(rowPrototype) as Record<string | symbol, unknown>;
+  for (let i = 0; i < cells.length; i++) row[cells[i].column] = cells[i].raw;
   // A symbol key: never listed by for-in, Object.keys or JSON, like the non-enumerable members.
-  row[CELLS] = normalised;
+  row[CELLS] = cells;
   if (Object.hasOwn(row, "cells") || Object.hasOwn(row, "display")) {
-    Object.defineProperty(row, "cells", { value: normalised, enumerable: false });
+    Object.defineProperty(row, "cells", { value: cells, enumerable: false });
     Object.defineProperty(row, "display", { value: rowMethods.display, enumerable: false });
   }
   return row as DisplayRow;
 }
 
-function valueType(raw: unknown): string {
+/** The `type-<x>` class of a stored value: `none`, `int`, `float`, `bytes` or `str`. */
+export function valueType(raw: unknown): string {
   if (raw === null || raw === undefined) return "none";
   if (typeof raw === "bigint") return "int";
   if (typeof raw === "number") return Number.isInteger(raw) ? "int" : "float";

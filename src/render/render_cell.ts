@@ -14,7 +14,7 @@ import type { Request } from "../http/request.ts";
 import type { SqlValue } from "../sqlite/values.ts";
 import { escapeHtml, Markup } from "../util/markup.ts";
 import { rowPathOf } from "../util/tilde.ts";
-import { type DisplayRow, makeDisplayRow } from "./display_row.ts";
+import { type DisplayCell, type DisplayRow, displayRowOf, valueType } from "./display_row.ts";
 import { type ColumnTypes, integralRealText, isIntegralReal } from "./json.ts";
 import { numberText } from "../util/number_text.ts";
 import { spatialiteGeometry } from "../util/spatialite_geometry.ts";
@@ -212,9 +212,6 @@ function blobCell(
   );
 }
 
-/** A rendered cell before it joins its display row. */
-type DisplayCellInput = Parameters<typeof makeDisplayRow>[0][number];
-
 /** Display rows (`display_rows` of `_table.html`) with every cell rendered. */
 export async function displayRows(
   ctx: CellContext,
@@ -222,15 +219,15 @@ export async function displayRows(
   rows: SqlValue[][],
 ): Promise<DisplayRow[]> {
   const out: DisplayRow[] = [];
-  const rendered: DisplayCellInput[][] = [];
+  const rendered: DisplayCell[][] = [];
   // Without a render_cell hook every cell is rendered synchronously: no await per cell.
   const hooked = ctx.svc.hooks.has("render_cell") || Boolean(ctx.typed_columns?.size);
   for (const values of rows) {
     const row: Record<string, unknown> = {};
-    columns.forEach((c, i) => {
-      if (!Object.hasOwn(row, c)) row[c] = values[i];
-    });
-    const cells: DisplayCellInput[] = new Array(columns.length);
+    for (let i = 0; i < columns.length; i++) {
+      if (!Object.hasOwn(row, columns[i])) row[columns[i]] = values[i];
+    }
+    const cells: DisplayCell[] = new Array(columns.length);
     for (let i = 0; i < columns.length; i++) {
       const column = columns[i];
       const value = hooked
@@ -238,13 +235,14 @@ export async function displayRows(
         : defaultCell(ctx, row, column, values[i]);
       const raw = values[i];
       // A REAL column's whole number is still a float (`type-float`, as the reference shows).
-      const value_type = isIntegralReal(raw, ctx.column_types?.[column]) ? "float" : undefined;
+      const value_type = isIntegralReal(raw, ctx.column_types?.[column]) ? "float" : valueType(raw);
       cells[i] = { column, value, raw, value_type, numeric_null: false };
     }
     rendered.push(cells);
   }
   markNumericNulls(ctx, columns, rendered);
-  for (const cells of rendered) out.push(makeDisplayRow(cells));
+  // The cells are complete: each row keeps them (no copy per cell, as makeDisplayRow makes).
+  for (const cells of rendered) out.push(displayRowOf(cells));
   return out;
 }
 
@@ -257,7 +255,7 @@ const NUMBER_TYPE = /INT|REAL|FLOA|DOUB/i;
  * a foreign key, keeps to the left like text), or, with nothing but NULLs on the page, when its
  * declared type is an integer or real one and it is no foreign key.
  */
-function markNumericNulls(ctx: CellContext, columns: string[], rows: DisplayCellInput[][]): void {
+function markNumericNulls(ctx: CellContext, columns: string[], rows: DisplayCell[][]): void {
   for (let i = 0; i < columns.length; i++) {
     let numbers = 0;
     let nulls = 0;
@@ -286,7 +284,7 @@ function numberColumn(ctx: CellContext, column: string): boolean {
   return !ctx.foreign_keys?.some((fk) => fk.columns.includes(column));
 }
 
-function isLink(value: Markup | string): boolean {
+function isLink(value: Markup): boolean {
   return String(value).includes("<a ");
 }
 

@@ -30,3 +30,28 @@ Deno.test("table_cells writes a row's cells exactly as the template loop did", (
     assert.equal(tableCells(row, stacked_rows), expected, `stacked_rows=${stacked_rows}`);
   }
 });
+
+Deno.test("table_cells keeps opening tags apart by column, type, numeric NULL and stacking", () => {
+  patchRuntime();
+  const env = new nunjucks.Environment(null, { autoescape: true });
+  env.addFilter("to_css_class", (name: string) => cssClass(String(name ?? "")));
+  const long = "c".repeat(300); // not kept: written afresh each time
+  const rows = [
+    [{ column: "v", value: new Markup("1"), raw: 1 }, { column: long, value: "a", raw: "a" }],
+    [{ column: "v", value: new Markup("x"), raw: "x" }, { column: long, value: "1", raw: 1 }],
+    [
+      { column: "v", value: new Markup("&nbsp;"), raw: null, numeric_null: true },
+      { column: long, value: new Markup("&nbsp;"), raw: null },
+    ],
+    [{ column: "v", value: new Markup("2.5"), raw: 2.5 }, { column: "V", value: "b", raw: "b" }],
+  ].map((cells) => makeDisplayRow(cells));
+  // Twice over, alternating stacked and not: what the first round kept must fit the second.
+  for (let round = 0; round < 2; round++) {
+    for (const row of rows) {
+      for (const stacked_rows of [true, false]) {
+        const expected = env.renderString(LOOP, { row, stacked_rows });
+        assert.equal(tableCells(row, stacked_rows), expected);
+      }
+    }
+  }
+});
