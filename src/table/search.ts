@@ -183,6 +183,8 @@ function likeSearch(
 ): FilterArguments {
   const text = args.get("_q");
   const columns = facts.text_columns ?? [];
+  // The table page offers a search box for `_q` then, as it does for `_search` with an index.
+  if (columns.length) result.extra_context.supports_quick_search = true;
   if (!text || columns.length === 0) return result;
   const tests = columns.map((c) => dialect.like(dialect.escapeIdentifier(c), ":q"));
   result.where_clauses.push(`(${tests.join(" or ")})`);

@@ -111,3 +111,14 @@ Deno.test("_sort=_rank orders an FTS5 search by relevance, _q searches text with
   const q = (await svc.client.get("/shop/log.json?_q=late")).json<{ rows: unknown[] }>();
   assert.deepEqual(q.rows, [{ rowid: 3, message: "supplier late", level: "warning" }]);
 });
+
+Deno.test("a table without a full-text index has a search box for _q; one with an index, _search", async () => {
+  await using svc = shopService();
+  const box = (html: string) => html.match(/<input id="table-search"[^>]*>/)?.[0] ?? "";
+  const log = (await svc.client.get("/shop/log?_q=late")).text;
+  assert.match(box(log), /name="_q" value="late" placeholder="Search log"/);
+  assert.match(log, /1 row where search matches &quot;late&quot;/);
+  // The box carries _q itself: no hidden copy that would send the old words again.
+  assert.doesNotMatch(log, /type="hidden" name="_q"/);
+  assert.match(box((await svc.client.get("/shop/products")).text), /name="_search"/);
+});

@@ -401,7 +401,8 @@ function selectedExtras(ctx: TableContext): Set<string> {
 
 /** Arguments the filter form must carry over as hidden fields. */
 function formHiddenArgs(args: URLSearchParams): [string, string][] {
-  const visible = new Set(["_search", "_next"]);
+  // `_q` is the search box's own field on a table without a full-text index.
+  const visible = new Set(["_search", "_q", "_next"]);
   return [...args.entries()].filter(([key]) =>
     key.startsWith("_") && !key.includes("__") && !visible.has(key) &&
     !key.startsWith("_filter_") && !key.startsWith("_sort")

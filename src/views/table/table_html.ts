@@ -96,6 +96,12 @@ export async function tableHtml(
     lookups: lookups(),
     form_hidden_args: await extras.form_hidden_args(),
     supports_search: Boolean(query.extra_context.supports_search),
+    // The search box's parameter: full-text `_search`, or `_q` (text columns containing it).
+    search_field: query.extra_context.supports_search
+      ? "_search"
+      : query.extra_context.supports_quick_search
+      ? "_q"
+      : null,
     search: (query.extra_context.search as string | undefined) ?? ctx.params.search ?? "",
     sorted_facet_results: await extras.sorted_facet_results(),
     suggested_facets: await extras.suggested_facets(),
