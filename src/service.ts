@@ -10,22 +10,20 @@
  * @module
  */
 import { Settings } from "./config/settings.ts";
-import { merge, Metadata } from "./config/metadata.ts";
-import { MetadataEdits } from "./db/metadata_edits.ts";
-import { WriteHistory } from "./db/history/history.ts";
+import { Metadata } from "./config/metadata.ts";
+import { ServedMetadata } from "./config/served_metadata.ts";
+import type { MetadataEdits } from "./db/metadata_edits.ts";
+import type { WriteHistory } from "./db/history/history.ts";
 import type { HistoryMode } from "./db/history/store.ts";
 import { Database } from "./db/database.ts";
 import type { DatabaseEngine } from "./db/engine.ts";
-import { PostgresDatabase } from "./db/postgres_database.ts";
-import { parsePgTarget } from "./db/postgres_url.ts";
 import { QueryCache } from "./db/query_cache.ts";
 import { PageCache } from "./app/page_cache.ts";
-import { fileSize, fileStem } from "./db/file_facts.ts";
 import { ReadPool } from "./db/pool.ts";
-import { openInternalDatabase, refreshCatalog } from "./db/internal_db.ts";
-import { StoredQueries } from "./db/stored_queries.ts";
-import { ColumnTypeStore } from "./db/column_type_store.ts";
-import { checkDatabaseFile } from "./db/file_check.ts";
+import { InternalStores } from "./db/internal_stores.ts";
+import type { StoredQueries } from "./db/stored_queries.ts";
+import type { ColumnTypeStore } from "./db/column_type_store.ts";
+import { attachInitialDatabases, checkDatabaseFiles } from "./app/initial_databases.ts";
 import type { Connection } from "./sqlite/mod.ts";
 import { setHardHeapLimit } from "./sqlite/guard.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
@@ -39,6 +37,7 @@ import { RootToken } from "./auth/root.ts";
 import type { Actor } from "./auth/allow.ts";
 import { type Permission, PermissionRegistry } from "./auth/permission_registry.ts";
 import { PermissionChecker } from "./auth/permission_checker.ts";
+import { AnonymousAnswersKey } from "./auth/answers_key.ts";
 import { pluginRules, sqlRules } from "./app/plugin_rules.ts";
 import type { PluginRule } from "./auth/plugin_rules.ts";
 import { createToken } from "./auth/tokens.ts";
@@ -113,20 +112,12 @@ export class Service {
   readonly lifecycle: Lifecycle = new Lifecycle();
   /** @internal The counters and histograms of `/-/metrics`. */
   readonly metrics: ServiceMetrics = new ServiceMetrics(this);
-  #localMetadata: Metadata;
+  #metadata: ServedMetadata;
+  #internal: InternalStores;
   #pool: ReadPool | null = null;
   #queryCache: QueryCache | null | undefined;
   #pageCache: PageCache | null | undefined;
-  #internal: Database | null = null;
-  #storedQueries: StoredQueries | null = null;
-  #columnTypeStore: ColumnTypeStore | null = null;
-  #metadataEdits: MetadataEdits | null = null;
-  #history: WriteHistory | null = null;
-  /** The merged metadata, kept while neither the edits nor the hooks' answers can change it. */
-  #mergedMetadata: { generation: number; metadata: Metadata } | null = null;
   #booting: Promise<void> | null = null;
-  #catalogRefresh: Promise<void> = Promise.resolve();
-  #internalSchema: Promise<void> = Promise.resolve();
   #handler: FetchHandler | null = null;
 
   /** A service over `options.files` and the rest of {@link ServiceOptions}; nothing is read until the first request or `invoke_startup()`. */
@@ -138,7 +129,16 @@ export class Service {
     setHardHeapLimit(Number(this.setting("sqlite_heap_limit_mb")) * 1024 * 1024);
     // A plugin whose hook never answers fails its page with a 500 instead of hanging it.
     this.pm.timeLimitMs = Number(this.setting("hook_time_limit_ms"));
-    this.#localMetadata = new Metadata(options.metadata ?? {});
+    this.#internal = new InternalStores(
+      this,
+      options.internal ?? null,
+      (database) => (this.metadata().database(database).history as HistoryMode | undefined) ?? null,
+    );
+    this.#metadata = new ServedMetadata(
+      new Metadata(options.metadata ?? {}),
+      this.hooks,
+      () => this.#internal.openedMetadataEdits(),
+    );
     this.signer = new Signer(instanceSecret(options.secret));
     this.rootToken = options.root ? new RootToken(this.signer) : null;
     this.urls = new Urls(() => String(this.setting("base_url")), {
@@ -147,12 +147,13 @@ export class Service {
     this.templates = new TemplateEnvironment({
       templateDirs: options.template_dir ? [options.template_dir] : [],
     });
+    const answersKey = new AnonymousAnswersKey(this.pm, this.permissionRegistry, this.settings);
     this.permissionChecker = new PermissionChecker({
       registry: this.permissionRegistry,
       metadata: () => this.metadata().data,
       pluginRules: (check) => pluginRules(this, check),
       defaultDeny: () => Boolean(this.options.default_deny),
-      anonymousAnswersKey: () => this.#anonymousAnswersKey(),
+      anonymousAnswersKey: () => answersKey.key(),
       rootEnabled: () => Boolean(this.options.root),
       // `allow` on canned queries supplied by the canned_queries hook counts like metadata's.
       cannedQuery: (database: string, name: string, actor: Actor | null) =>
@@ -163,67 +164,7 @@ export class Service {
     this.client = new Client((req) => this.handler()(req), {
       baseUrl: () => String(this.setting("base_url")),
     });
-    this.#attachInitialDatabases(options);
-  }
-
-  /**
-   * The anonymous actor's permission answers depend on metadata, settings, the registered
-   * permissions and the `permission_allowed` and `canned_queries` hooks. While no plugin but
-   * Vitrine's own answers those hooks or supplies metadata, they are fixed until a setting, a
-   * permission or a plugin changes, which the key follows.
-   */
-  #anonymousAnswersKey(): string | null {
-    const pm = this.pm;
-    if (pm.hasImpl("get_metadata") || pm.hasImpl("canned_queries")) return null;
-    if (!pm.onlyBuiltin("permission_allowed")) return null;
-    if (!pm.onlyBuiltin("permission_resources_sql")) return null;
-    const plugins = pm.generation;
-    const permissions = this.permissionRegistry.generation;
-    const settings = this.settings.generation;
-    let kept = this.#answersKey;
-    if (
-      kept.plugins !== plugins || kept.permissions !== permissions || kept.settings !== settings
-    ) {
-      const key = `${plugins}:${permissions}:${settings}`;
-      kept = this.#answersKey = { plugins, permissions, settings, key };
-    }
-    return kept.key;
-  }
-
-  /** The last key `#anonymousAnswersKey` made, and the generations it was made from. */
-  #answersKey = { plugins: -1, permissions: -1, settings: -1, key: "" };
-
-  #attachInitialDatabases(options: ServiceOptions): void {
-    const files = options.files ?? [];
-    const immutables = options.immutables ?? [];
-    const postgresUrls = options.postgres ?? [];
-    for (const path of files) {
-      this.add_database(new Database(this, { path, is_mutable: true, nolock: options.nolock }));
-    }
-    for (const path of immutables) {
-      const hash = inspectedHash(options.inspect_data, path);
-      this.add_database(
-        new Database(this, { path, is_mutable: false, nolock: options.nolock, hash }),
-      );
-    }
-    for (const url of postgresUrls) {
-      const target = parsePgTarget(url);
-      const schemas = options.postgres_schemas;
-      this.add_database(new PostgresDatabase(this, target, { schemas }), { name: target.name });
-    }
-    const served = files.length + immutables.length + postgresUrls.length;
-    if (options.memory || options.crossdb || served === 0) {
-      // With --crossdb, /_memory attaches the file databases (up to SQLite's limit of ten).
-      const crossdb_attach = options.crossdb
-        ? () =>
-          [...this.databases.values()]
-            .filter((db): db is Database => db instanceof Database && !db.is_memory)
-            .slice(0, 10)
-        : undefined;
-      this.add_database(new Database(this, { is_memory: true, crossdb_attach }), {
-        name: "_memory",
-      });
-    }
+    attachInitialDatabases(this, options);
   }
 
   // -- boot ------------------------------------------------------------------------------
@@ -231,7 +172,12 @@ export class Service {
   /** Loads plugins and runs start-up hooks once; every request awaits it. */
   ready(): Promise<void> {
     this.#booting ??= Promise.resolve()
-      .then(() => this.#checkFiles())
+      .then(() =>
+        checkDatabaseFiles(this.databases.values(), {
+          nolock: this.options.nolock,
+          quickCheckMaxMb: Number(this.setting("startup_check_max_mb")),
+        })
+      )
       .then(() => boot(this))
       // After the plugins: a `get_metadata` hook may name a database's `history` too.
       .then(() => {
@@ -243,36 +189,13 @@ export class Service {
   }
 
   /**
-   * Refuses a damaged or foreign database file before anyone reaches it (`CorruptDatabase`):
-   * header and schema for every file, `PRAGMA quick_check` up to `startup_check_max_mb`.
-   */
-  #checkFiles(): void {
-    const maxMb = Number(this.setting("startup_check_max_mb"));
-    for (const db of this.databases.values()) {
-      if (db.is_memory || db.path === null) continue;
-      checkDatabaseFile(db.path, {
-        immutable: !db.is_mutable,
-        nolock: this.options.nolock,
-        quickCheckMaxBytes: maxMb * 1024 * 1024,
-      });
-    }
-  }
-
-  /**
    * Brings the internal database's `catalog_*` tables up to date with the attached databases
    * (cheap when nothing changed: each database's schema version is compared first).
    */
   async refresh_catalog(): Promise<void> {
     // The catalog holds SQLite's schema (pragma rows); other engines are not listed in it.
     const databases = [...this.databases.values()].filter((db) => db instanceof Database);
-    this.#catalogRefresh = this.#catalogRefresh
-      .then(async () => {
-        const internal = this.get_internal_database();
-        await this.#internalSchema;
-        await refreshCatalog(internal, databases);
-      })
-      .catch((error) => console.error(`Could not refresh the internal catalog: ${error}`));
-    await this.#catalogRefresh;
+    await this.#internal.refreshCatalog(databases);
   }
 
   /** Runs the `startup` hooks (for tests that send no requests). */
@@ -289,9 +212,9 @@ export class Service {
   /** Closes every database connection and the read-worker pool. */
   async close(): Promise<void> {
     this.metrics.stopSharing();
-    await this.#catalogRefresh;
+    await this.#internal.settled();
     for (const db of [...this.databases.values(), ...this.#removed]) db.close();
-    this.#internal?.close();
+    this.#internal.opened()?.close();
     await this.#pool?.close();
     this.#pool = null;
   }
@@ -328,7 +251,7 @@ export class Service {
    */
   #releaseMemory(): void {
     for (const db of this.databases.values()) db.releaseMemory();
-    this.#internal?.releaseMemory();
+    this.#internal.opened()?.releaseMemory();
     returnFreedMemoryNow();
   }
 
@@ -366,7 +289,8 @@ export class Service {
   /** @internal Resolves once every database's queued and running writes are done. */
   async drainWrites(): Promise<void> {
     const databases = [...this.databases.values()];
-    if (this.#internal) databases.push(this.#internal);
+    const internal = this.#internal.opened();
+    if (internal) databases.push(internal);
     await Promise.all(databases.map((db) => db.drainWrites()));
   }
 
@@ -393,25 +317,7 @@ export class Service {
 
   /** Metadata merged from `get_metadata` hooks, with the local metadata winning. */
   metadata(): Metadata {
-    const edits = this.#metadataEdits;
-    if (!this.hooks.has("get_metadata")) {
-      // Edits made while serving win over the files' metadata (`db/metadata_edits.ts`).
-      if (!edits || edits.generation === 0) return this.#localMetadata;
-      const kept = this.#mergedMetadata;
-      if (kept?.generation === edits.generation) return kept.metadata;
-      const metadata = new Metadata(merge(this.#localMetadata.data, edits.overlay));
-      this.#mergedMetadata = { generation: edits.generation, metadata };
-      return metadata;
-    }
-    const fromHooks = this.hooks.callSync("get_metadata", {
-      actor: null,
-      key: null,
-      database: null,
-      table: null,
-    });
-    let merged: Record<string, unknown> = {};
-    for (const piece of fromHooks.reverse()) merged = merge(merged, piece);
-    return new Metadata(merge(merge(merged, this.#localMetadata.data), edits?.overlay ?? {}));
+    return this.#metadata.current();
   }
 
   /** Plugin configuration from metadata; `null` when not configured. */
@@ -439,49 +345,27 @@ export class Service {
 
   /** The private internal database (not exposed over HTTP). */
   get_internal_database(): Database {
-    if (!this.#internal) {
-      // Reads do not queue behind writes, so catalog refreshes await the schema first.
-      const { db, ready } = openInternalDatabase(this, this.options.internal ?? null);
-      this.#internal = db;
-      this.#internalSchema = ready;
-    }
-    return this.#internal;
+    return this.#internal.database();
   }
 
   /** @internal The queries people saved (kept in the internal database). */
   get stored_queries(): StoredQueries {
-    if (!this.#storedQueries) {
-      const internal = this.get_internal_database();
-      this.#storedQueries = new StoredQueries(internal, this.#internalSchema);
-    }
-    return this.#storedQueries;
+    return this.#internal.storedQueries();
   }
 
   /** @internal The column types actors set (kept in the internal database). */
   get column_type_store(): ColumnTypeStore {
-    if (!this.#columnTypeStore) {
-      const internal = this.get_internal_database();
-      this.#columnTypeStore = new ColumnTypeStore(internal, this.#internalSchema);
-    }
-    return this.#columnTypeStore;
+    return this.#internal.columnTypeStore();
   }
 
   /** @internal The history of writes made through Vitrine (`db/history/`). */
   get history(): WriteHistory {
-    this.#history ??= new WriteHistory(
-      () => this.get_internal_database(),
-      (database) => (this.metadata().database(database).history as HistoryMode | undefined) ?? null,
-    );
-    return this.#history;
+    return this.#internal.history();
   }
 
   /** @internal Metadata edited while serving (kept in the internal database). */
   get metadata_edits(): MetadataEdits {
-    if (!this.#metadataEdits) {
-      const internal = this.get_internal_database();
-      this.#metadataEdits = new MetadataEdits(internal, this.#internalSchema);
-    }
-    return this.#metadataEdits;
+    return this.#internal.metadataEdits();
   }
 
   /** Attaches a database; the name defaults from the file or memory name. */
@@ -676,17 +560,4 @@ export class Service {
   ): string {
     return createToken(this.signer, actor_id, options, this.permissionRegistry);
   }
-}
-
-/**
- * The hash `vitrine inspect` recorded for an immutable file, when the file still has the size it
- * recorded (a cheap check that it is the same file); else null and the file is hashed on demand.
- */
-function inspectedHash(
-  inspectData: Record<string, unknown> | null | undefined,
-  path: string,
-): string | null {
-  const entry = inspectData?.[fileStem(path)] as { hash?: unknown; size?: unknown } | undefined;
-  if (typeof entry?.hash !== "string" || typeof entry.size !== "number") return null;
-  return entry.size === fileSize(path) ? entry.hash : null;
 }
