@@ -22,7 +22,7 @@ import {
 import { loadExtension } from "./extensions.ts";
 import { defend, readLimits, setLimits, type SqlLimits, VisitorAuthorizer } from "./guard.ts";
 import { type OpenOptions, openTarget } from "./open_uri.ts";
-import { type GuardReport, withTableGuard } from "./table_guard.ts";
+import { type GuardReport, TableGuard } from "./table_guard.ts";
 import { type ConnectionState, Statement } from "./statement.ts";
 import type { BindParams, SqlValue } from "./values.ts";
 
@@ -81,6 +81,8 @@ export class Connection {
   /** Compiled statements of `query()`, least recently used first. */
   #statements = new Map<string, Statement>();
   #authorizer: VisitorAuthorizer | undefined;
+  /** The guard of `guardTables()`, installed on its first use and kept (`table_guard.ts`). */
+  #tableGuard: TableGuard | undefined;
   /** True while the applied restriction is for SQL the owner wrote (`restricted(…, true)`). */
   #owner = false;
   /** How many `restricted()` calls are running now (a nested call is restricted too). */
@@ -187,7 +189,8 @@ export class Connection {
    * The compiled statement is kept for the next call with the same SQL text (compiling is about
    * as costly as reading a small page of rows); it is reset after each use, so it never holds a
    * read transaction open. Statements compiled under `restricted` (whose authorizer and limits
-   * act when a statement is compiled) are kept apart, by limits, and only reused under the same.
+   * act when a statement is compiled) are kept apart, by limits, and only reused under the same;
+   * so are those compiled inside `guardTables()`, whose guard acts then too.
    */
   query(
     sql: string,
@@ -195,7 +198,11 @@ export class Connection {
     options: { maxRows?: number; maxBytes?: number } = {},
   ): QueryResult {
     const restricted = this.#restrictedDepth > 0;
-    const key = restricted ? `${this.#restrictedKey}\u0000${sql}` : sql;
+    const key = restricted
+      ? `${this.#restrictedKey}\u0000${sql}`
+      : this.#tableGuard?.active
+      ? `guarded\u0000${sql}`
+      : sql;
     const cached = this.#statements.get(key);
     let statement: Statement;
     if (cached) {
@@ -312,6 +319,8 @@ export class Connection {
    */
   restricted<T>(fn: () => T, limits: Partial<SqlLimits>, owner = false): T {
     this.#db();
+    // Its authorizer would take the guard's place for the rest of the guarded work.
+    if (this.#tableGuard?.active) throw new Error("restricted() inside guardTables() work");
     const outer = this.#appliedLimits;
     const outerOwner = this.#owner;
     if (limits !== outer || owner !== outerOwner) this.#apply(limits, owner);
@@ -345,6 +354,8 @@ export class Connection {
     this.#authorizer ??= new VisitorAuthorizer(db);
     this.#ownLimits = setLimits(db, limits);
     this.#authorizer.set(true, owner);
+    // One authorizer per connection at a time: the guard's goes back on at its next use.
+    this.#tableGuard?.displaced();
     this.#owner = owner;
     this.#appliedLimits = limits;
     this.#restrictedKey = key;
@@ -353,13 +364,16 @@ export class Connection {
   /** @internal
    * Runs `fn` with every statement that would write to, or change, one of `tables` (lower-case
    * names) refused at compile time (`table_guard.ts`), writing what the guard saw into `report`.
-   * Not inside `restricted()` work, whose authorizer it would replace.
+   * Not inside `restricted()` work, whose authorizer it would replace. The guard's authorizer
+   * stays installed afterwards, allowing everything until the next call: installing one expires
+   * every compiled statement, which `query()` would then compile again.
    */
   guardTables<T>(tables: ReadonlySet<string>, report: GuardReport, fn: () => T): T {
     const db = this.#db();
     if (this.#restrictedDepth > 0) throw new Error("guardTables() inside restricted() work");
     if (this.#state.release !== null) this.#unrestrict();
-    return withTableGuard(db, tables, report, fn);
+    this.#tableGuard ??= new TableGuard(db);
+    return this.#tableGuard.run(tables, report, fn);
   }
 
   /** Takes the visitor limits and authorizer off (before unrestricted work). */
@@ -499,6 +513,8 @@ export class Connection {
     this.#progress = undefined;
     this.#authorizer?.close();
     this.#authorizer = undefined;
+    this.#tableGuard?.close();
+    this.#tableGuard = undefined;
   }
 
   /** `using conn = Connection.open(...)` closes at the end of the block. */

@@ -74,6 +74,9 @@ export const SQLITE_ATTACH = 24;
 export const SQLITE_DETACH = 25;
 export const SQLITE_FUNCTION = 31;
 
+/** `sqlite3_stmt_status` counter: times the statement was compiled again by itself. */
+export const SQLITE_STMTSTATUS_REPREPARE = 5;
+
 /** Destructor value telling SQLite to copy the bytes before the call returns. */
 export const SQLITE_TRANSIENT = -1n;
 /** Destructor value telling SQLite the bytes stay where they are until it is done with them. */

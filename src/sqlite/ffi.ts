@@ -120,6 +120,8 @@ const symbols = {
   sqlite3_clear_bindings: { parameters: ["pointer"], result: "i32" },
   // int sqlite3_step(sqlite3_stmt*);
   sqlite3_step: { parameters: ["pointer"], result: "i32" },
+  // int sqlite3_stmt_status(sqlite3_stmt*, int op, int resetFlg);
+  sqlite3_stmt_status: { parameters: ["pointer", "i32", "i32"], result: "i32" },
   // int sqlite3_stmt_readonly(sqlite3_stmt*);
   sqlite3_stmt_readonly: { parameters: ["pointer"], result: "i32" },
 

@@ -5,7 +5,12 @@
  * @module
  */
 
-import { SQLITE_DONE, SQLITE_ROW, SQLITE_TOOBIG } from "./constants.ts";
+import {
+  SQLITE_DONE,
+  SQLITE_ROW,
+  SQLITE_STMTSTATUS_REPREPARE,
+  SQLITE_TOOBIG,
+} from "./constants.ts";
 import { errorFor, SqliteError } from "./errors.ts";
 import { readCString, sqlite } from "./ffi.ts";
 import { type CellBatch, readRowCells } from "./cell_batch.ts";
@@ -68,6 +73,16 @@ export class Statement {
   /** The raw `sqlite3_stmt*` (null for empty SQL). */
   get pointer(): Deno.PointerValue {
     return this.#pointer;
+  }
+
+  /**
+   * How many times SQLite compiled the statement again by itself, on its way to run it: after a
+   * schema change, or after something expired the connection's statements (setting an authorizer
+   * does).
+   */
+  get recompiles(): number {
+    if (this.#pointer === null) return 0;
+    return sqlite().sqlite3_stmt_status(this.#pointer, SQLITE_STMTSTATUS_REPREPARE, 0);
   }
 
   /** True when the statement does not write to the database. */

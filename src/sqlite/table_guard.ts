@@ -4,7 +4,8 @@
  * them, or put an index or trigger on them (the db layer protects Vitrine's own `_vitrine_history`
  * this way, `db/history/protect.ts`). It acts when a statement is compiled, which is also when
  * the triggers a statement fires are compiled into it, so a trigger of another table cannot
- * write to them either. Names are compared as SQLite compares them, without regard to case.
+ * write to them either; a statement compiled before a schema change is compiled again, under it,
+ * when it next runs. Names are compared as SQLite compares them, without regard to case.
  *
  * @module
  */
@@ -73,34 +74,81 @@ function tableOf(action: number, arg1: string | null, arg2: string | null): stri
 }
 
 /**
- * Runs `fn` with the guard on connection `db` (no other authorizer may be installed meanwhile),
- * writing what it sees into `report`. `tables` are lower-case names.
+ * The guard of one connection. Its authorizer is installed on first use and then stays: setting
+ * an authorizer expires every compiled statement of the connection (`sqlite3_set_authorizer`), so
+ * setting it around each write made SQLite compile every statement the connection keeps again on
+ * its next run. Between guarded calls it allows everything, which is what no authorizer does.
+ * The callback belongs to the thread that created it.
  */
-export function withTableGuard<T>(
-  db: Deno.PointerValue,
-  tables: ReadonlySet<string>,
-  report: GuardReport,
-  fn: () => T,
-): T {
-  const lib = sqlite();
-  const callback = new Deno.UnsafeCallback(AUTHORIZER, (_data, action, a1, a2) => {
-    const table = tableOf(action, readCString(a1), readCString(a2));
-    if (table === null) return SQLITE_OK;
-    if (tables.has(table.toLowerCase())) {
-      report.refused ??= table;
-      return SQLITE_DENY;
+export class TableGuard {
+  readonly #db: Deno.PointerValue;
+  #callback: Deno.UnsafeCallback<typeof AUTHORIZER> | null = null;
+  /** False until installed, and again once another authorizer took its place. */
+  #installed = false;
+  /** The protected tables while a guarded call runs; null between calls. */
+  #tables: ReadonlySet<string> | null = null;
+  #report: GuardReport | null = null;
+
+  /** A guard for connection `db`, not installed yet. */
+  constructor(db: Deno.PointerValue) {
+    this.#db = db;
+  }
+
+  /** True while {@link run} runs: statements compiled now are compiled under the guard. */
+  get active(): boolean {
+    return this.#tables !== null;
+  }
+
+  /**
+   * Runs `fn` with the guard on (no other authorizer may be installed meanwhile), writing what it
+   * sees into `report`. `tables` are lower-case names. A statement compiled before is not judged
+   * again unless SQLite recompiles it (a schema change does): the caller keeps statements it
+   * compiled outside apart from those it compiled inside (`Connection.query`).
+   */
+  run<T>(tables: ReadonlySet<string>, report: GuardReport, fn: () => T): T {
+    if (this.#tables !== null) throw new Error("TableGuard.run() inside itself");
+    if (!this.#installed) this.#install();
+    this.#tables = tables;
+    this.#report = report;
+    try {
+      return fn();
+    } finally {
+      this.#tables = null;
+      this.#report = null;
     }
-    if (MAKES_TRIGGER.has(action)) report.made.push(readCString(a1) ?? "");
-    if (action === ALTER_TABLE) report.alters++;
-    return SQLITE_OK;
-  });
-  // Installing (and removing) an authorizer expires every compiled statement of the connection,
-  // so each statement `fn` runs is compiled, or recompiled, under it.
-  check(db, lib.sqlite3_set_authorizer(db, callback.pointer, null));
-  try {
-    return fn();
-  } finally {
-    check(db, lib.sqlite3_set_authorizer(db, null, null));
-    callback.close();
+  }
+
+  /** Another authorizer replaced this one: the next {@link run} installs it again. */
+  displaced(): void {
+    this.#installed = false;
+  }
+
+  #install(): void {
+    this.#callback ??= new Deno.UnsafeCallback(AUTHORIZER, (_data, action, a1, a2) => {
+      const tables = this.#tables;
+      // Outside a guarded call, and for reads, functions and the like: nothing to look at.
+      if (tables === null || !(TABLE_FIRST.has(action) || TABLE_SECOND.has(action))) {
+        return SQLITE_OK;
+      }
+      const report = this.#report!;
+      const table = tableOf(action, readCString(a1), readCString(a2));
+      if (table === null) return SQLITE_OK;
+      if (tables.has(table.toLowerCase())) {
+        report.refused ??= table;
+        return SQLITE_DENY;
+      }
+      if (MAKES_TRIGGER.has(action)) report.made.push(readCString(a1) ?? "");
+      if (action === ALTER_TABLE) report.alters++;
+      return SQLITE_OK;
+    });
+    check(this.#db, sqlite().sqlite3_set_authorizer(this.#db, this.#callback.pointer, null));
+    this.#installed = true;
+  }
+
+  /** Frees the callback; call after the connection is closed. */
+  close(): void {
+    this.#callback?.close();
+    this.#callback = null;
+    this.#installed = false;
   }
 }

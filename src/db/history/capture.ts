@@ -72,8 +72,8 @@ interface TableShape {
  */
 interface SchemaMemo {
   version: number;
-  /** The tables that keep rows by rowid (not WITHOUT ROWID). */
-  byRowid: Set<string> | null;
+  /** Every table and view of `main`, true for the tables that keep rows by rowid. */
+  byRowid: Map<string, boolean> | null;
   /** Each table's shape; null for what is no table of `main`. */
   shapes: Map<string, TableShape | null>;
 }
@@ -97,12 +97,22 @@ export class ChangeCapture {
 
   private constructor(conn: Connection) {
     // Which tables keep rows by rowid: their new values need not be read in the hook (the key is
-    // the rowid, and the values after are read back at the end). A table created by the write
-    // itself is not known here, so its values are read.
-    const byRowid = schemaMemo(conn).byRowid ??= new Set(
-      conn.query("select name from pragma_table_list where schema = 'main' and wr = 0").rows
-        .map(([name]) => String(name)),
+    // the rowid, and the values after are read back at the end).
+    const known = schemaMemo(conn).byRowid ??= new Map(
+      conn.query("select name, wr from pragma_table_list where schema = 'main'").rows
+        .map(([name, wr]) => [String(name), wr === 0]),
     );
+    // A table the write itself created (an upload's first part) is asked about when its first
+    // row comes, once: reading every value of every row instead made its rows cost about twice
+    // what any other table's do (bench/history_capture.ts).
+    const created = new Map<string, boolean>();
+    const byRowid = (table: string): boolean => {
+      const listed = known.get(table);
+      if (listed !== undefined) return listed;
+      let answer = created.get(table);
+      if (answer === undefined) created.set(table, answer = keepsRowid(conn, table));
+      return answer;
+    };
     this.#stop = watchRowChanges(conn, (change) => {
       if (change.schema !== "main" || change.table.startsWith("sqlite_")) return;
       if (change.table === HISTORY_TABLE) return;
@@ -116,7 +126,7 @@ export class ChangeCapture {
         old: change.operation === "insert" ? null : cells(change.before),
         new: change.operation === "delete"
           ? null
-          : byRowid.has(change.table)
+          : byRowid(change.table)
           ? []
           : cells(change.after),
       });
@@ -373,6 +383,23 @@ function readRowidRows(
     );
   }
   return found;
+}
+
+/**
+ * True when `table` is a table of `main` that keeps rows by rowid; asked inside the preupdate hook
+ * (a read on the connection while its write runs, as an SQL function may make). When the answer
+ * cannot be had, false: the hook then reads the row's values, which is right for every table.
+ */
+function keepsRowid(conn: Connection, table: string): boolean {
+  try {
+    const { rows } = conn.query(
+      "select wr from pragma_table_list where schema = 'main' and type = 'table' and name = ?",
+      [table],
+    );
+    return rows.length > 0 && rows[0][0] === 0;
+  } catch {
+    return false;
+  }
 }
 
 function tableShape(conn: Connection, table: string): TableShape | null {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Connection } from "../../../src/sqlite/mod.ts";
 import { ChangeCapture } from "../../../src/db/history/capture.ts";
 import { revertChanges } from "../../../src/db/history/revert.ts";
+import { sqlite } from "../../../src/sqlite/ffi.ts";
 
 function captured(conn: Connection, sql: string) {
   const capture = ChangeCapture.start(conn)!;
@@ -77,4 +78,39 @@ Deno.test("capture: rows a trigger or a foreign-key action changed belong to the
     ["child", "delete", "[10]"],
     ["parent", "delete", "[1]"],
   ]);
+});
+
+Deno.test("capture: a table the write created is read back after it, not value by value in the hook", () => {
+  using conn = Connection.open(":memory:");
+  const lib = sqlite() as { sqlite3_preupdate_new: (...args: never[]) => number };
+  const readNew = lib.sqlite3_preupdate_new;
+  let reads = 0;
+  lib.sqlite3_preupdate_new = (...args) => (reads++, readNew(...args));
+  try {
+    // An upload's first part: the table and its rows in one write.
+    const records = captured(
+      conn,
+      "create table fresh (id integer primary key, name text, amount real);" +
+        "insert into fresh (name, amount) values ('a', 1.0), ('b', 2.5), ('c', null)",
+    );
+    assert.equal(reads, 0, "values read in the hook");
+    assert.deepEqual(records.map((r) => [r.operation, r.pks, r.after]), [
+      ["insert", "[1]", '{"id":1,"name":"a","amount":1.0}'],
+      ["insert", "[2]", '{"id":2,"name":"b","amount":2.5}'],
+      ["insert", "[3]", '{"id":3,"name":"c","amount":null}'],
+    ]);
+    // A WITHOUT ROWID table has no rowid to find its rows by: its keys are read in the hook.
+    const keyed = captured(
+      conn,
+      "create table keyed (k text primary key, v) without rowid;" +
+        "insert into keyed values ('x', 1), ('y', 2.0)",
+    );
+    assert.equal(reads, 4);
+    assert.deepEqual(keyed.map((r) => [r.operation, r.pks, r.after]), [
+      ["insert", '["x"]', '{"k":"x","v":1}'],
+      ["insert", '["y"]', '{"k":"y","v":2.0}'],
+    ]);
+  } finally {
+    lib.sqlite3_preupdate_new = readNew;
+  }
 });
