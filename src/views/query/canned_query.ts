@@ -23,15 +23,9 @@ import {
   type QueryParameters,
   queryParameters,
 } from "./query_params.ts";
-import {
-  interruptedOutcome,
-  nextPageUrl,
-  type QueryOutcome,
-  queryPageExtras,
-  queryRowsPage,
-  renderQueryPage,
-  runReadQuery,
-} from "./query_page.ts";
+import { interruptedOutcome, type QueryOutcome, runReadQuery } from "./query_run.ts";
+import { nextPageUrl, queryPageExtras, queryRowsPage } from "./query_rows.ts";
+import { renderQueryPage } from "./query_page.ts";
 import {
   ensureKnownFormat,
   formatLinks,

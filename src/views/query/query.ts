@@ -19,15 +19,9 @@ import {
   wantsHtml,
 } from "../../render/output_format.ts";
 import { customSqlBindValues, formValues, queryParameters } from "./query_params.ts";
-import {
-  interruptedOutcome,
-  nextPageUrl,
-  type QueryOutcome,
-  queryPageExtras,
-  queryRowsPage,
-  renderQueryPage,
-  runReadQuery,
-} from "./query_page.ts";
+import { interruptedOutcome, type QueryOutcome, runReadQuery } from "./query_run.ts";
+import { nextPageUrl, queryPageExtras, queryRowsPage } from "./query_rows.ts";
+import { renderQueryPage } from "./query_page.ts";
 import { ensureSqlTablesVisible } from "../../auth/sql_access.ts";
 import { describingMetadata } from "./query_json.ts";
 import { queryBlobUrls } from "./query_blobs.ts";

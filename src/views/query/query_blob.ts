@@ -14,7 +14,7 @@ import { attachment } from "../../http/content_disposition.ts";
 import { sha256Hex } from "../../util/hash.ts";
 import { cssClass } from "../../render/css_class.ts";
 import { formatPath } from "../../render/output_format.ts";
-import type { QueryOutcome } from "./query_page.ts";
+import type { QueryOutcome } from "./query_run.ts";
 
 const BLOB_COLUMN = "_blob_column";
 const BLOB_HASH = "_blob_hash";
