@@ -36,20 +36,20 @@ export interface AlterResult {
    * Columns whose stored values the rebuild changed, by the new type's affinity (SQLite only):
    * text `"04360"` copied into an INTEGER column is stored as `4360`. Empty when nothing changed.
    */
-  changed_values?: ChangedValues[];
+  changed_values?: {
+    /** The column's name afterwards. */
+    column: string;
+    /** How many rows' values changed. */
+    rows: number;
+    /** The first such value before the change. */
+    before: unknown;
+    /** The same value afterwards. */
+    after: unknown;
+  }[];
 }
 
 /** Values of one column that a change of its type changed, with the first one as an example. */
-export interface ChangedValues {
-  /** The column's name afterwards. */
-  column: string;
-  /** How many rows' values changed. */
-  rows: number;
-  /** The first such value before the change. */
-  before: unknown;
-  /** The same value afterwards. */
-  after: unknown;
-}
+type ChangedValues = NonNullable<AlterResult["changed_values"]>[number];
 
 /**
  * Reads `table`'s shape. What the shape cannot describe (CHECK, COLLATE, generated columns...)
