@@ -249,7 +249,8 @@ export interface Hooks {
   publish_subcommand(args: { publish: Command }): Lazy<void>;
   /** An HTML table cell is rendered: a string or Markup replaces it. First non-null wins. */
   render_cell(args: {
-    row: unknown;
+    /** The row's values by column name (`row["id"]`), as Datasette's `row["id"]` reads them. */
+    row: Record<string, unknown>;
     value: unknown;
     column: string;
     table: string | null;

@@ -1,6 +1,8 @@
 /** The HTML table page as a user sees it: rows, filters, facets, pagination, hooks, permissions. */
 import assert from "node:assert/strict";
 import { SHOP_METADATA, shopService } from "../fixtures/shop.ts";
+// Loaded at run time by path; imported here too so that its hook types are checked with the test.
+import type * as _tableHooks from "../fixtures/plugins/table_hooks_plugin.ts";
 
 const plugin = (name: string) => new URL(`../fixtures/plugins/${name}`, import.meta.url).href;
 
@@ -85,7 +87,7 @@ Deno.test("plugin hooks: render_cell, table_actions, filters_from_request, facet
   await using svc = shopService({ plugins: [plugin("table_hooks_plugin.ts")] });
   const html = (await svc.client.get("/shop/products?_cheap=1")).text;
   assert.match(html, /WOODEN SPOON/);
-  assert.match(html, /<strong class="price">4.25<\/strong>/);
+  assert.match(html, /<strong class="price" data-id="2">4.25<\/strong>/);
   assert.match(html, /href="\/-\/edit\/products"/);
   assert.match(html, /where price is cheap/);
   assert.doesNotMatch(html, /HAMMER/);
