@@ -2,8 +2,6 @@
 import type { Command } from "commander";
 import { fileURLToPath } from "node:url";
 import { Service, type ServiceOptions } from "../service.ts";
-import { drain, serve } from "../app/server.ts";
-import { batchedLines, printText } from "../app/access_log.ts";
 import { isConfigDir } from "../config/config_dir.ts";
 import { collect } from "./argv.ts";
 import { CliExit } from "./exit.ts";
@@ -11,7 +9,6 @@ import { QUERY_FORMATS, runQueryCommand } from "./query.ts";
 import { dropDefaultMemory, importDataFiles, isDataFile } from "./data_files.ts";
 import { Library } from "./library.ts";
 import { checkGetOnlyOptions, printPath } from "./get_request.ts";
-import { prepareUnixSocket, readTls } from "./listen_options.ts";
 import { runWithReload } from "./reload.ts";
 import {
   METRICS_DIR_ENV,
@@ -22,11 +19,12 @@ import {
 } from "./processes.ts";
 import { isDirectory } from "../util/files.ts";
 import { isPostgresUrl } from "../db/postgres_url.ts";
-import { PostgresDatabase } from "../db/postgres_database.ts";
 import { returnFreedMemoryNow, returnFreedMemorySooner } from "../util/malloc_tuning.ts";
 import { shrinkHeap } from "../util/young_garbage.ts";
 import { staticVersion } from "../render/static_version.ts";
 import { checkPort, type ServeFlags, serviceOptionsFrom } from "./serve_options.ts";
+import { checkPostgres, listen } from "./serve_listen.ts";
+import { stopOnSignals, stopWithSupervisor } from "./serve_stop.ts";
 
 export { distinctFiles, type ServeFlags, serviceOptionsFrom } from "./serve_options.ts";
 
@@ -230,74 +228,6 @@ export function addServeCommand(program: Command, args: readonly string[]): void
     });
 }
 
-/**
- * Connects to each PostgreSQL database once before serving: a wrong host, password or database
- * name is told at start (password masked), not on every page.
- */
-async function checkPostgres(svc: Service): Promise<void> {
-  for (const db of svc.databases.values()) {
-    if (!(db instanceof PostgresDatabase)) continue;
-    try {
-      await db.execute("select 1", null, { log_sql_errors: false, request_deadline: false });
-    } catch (error) {
-      await svc.close();
-      throw new CliExit(
-        1,
-        `Error: cannot reach PostgreSQL database "${db.name}" (${db.display_url}): ${
-          error instanceof Error ? error.message : error
-        }`,
-      );
-    }
-  }
-}
-
-/**
- * SIGTERM and SIGINT (Ctrl+C) stop the server gracefully (`drain`, docs/scaling.md): running
- * requests and queued writes finish within `shutdown_timeout_ms`, then the process exits 0 (1
- * if the time ran out). Only SIGTERM, which comes from a supervisor or orchestrator, waits
- * `shutdown_delay_ms` first. A second signal ends the process at once.
- */
-function stopOnSignals(
-  svc: Service,
-  server: Deno.HttpServer,
-): (signal: "SIGTERM" | "SIGINT") => Promise<void> {
-  let stopping = false;
-  const stop = async (signal: "SIGTERM" | "SIGINT") => {
-    if (stopping) {
-      console.error(`Vitrine: ${signal} again, stopping now`);
-      Deno.exit(1);
-    }
-    stopping = true;
-    const timeoutMs = Number(svc.setting("shutdown_timeout_ms"));
-    const delayMs = signal === "SIGTERM" ? Number(svc.setting("shutdown_delay_ms")) : 0;
-    console.log(
-      `Vitrine is stopping (${signal}): finishing ${svc.lifecycle.inFlight} running ` +
-        `request(s) and the queued writes (up to ${timeoutMs} ms)`,
-    );
-    const inTime = await drain(svc, server, { delayMs, timeoutMs });
-    if (!inTime) {
-      console.error(
-        `Vitrine: requests or writes were still running after ${timeoutMs} ms ` +
-          "(shutdown_timeout_ms); exiting anyway",
-      );
-      Deno.exit(1);
-    }
-    await svc.close();
-    Deno.exit(0);
-  };
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    try {
-      Deno.addSignalListener(signal, () => void stop(signal));
-    } catch {
-      // Windows has no SIGTERM listener: Ctrl+C still works there.
-    }
-  }
-  return stop;
-}
-
-/** How often a copy started by `--processes` checks that its supervisor is still there. */
-const PARENT_CHECK_MS = 1_000;
-
 /** The templates of the pages a visitor meets first, with what they extend and include. */
 const PAGE_TEMPLATES = [
   "base.html",
@@ -335,97 +265,6 @@ const PAGE_TEMPLATES = [
     "table_summary",
   ].map((name) => `_${name}.html`),
 ];
-
-/**
- * A copy started by `--processes` stops (as on Ctrl+C: no delay) when its supervisor is gone
- * without stopping it, e.g. killed with SIGKILL: the copy then has another parent. The
- * supervisor would have removed the copies' metrics folder; the copies do it instead (each
- * tries: whichever comes first removes it, and a copy still writing there skips its write).
- */
-function stopWithSupervisor(
-  supervisor: number,
-  stop: (signal: "SIGINT") => Promise<void>,
-  metricsDir: string | null,
-): void {
-  const check = () => {
-    if (Deno.ppid === supervisor) return;
-    clearInterval(timer);
-    console.error("Vitrine: the supervising process is gone; stopping");
-    if (metricsDir) removeQuietly(metricsDir);
-    void stop("SIGINT");
-  };
-  const timer = setInterval(check, PARENT_CHECK_MS);
-  Deno.unrefTimer(timer);
-}
-
-function removeQuietly(dir: string): void {
-  try {
-    Deno.removeSync(dir, { recursive: true });
-  } catch {
-    // Another copy removed it first.
-  }
-}
-
-/**
- * Starts the server and runs start-up (meanwhile `/-/health` answers 503 "starting"); says where
- * it serves once start-up is over. A port already taken or not allowed ends the command with a
- * message that names the address and how to choose another, not the bare operating-system
- * error; a start-up failure with its message.
- */
-async function listen(svc: Service, flags: ServeFlags): Promise<Deno.HttpServer> {
-  let url = "";
-  let server: Deno.HttpServer;
-  try {
-    const tls = readTls(flags);
-    if (flags.uds !== undefined) await prepareUnixSocket(flags.uds);
-    server = await serve(svc, {
-      unix_socket: flags.uds,
-      tls,
-      host: flags.host,
-      port: Number(flags.port),
-      reusePort: flags.reusePort,
-      access_log: flags.accessLog === false ? null : batchedLines(printText),
-      onListen: (listening) => url = listening,
-    });
-  } catch (error) {
-    await svc.close();
-    if (error instanceof CliExit) throw error;
-    const where = flags.uds ?? `${flags.host}:${flags.port}`;
-    if (error instanceof Deno.errors.AddrInUse) {
-      throw new CliExit(
-        1,
-        `Error: port ${flags.port} is already in use on ${flags.host}, perhaps by another ` +
-          `Vitrine. Stop that server or choose another port with -p, e.g. -p ${
-            Number(flags.port) + 1
-          } (-p 0 picks a free one).`,
-      );
-    }
-    if (
-      error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.AddrNotAvailable
-    ) {
-      throw new CliExit(
-        1,
-        `Error: cannot listen on ${where}: ${error.message}. Choose another address with -h or ` +
-          "a port above 1023 with -p.",
-      );
-    }
-    throw new CliExit(1, `Error: ${error instanceof Error ? error.message : error}`);
-  }
-  const copy = Deno.env.get(PROCESS_ENV);
-  const where = flags.uds === undefined ? `${url}/` : `the Unix socket ${flags.uds}`;
-  console.log(
-    copy
-      ? `Vitrine process ${copy} (pid ${Deno.pid}) is serving on ${where}`
-      : `Vitrine is serving on ${where} (Ctrl+C to stop)`,
-  );
-  // With --processes every copy accepts the link (all sign with one secret); one prints it.
-  // Through a Unix socket, the proxy in front decides the address: the path is what it needs.
-  if (svc.rootToken && (!copy || copy.startsWith("1/"))) {
-    const base = flags.uds === undefined ? url : "";
-    console.log(`Sign in as root: ${base}/-/auth-token?token=${svc.rootToken.value}`);
-  }
-  return server;
-}
 
 /** `--query`: runs it on a service that is started but not serving, prints it, closes. */
 async function queryAndExit(options: ServiceOptions, flags: ServeFlags): Promise<void> {
