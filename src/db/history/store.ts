@@ -14,7 +14,12 @@ import type { SqlValue } from "../../sqlite/values.ts";
 import { type ChangeRecord, HISTORY_TABLE } from "./capture.ts";
 import { plainRow } from "./values.ts";
 
-/** The history table, the same in the internal database and in a database file. */
+/**
+ * The history table, the same in the internal database and in a database file. Only a revert's
+ * records have a `reverts`, so its index leaves the others out: one index entry fewer to write
+ * per record (some 0.3 µs of 4), and `reverts = ?` still finds them through it. A table made
+ * before keeps its full index, which answers the same.
+ */
 export const HISTORY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (
   id INTEGER PRIMARY KEY,
@@ -33,7 +38,8 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (
 );
 CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_row ON ${HISTORY_TABLE} (table_name, pks);
 CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_request ON ${HISTORY_TABLE} (request_id);
-CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_reverts ON ${HISTORY_TABLE} (reverts);
+CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_reverts ON ${HISTORY_TABLE} (reverts)
+  WHERE reverts IS NOT NULL;
 `;
 
 /**
@@ -64,11 +70,16 @@ export function rowKey(table: string, pks: string): string {
 }
 
 /**
- * Records written by one statement. Ten go in at a fraction of a statement each; 50 would save
- * some 0.5 µs a record more, but the last chunk of a write has its own statement for each size
- * below the full one, and `query()` keeps 32 statements per connection.
+ * Records written by one statement: 50 at a time, then ten at a time, then the rest together.
+ * Fifty cost some 0.5 µs a record less than ten (writes of 100 records, 2026-11-29); each size is
+ * a statement of its own that `query()` keeps (32 per connection), so the sizes are at most 11.
  */
-const CHUNK = 10;
+const CHUNKS = [50, 10];
+
+/** How many records the next statement writes, of `left` still to write. */
+function chunkSize(left: number): number {
+  return CHUNKS.find((size) => size <= left) ?? left;
+}
 
 /** The values every record of one write shares, bound once per statement as `?1` … `?6`. */
 const SHARED = 6;
@@ -87,7 +98,7 @@ function insertSql(rows: number): string {
     actor_id, actor, time, request_id, request, reverts) VALUES ${values.join(", ")}`;
 }
 
-let fullChunkSql: string | undefined;
+const insertSqls = new Map<number, string>();
 
 /**
  * Records `records` on `conn` (inside the caller's transaction); creates the table if needed.
@@ -115,8 +126,8 @@ export function writeChanges(
     context.request_id,
     context.request,
   ];
-  for (let i = 0; i < records.length; i += CHUNK) {
-    const end = Math.min(i + CHUNK, records.length);
+  for (let i = 0, end = 0; i < records.length; i = end) {
+    end = i + chunkSize(records.length - i);
     params.length = SHARED;
     for (let r = i; r < end; r++) {
       const record = records[r];
@@ -129,11 +140,10 @@ export function writeChanges(
         context.reverts?.get(rowKey(record.table, record.pks)) ?? null,
       );
     }
-    // query() keeps the compiled statement for the next write: a full chunk's, and the last's.
-    conn.query(
-      end - i === CHUNK ? (fullChunkSql ??= insertSql(CHUNK)) : insertSql(end - i),
-      params,
-    );
+    // query() keeps the compiled statement for the next write.
+    let sql = insertSqls.get(end - i);
+    if (sql === undefined) insertSqls.set(end - i, sql = insertSql(end - i));
+    conn.query(sql, params);
   }
 }
 

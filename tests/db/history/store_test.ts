@@ -32,7 +32,8 @@ Deno.test("trimChanges: a history in memory over its budget loses its oldest cha
 
 Deno.test("writeChanges: every record in order with the request's values, across full and partial chunks", () => {
   using conn = Connection.open(":memory:");
-  const records = Array.from({ length: 253 }, (_, i) => ({
+  // Five statements of 50 records, two of ten, one of eight.
+  const records = Array.from({ length: 278 }, (_, i) => ({
     table: i % 2 ? "odd" : "even",
     pks: `[${i}]`,
     operation: (["insert", "update", "delete"] as const)[i % 3],
@@ -53,9 +54,9 @@ Deno.test("writeChanges: every record in order with the request's values, across
     `select id, database_name, table_name, pks, operation, before, after, actor_id, actor, time,
       request_id, request, reverts from _vitrine_history order by id`,
   ).rows;
-  assert.equal(rows.length, 256);
+  assert.equal(rows.length, 281);
   assert.deepEqual(
-    rows.slice(0, 253),
+    rows.slice(0, 278),
     records.map((record, i) => [
       i + 1,
       "shop",
@@ -72,6 +73,30 @@ Deno.test("writeChanges: every record in order with the request's values, across
       i === 1 ? 41 : i === 250 ? 42 : null,
     ]),
   );
-  assert.deepEqual(rows[253].slice(7, 9), [null, null]);
-  assert.deepEqual(rows.slice(253).map((row) => row[12]), [null, null, null]);
+  assert.deepEqual(rows[278].slice(7, 9), [null, null]);
+  assert.deepEqual(rows.slice(278).map((row) => row[12]), [null, null, null]);
+});
+
+Deno.test("writeChanges: only a revert's records go into the reverts index, which still finds them", () => {
+  using conn = Connection.open(":memory:");
+  const records = Array.from({ length: 30 }, (_, i) => ({
+    table: "t",
+    pks: `[${i}]`,
+    operation: "update" as const,
+    before: `{"id":${i},"v":1}`,
+    after: `{"id":${i},"v":2}`,
+  }));
+  const context = { database: "d", actor: null, time: "t", request_id: "r", request: null };
+  writeChanges(conn, records, { ...context, reverts: new Map([["t\u0000[3]", 2]]) });
+  const [[partial]] = conn.query(
+    "select partial from pragma_index_list('_vitrine_history') where name = ?",
+    ["_vitrine_history_reverts"],
+  ).rows;
+  assert.equal(partial, 1);
+  const plan = conn.query(
+    "explain query plan select min(id) from _vitrine_history where reverts = ?",
+    [2],
+  ).rows.map((row) => String(row.at(-1))).join("\n");
+  assert.match(plan, /USING COVERING INDEX _vitrine_history_reverts/);
+  assert.deepEqual(conn.query("select id from _vitrine_history where reverts = 2").rows, [[4]]);
 });
