@@ -1,4 +1,5 @@
 /** `vitrine serve FILES…` (the default command): options → Service → Deno.serve. */
+import { unmatchedConfigNames } from "./config_names.ts";
 import type { Command } from "commander";
 import { fileURLToPath } from "node:url";
 import { Service, type ServiceOptions } from "../service.ts";
@@ -206,6 +207,8 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       svc.templates.precompile(PAGE_TEMPLATES);
       svc.templates.warm(["table.html", "database.html", "index.html", "row.html", "query.html"]);
       staticVersion();
+      // A data library's databases come and go: a name it lacks now may be there soon.
+      if (!library) { for (const line of await unmatchedConfigNames(svc)) console.error(line); }
       const server = await listen(svc, flags);
       library?.watch();
       // First, as "serving on" is printed: a Ctrl+C from now on must drain, not kill.

@@ -262,3 +262,30 @@ Deno.test("--reload restarts on changed metadata, plugins and templates", async 
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("serve warns at start about configured databases and tables that nothing served has", async () => {
+  const db = buildShopDb();
+  const config = `${Deno.makeTempDirSync({ prefix: "vitrine-names-" })}/config.yaml`;
+  // A misspelt table's allow would hide nothing: the table stays public, and the operator is told.
+  Deno.writeTextFileSync(
+    config,
+    "databases:\n  shpo:\n    title: x\n  shop:\n    tables:\n      prodcts:\n        allow: false\n" +
+      "      products:\n        sort: name\n      cheap_products:\n        hidden: true\n",
+  );
+  const server = await startDeno(["run", "-A", "--no-lock", CLI, db, "-c", config, "-p", "0"]);
+  try {
+    // stderr is read beside stdout's "serving on" line: give it a moment to arrive.
+    for (let i = 0; i < 50 && !server.stderr().includes("prodcts"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const lines = server.stderr().split("\n").filter((line) => line.startsWith("Warning:"));
+    assert.deepEqual(lines, [
+      "Warning: the configuration's databases.shpo matches no served database (served: shop); " +
+      "its settings apply to nothing",
+      "Warning: the configuration's databases.shop.tables.prodcts matches no table or view of " +
+      "shop; its settings apply to nothing",
+    ]);
+  } finally {
+    await server.stop();
+  }
+});
