@@ -39,7 +39,7 @@ import type { Actor } from "./allow.ts";
 import type { Resource } from "./tokens.ts";
 import { requestMemo } from "../util/request_scope.ts";
 import type { RulesDecision } from "./plugin_rules.ts";
-import type { CheckExplanation, CheckStep, Trace } from "./check_steps.ts";
+import type { CheckExplanation, CheckStep } from "./check_steps.ts";
 import { CheckLog, type LoggedCheck, type PermissionCheck } from "./check_log.ts";
 import { AnonymousAnswers, type KeptDecision } from "./anonymous_answers.ts";
 import { type PermissionCheckerOptions, ruleOpinion } from "./rule_opinion.ts";
@@ -108,11 +108,15 @@ export class PermissionChecker {
     const key = opinionKey(action, resource);
     const fixed = actor ? null : this.#anonymous.key();
     const opinion = fixed !== null
-      ? await this.#anonymous.opinion(fixed, key, () => this.#opinion(null, action, resource))
+      ? await this.#anonymous.opinion(
+        fixed,
+        key,
+        () => ruleOpinion(this.#options, null, action, resource),
+      )
       : await requestMemo(
         actor ?? null,
         `permission\u0000${key}`,
-        () => this.#opinion(actor ?? null, action, resource),
+        () => ruleOpinion(this.#options, actor ?? null, action, resource),
       );
     return this.#conclude(actor, action, resource, default_, opinion);
   }
@@ -191,7 +195,7 @@ export class PermissionChecker {
   ): Promise<CheckExplanation> {
     const steps: CheckStep[] = [];
     const rules: RulesDecision = { allowed: null, winning_scope: null, matched_rules: [] };
-    const opinion = await this.#opinion(actor, action, resource, steps, rules);
+    const opinion = await ruleOpinion(this.#options, actor, action, resource, steps, rules);
     const allowed = opinion ?? this.#defaultOf(action);
     const decided = [...steps].reverse().find((step) => step.answer !== "no opinion");
     if (opinion === null) {
@@ -332,16 +336,5 @@ export class PermissionChecker {
   ): boolean | null | undefined {
     if (actor) return undefined;
     return this.#anonymous.kept(action, resource);
-  }
-
-  /** Steps 1–6 of the module comment (rule_opinion.ts); null means nobody had an opinion. */
-  #opinion(
-    actor: Actor | null,
-    action: string,
-    resource: Resource,
-    trace: Trace = null,
-    explained?: RulesDecision,
-  ): Promise<boolean | null> {
-    return ruleOpinion(this.#options, actor, action, resource, trace, explained);
   }
 }

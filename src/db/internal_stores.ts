@@ -28,6 +28,7 @@ export class InternalStores {
   #metadataEdits: MetadataEdits | null = null;
   #history: WriteHistory | null = null;
   #catalogRefresh: Promise<void> = Promise.resolve();
+  /** The catalog schema being created: `database()` sets it, so call that first. */
   #internalSchema: Promise<void> = Promise.resolve();
 
   /**
@@ -62,20 +63,12 @@ export class InternalStores {
 
   /** The queries people saved. */
   storedQueries(): StoredQueries {
-    if (!this.#storedQueries) {
-      const internal = this.database();
-      this.#storedQueries = new StoredQueries(internal, this.#internalSchema);
-    }
-    return this.#storedQueries;
+    return this.#storedQueries ??= new StoredQueries(this.database(), this.#internalSchema);
   }
 
   /** The column types actors set. */
   columnTypeStore(): ColumnTypeStore {
-    if (!this.#columnTypeStore) {
-      const internal = this.database();
-      this.#columnTypeStore = new ColumnTypeStore(internal, this.#internalSchema);
-    }
-    return this.#columnTypeStore;
+    return this.#columnTypeStore ??= new ColumnTypeStore(this.database(), this.#internalSchema);
   }
 
   /** The history of writes made through Vitrine (`db/history/`). */
@@ -86,11 +79,7 @@ export class InternalStores {
 
   /** Metadata edited while serving. */
   metadataEdits(): MetadataEdits {
-    if (!this.#metadataEdits) {
-      const internal = this.database();
-      this.#metadataEdits = new MetadataEdits(internal, this.#internalSchema);
-    }
-    return this.#metadataEdits;
+    return this.#metadataEdits ??= new MetadataEdits(this.database(), this.#internalSchema);
   }
 
   /** The metadata edits if something opened them, else null (there are none yet). */
