@@ -470,3 +470,17 @@ browserTest(
   },
   editorService({ partBytes: 16 * 1024 }),
 );
+
+browserTest(
+  "the table's actions menu opens the upload panel",
+  async (page, base) => {
+    await signIn(page, base);
+    await page.goto(`${base}/shop/products`);
+    assert.equal(await page.locator("#upload-rows").getAttribute("open"), null);
+    await page.locator(".actions-menu summary").click();
+    await page.getByRole("link", { name: "Upload rows from a CSV file" }).click();
+    assert.equal(await page.locator("#upload-rows").getAttribute("open"), "");
+    await page.locator("#upload-rows .upload-file").waitFor();
+  },
+  editorService(),
+);

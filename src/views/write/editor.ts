@@ -105,6 +105,14 @@ export async function tableActions(
       label: "Paste rows",
       description: "Insert rows copied from a spreadsheet",
     });
+    // The upload panel (upload_ui.ts) is there for SQLite tables only, like the importer.
+    if (svc.databases.get(database)?.engine === "sqlite") {
+      links.push({
+        href: "#upload-rows",
+        label: "Upload rows from a CSV file",
+        description: "Add the rows of a CSV or TSV file",
+      });
+    }
   }
   if (await allowed(svc, actor, "alter-table", database, table)) {
     links.push({ href: `${svc.urls.table(database, table)}/-/alter-table`, label: "Alter table" });

@@ -24,6 +24,7 @@ Deno.test("table and database menus offer the write actions the actor may use", 
     assert.deepEqual(menu(table.text), {
       "#insert-row": "Insert row",
       "#paste-rows": "Paste rows",
+      "#upload-rows": "Upload rows from a CSV file",
       "/shop/products/-/alter-table": "Alter table",
       "#drop-table": "Drop table",
     });
