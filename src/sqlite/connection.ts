@@ -20,7 +20,8 @@ import {
   UserFunctions,
 } from "./functions.ts";
 import { loadExtension } from "./extensions.ts";
-import { defend, readLimits, setLimits, type SqlLimits, VisitorAuthorizer } from "./guard.ts";
+import { defend, readLimits, type SqlLimits } from "./guard.ts";
+import { Restriction } from "./restriction.ts";
 import { type OpenOptions, openTarget } from "./open_uri.ts";
 import { type GuardReport, TableGuard } from "./table_guard.ts";
 import { type ConnectionState, Statement } from "./statement.ts";
@@ -80,23 +81,10 @@ export class Connection {
   #deadline = Infinity;
   /** Compiled statements of `query()`, least recently used first. */
   #statements = new Map<string, Statement>();
-  #authorizer: VisitorAuthorizer | undefined;
+  /** The visitor restriction of `restricted()` (`restriction.ts`). */
+  readonly #restriction: Restriction;
   /** The guard of `guardTables()`, installed on its first use and kept (`table_guard.ts`). */
   #tableGuard: TableGuard | undefined;
-  /** True while the applied restriction is for SQL the owner wrote (`restricted(…, true)`). */
-  #owner = false;
-  /** How many `restricted()` calls are running now (a nested call is restricted too). */
-  #restrictedDepth = 0;
-  /**
-   * The limits `restricted()` applied, which stay applied (with the authorizer) until unrestricted
-   * work comes (`#unrestrict`); null when none are. Compared by identity first, then by key.
-   */
-  #appliedLimits: Partial<SqlLimits> | null = null;
-  /** Which limits are applied: statements compiled under them are cached under this. */
-  #restrictedKey = "";
-  /** The connection's own values of the limits applied, put back by `#unrestrict`. */
-  #ownLimits: Partial<SqlLimits> = {};
-  readonly #release = () => this.#unrestrict();
   /** The URI passed to `sqlite3_open_v2`. */
   readonly uri: string;
   /** Which engine this connection talks to (PostgreSQL's plugin connection says `"postgres"`). */
@@ -104,6 +92,7 @@ export class Connection {
 
   private constructor(db: Deno.PointerValue, uri: string) {
     this.#state = { db, open: true, release: null };
+    this.#restriction = new Restriction(this.#state, () => this.#tableGuard);
     this.#functions = new UserFunctions(db);
     this.uri = uri;
   }
@@ -170,7 +159,7 @@ export class Connection {
   /** @internal Compiles the first statement of `sql`. Empty or comment-only SQL gives a no-row statement. */
   prepare(sql: string): Statement {
     const db = this.#db();
-    if (this.#state.release !== null) this.#unrestrict();
+    if (this.#state.release !== null) this.#restriction.release();
     const lib = sqlite();
     const text = cString(sql);
     const statementOut = new BigUint64Array(1);
@@ -197,9 +186,9 @@ export class Connection {
     params?: BindParams,
     options: { maxRows?: number; maxBytes?: number } = {},
   ): QueryResult {
-    const restricted = this.#restrictedDepth > 0;
+    const restricted = this.#restriction.depth > 0;
     const key = restricted
-      ? `${this.#restrictedKey}\u0000${sql}`
+      ? `${this.#restriction.key}\u0000${sql}`
       : this.#tableGuard?.active
       ? `guarded\u0000${sql}`
       : sql;
@@ -243,7 +232,7 @@ export class Connection {
     const statement = this.prepare(sql);
     try {
       this.#assertSingleStatement(statement);
-      if (this.#restrictedDepth > 0 && !statement.readonly) {
+      if (this.#restriction.depth > 0 && !statement.readonly) {
         throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
       }
       statement.bind(params);
@@ -281,7 +270,7 @@ export class Connection {
   /** Runs a script of any number of `;`-separated statements (no parameters). */
   exec(script: string): void {
     const db = this.#db();
-    if (this.#state.release !== null) this.#unrestrict();
+    if (this.#state.release !== null) this.#restriction.release();
     const rc = sqlite().sqlite3_exec(db, cString(script), null, null, null);
     if (rc !== 0) throw errorFor(db, rc);
   }
@@ -321,44 +310,7 @@ export class Connection {
     this.#db();
     // Its authorizer would take the guard's place for the rest of the guarded work.
     if (this.#tableGuard?.active) throw new Error("restricted() inside guardTables() work");
-    const outer = this.#appliedLimits;
-    const outerOwner = this.#owner;
-    if (limits !== outer || owner !== outerOwner) this.#apply(limits, owner);
-    this.#state.release = null;
-    this.#restrictedDepth++;
-    try {
-      return fn();
-    } finally {
-      this.#restrictedDepth--;
-      if (this.#state.open) {
-        if (this.#restrictedDepth > 0) {
-          // A nested call with other limits: the outer work goes on under its own.
-          if (outer !== null && (this.#appliedLimits !== outer || this.#owner !== outerOwner)) {
-            this.#apply(outer, outerOwner);
-          }
-        } else this.#state.release = this.#release;
-      }
-    }
-  }
-
-  #apply(limits: Partial<SqlLimits>, owner: boolean): void {
-    const key = `restricted:${owner ? "owner:" : ""}${Object.entries(limits).join(",")}`;
-    if (this.#appliedLimits !== null) {
-      if (key === this.#restrictedKey) {
-        this.#appliedLimits = limits;
-        return;
-      }
-      this.#unrestrict();
-    }
-    const db = this.#state.db;
-    this.#authorizer ??= new VisitorAuthorizer(db);
-    this.#ownLimits = setLimits(db, limits);
-    this.#authorizer.set(true, owner);
-    // One authorizer per connection at a time: the guard's goes back on at its next use.
-    this.#tableGuard?.displaced();
-    this.#owner = owner;
-    this.#appliedLimits = limits;
-    this.#restrictedKey = key;
+    return this.#restriction.run(fn, limits, owner);
   }
 
   /** @internal
@@ -370,27 +322,16 @@ export class Connection {
    */
   guardTables<T>(tables: ReadonlySet<string>, report: GuardReport, fn: () => T): T {
     const db = this.#db();
-    if (this.#restrictedDepth > 0) throw new Error("guardTables() inside restricted() work");
-    if (this.#state.release !== null) this.#unrestrict();
+    if (this.#restriction.depth > 0) throw new Error("guardTables() inside restricted() work");
+    if (this.#state.release !== null) this.#restriction.release();
     this.#tableGuard ??= new TableGuard(db);
     return this.#tableGuard.run(tables, report, fn);
-  }
-
-  /** Takes the visitor limits and authorizer off (before unrestricted work). */
-  #unrestrict(): void {
-    this.#state.release = null;
-    if (this.#appliedLimits === null) return;
-    this.#appliedLimits = null;
-    this.#owner = false;
-    this.#restrictedKey = "";
-    this.#authorizer!.set(false);
-    setLimits(this.#state.db, this.#ownLimits);
   }
 
   /** @internal The connection's current `sqlite3_limit` values (outside restricted work, its own). */
   limits(): SqlLimits {
     const db = this.#db();
-    if (this.#state.release !== null) this.#unrestrict();
+    if (this.#state.release !== null) this.#restriction.release();
     return readLimits(db);
   }
 
@@ -494,7 +435,7 @@ export class Connection {
   /** Loads a SQLite extension library (C API only; the SQL `load_extension()` stays off). */
   loadExtension(path: string, entry?: string): void {
     const db = this.#db();
-    if (this.#state.release !== null) this.#unrestrict();
+    if (this.#state.release !== null) this.#restriction.release();
     loadExtension(db, path, entry);
   }
 
@@ -511,8 +452,7 @@ export class Connection {
     this.#functions.close();
     this.#progress?.close();
     this.#progress = undefined;
-    this.#authorizer?.close();
-    this.#authorizer = undefined;
+    this.#restriction.close();
     this.#tableGuard?.close();
     this.#tableGuard = undefined;
   }
