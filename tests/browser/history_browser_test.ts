@@ -97,6 +97,19 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
         /other programs .* not\s+recorded/,
       );
       assert.equal(await overflowsHorizontally(page), false);
+      // Column names stay whole on a phone: "category_id" on one line, not "category_i / d".
+      const lines = await page.evaluate<Record<string, number>>(
+        `Object.fromEntries([...document.querySelectorAll(".history-values tbody th")].map((th) => {
+          const range = document.createRange();
+          range.selectNodeContents(th);
+          return [th.textContent, new Set([...range.getClientRects()].map((r) => r.top)).size];
+        }))`,
+      );
+      assert.deepEqual(
+        Object.entries(lines).filter(([, count]) => count > 1),
+        [],
+        JSON.stringify(lines),
+      );
 
       // The database's history lists the three changes of the one request; undo them all.
       await page.goto(`${base}/shop`);
