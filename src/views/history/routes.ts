@@ -5,6 +5,7 @@
  * @module
  */
 
+import { ownRoutes } from "../special/plugin_route.ts";
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import type { Response } from "../../http/response.ts";
@@ -41,9 +42,9 @@ const historyPage: BrowserPageOf = (request) => ({
 });
 
 /** Every route of the history. */
-export const HISTORY_ROUTES: [RegExp, RouteView][] = [
+export const HISTORY_ROUTES: [RegExp, RouteView][] = ownRoutes([
   [new RegExp(`^${DB}/-/history/-/revert$`), revert],
   [new RegExp(`^${DB}/-/history${FORMAT}$`), page],
   [new RegExp(`^${TABLE}/-/history${FORMAT}$`), page],
   [new RegExp(`^${ROW}/-/history${FORMAT}$`), page],
-];
+]);

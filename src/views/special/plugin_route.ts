@@ -12,6 +12,21 @@ import { withinTimeLimit } from "../../util/time_limit.ts";
 
 type PluginView = (args: Record<string, unknown>) => unknown;
 
+/** Views of Vitrine's own default plugins (see {@link ownRoutes}). */
+const ownViews = new WeakSet<object>();
+
+/**
+ * Marks `routes` as Vitrine's own (its default plugins serve the write API and the history through
+ * `register_routes`): their views are not held to `hook_time_limit_ms`, which guards against a
+ * plugin that hangs. Cut off, a write that ran past it (an upload part, an alter or a revert on a
+ * loaded machine) was answered as failed with a 500 while it went on and committed. Their work
+ * has limits of its own (SQL time limits, request size).
+ */
+export function ownRoutes<T extends readonly (readonly [unknown, object])[]>(routes: T): T {
+  for (const [, view] of routes) ownViews.add(view);
+  return routes;
+}
+
 /** Runs the plugin view and returns what it produced as a Response. */
 export async function callPluginView(
   svc: ViewHost,
@@ -26,8 +41,9 @@ export async function callPluginView(
     receive: { get: () => receiveFor(request), enumerable: true },
   });
   const running = Promise.resolve().then(() => awaitMeMaybe((view as PluginView)(args)));
-  // Like a hook, the view must answer (return, or start a response) within hook_time_limit_ms.
-  const limit = Number(svc.setting("hook_time_limit_ms"));
+  // Like a hook, a plugin's view must answer (return, or start a response) within
+  // hook_time_limit_ms; Vitrine's own are not cut off (see ownRoutes).
+  const limit = ownViews.has(view as object) ? 0 : Number(svc.setting("hook_time_limit_ms"));
   const first = await withinTimeLimit(
     Promise.race([
       running.then((result) => ({ returned: true as const, result })),
@@ -37,7 +53,7 @@ export async function callPluginView(
     () =>
       new Error(
         `The plugin view for ${request.path} did not answer within ${limit} ms ` +
-          "(the hook_time_limit_ms setting)",
+          "(the hook_time_limit_ms setting); what it was doing may still finish",
       ),
   );
   if (first.returned) {

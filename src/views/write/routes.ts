@@ -6,6 +6,7 @@
  * @module
  */
 
+import { ownRoutes } from "../special/plugin_route.ts";
 import type { ViewHost } from "../host.ts";
 import type { Request } from "../../http/request.ts";
 import { Response } from "../../http/response.ts";
@@ -67,7 +68,7 @@ const alterPage: BrowserPageOf = (request) => ({
 });
 
 /** Every route of the write API and the create-table page. */
-export const WRITE_ROUTES: [RegExp, RouteView][] = [
+export const WRITE_ROUTES: [RegExp, RouteView][] = ownRoutes([
   [new RegExp(`^${DB}/-/create$`), endpoint(createTableView, createPage)],
   [
     new RegExp(`^${DB}/-/execute-write$`),
@@ -106,4 +107,4 @@ export const WRITE_ROUTES: [RegExp, RouteView][] = [
   [new RegExp(`^${ROW}/-/delete$`), endpoint(deleteView, above("deletes a row", "the row page"))],
   [/^\/-\/create-table$/, ({ svc, request }) => createTablePage(svc, request)],
   [new RegExp(`^${TABLE}/-/alter-table$`), ({ svc, request }) => alterTablePage(svc, request)],
-];
+]);

@@ -27,6 +27,7 @@ export interface Change {
 export function historyService(
   history: string | null = null,
   tables: Record<string, unknown> = {},
+  settings: Record<string, unknown> = {},
 ): Service {
   const metadata = structuredClone(SHOP_METADATA);
   const grants: Record<string, unknown> = Object.fromEntries(
@@ -37,7 +38,7 @@ export function historyService(
   metadata.databases.shop.permissions = grants;
   if (history) metadata.databases.shop.history = history;
   metadata.databases.shop.tables = { ...metadata.databases.shop.tables, ...tables };
-  return shopService({ secret: "history-tests", metadata });
+  return shopService({ secret: "history-tests", metadata, settings });
 }
 
 /** The changes `path` (a history page's `.json`) lists, newest first. */

@@ -72,6 +72,22 @@ Deno.test("revert: a request of 40,000 changes (an upload part's rows) is undone
   assert.deepEqual(fileRows(svc, "select count(*) n from categories where id >= 1000"), [{ n: 0 }]);
 });
 
+Deno.test("revert: Vitrine's own endpoint is not cut off by hook_time_limit_ms, which is for plugins", async () => {
+  // Cut off, the client was told the revert failed (a 500 naming the setting) while it went on
+  // and committed: a long revert on a loaded machine did.
+  await using svc = historyService(null, {}, { hook_time_limit_ms: 1 });
+  const batch = await post(svc, "/shop/-/execute-write", {
+    sql: "with recursive n(i) as (select 1000 union all select i + 1 from n where i < 5999) " +
+      "insert into categories (id, name) select i, 'c' || i from n",
+  });
+  assert.equal(batch.status, 200, batch.text);
+  const [last] = await changesAt(svc);
+  const response = await post(svc, REVERT, { request_id: last.request_id });
+  assert.equal(response.status, 200, response.text);
+  assert.equal(response.json().reverted.length, 5_000);
+  assert.deepEqual(fileRows(svc, "select count(*) n from categories where id >= 1000"), [{ n: 0 }]);
+});
+
 Deno.test("revert: refused with a 409 when the row changed since, and nothing is undone", async () => {
   await using svc = historyService();
   await post(svc, "/shop/products/-/upsert", {
