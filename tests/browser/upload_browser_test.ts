@@ -174,7 +174,7 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
       await page.setViewportSize({ width, height });
       await signIn(page, base);
       await page.goto(`${base}/shop/categories`);
-      await page.getByText("Upload rows from a CSV file").click();
+      await page.locator("#upload-rows > summary").click();
       await page.locator(".upload-paste").fill("id,name,colour\n10,Seeds,\n11,Bulbs,\n");
       await page.getByRole("button", { name: "Preview pasted text" }).click();
       await page.locator(".upload-preview-table").waitFor();
@@ -261,7 +261,7 @@ browserTest(
   async (page, base) => {
     await signIn(page, base);
     await page.goto(`${base}/shop/categories`);
-    await page.getByText("Upload rows from a CSV file").click();
+    await page.locator("#upload-rows > summary").click();
     // "Café" and "Crème brûlée" in Latin-1: é is the byte E9, which is not UTF-8.
     const text = "id,name\n30,Caf\xe9\n31,Cr\xe8me br\xfbl\xe9e\n";
     await page.locator(".upload-file").setInputFiles({
