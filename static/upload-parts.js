@@ -54,6 +54,20 @@ export function countLineBreaks(text, lineBreak = "\n") {
 /** The most bytes of the file read for one part (the row it ends in may add to it). */
 const MAX_SLICE = 4 * 1024 * 1024;
 
+/** Whether the first non-ASCII byte of `bytes` starts a UTF-8 character (or there is none). */
+function startsUtf8(bytes) {
+  const first = bytes.findIndex((byte) => byte >= 0x80);
+  if (first < 0) return true;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(first, first + 4), {
+      stream: true,
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The parts of a Blob (a File, or pasted text as a Blob), read a slice at a time and decoded
  * (UTF-8 strictly, or Windows-1252), each at most `maxBytes` bytes once encoded as UTF-8 (0: no
@@ -67,6 +81,8 @@ export class FileParts {
   #decoder;
   #offset = 0;
   #carry = "";
+  // Every byte read so far was ASCII, which UTF-8 and Windows-1252 read alike.
+  #asciiSoFar;
   #encoder = new TextEncoder();
 
   constructor(blob, { encoding = "utf-8", maxBytes = 0, ...dialect } = {}) {
@@ -81,6 +97,15 @@ export class FileParts {
       MAX_SLICE,
     );
     this.#decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
+    this.#asciiSoFar = encoding === "utf-8";
+  }
+
+  /**
+   * The encoding the file is read with: the preview's, or `windows-1252` once a file read as
+   * UTF-8 (its first 64 KB were plain ASCII) turned out to be Windows-1252 further on.
+   */
+  get encoding() {
+    return this.#asciiSoFar || this.#decoder.encoding === "utf-8" ? "utf-8" : "windows-1252";
   }
 
   /** Bytes of the file read so far. */
@@ -116,8 +141,18 @@ export class FileParts {
 
   #decode(bytes, stream) {
     try {
-      return this.#decoder.decode(bytes, { stream });
+      const text = this.#decoder.decode(bytes, { stream });
+      if (this.#asciiSoFar && bytes.some((byte) => byte >= 0x80)) this.#asciiSoFar = false;
+      return text;
     } catch {
+      // A spreadsheet's export whose first accent comes after the 64 KB the preview read: its
+      // first non-ASCII byte starts no UTF-8 character, so the file is Windows-1252 (as the
+      // preview decides from its first bytes), and so is everything read so far (ASCII).
+      if (this.#asciiSoFar && !startsUtf8(bytes)) {
+        this.#asciiSoFar = false;
+        this.#decoder = new TextDecoder("windows-1252");
+        return this.#decoder.decode(bytes, { stream });
+      }
       throw new Error(
         `The file is not UTF-8 text (in the bytes up to ${this.#offset.toLocaleString("en")}); ` +
           "save it as UTF-8 and upload it again",

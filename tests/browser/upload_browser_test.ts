@@ -484,3 +484,44 @@ browserTest(
   },
   editorService(),
 );
+
+browserTest(
+  "a spreadsheet's Windows-1252 CSV whose first accent is past the preview is read as such",
+  async (page, base) => {
+    await signIn(page, base);
+    const dir = Deno.makeTempDirSync({ prefix: "vitrine-upload-" });
+    const path = `${dir}/towns.csv`;
+    // 100 KB of plain ASCII (the preview reads 64 KB and says UTF-8), then Köln in Latin-1.
+    const ascii = "id,town\n" + Array.from({ length: 8000 }, (_, i) => `${i + 1},Koln\n`).join("");
+    Deno.writeFileSync(
+      path,
+      new Uint8Array([
+        ...new TextEncoder().encode(ascii),
+        ...[0x38, 0x30, 0x30, 0x31, 0x2c],
+        0x4b,
+        0xf6,
+        0x6c,
+        0x6e,
+        0x0a,
+      ]),
+    );
+    try {
+      await page.goto(`${base}/shop`);
+      await page.getByText("Upload a CSV file as a new table").click();
+      await page.locator(".upload-file").setInputFiles(path);
+      await page.locator(".upload-preview-table").waitFor();
+      await page.getByRole("button", { name: "Upload" }).click();
+      await page.locator(".upload-done:not([hidden]), .upload-error:not([hidden])").first()
+        .waitFor();
+      assert.equal(await page.locator(".upload-error").isVisible(), false);
+      assert.equal(
+        await page.locator(".upload-done").textContent(),
+        "Done: 8,001 rows added. Open the table",
+      );
+      assert.equal(await sqlite3("select town from towns where id = 8001"), "Köln");
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+  editorService(),
+);

@@ -16,5 +16,6 @@ export class FileParts {
     },
   );
   readonly bytesRead: number;
+  readonly encoding: string;
   next(): Promise<{ text: string; body: Uint8Array } | null>;
 }

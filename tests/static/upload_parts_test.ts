@@ -77,9 +77,36 @@ Deno.test("FileParts: a row longer than a part may be, and a file that is not UT
   assert.equal((await long.next())?.text, "a\n");
   await assert.rejects(() => long.next(), /A row is longer than the 1,024 bytes a part may have/);
   const latin1 = new Uint8Array([0x61, 0x0a, 0x4a, 0x6f, 0xeb, 0x6c, 0x0a]);
-  const strict = new FileParts(new Blob([latin1]));
+  // UTF-8 text (an é) and then a byte that is not: no encoding reads the whole file.
+  const mixed = new Uint8Array([0x61, 0x0a, 0x4a, 0x6f, 0xc3, 0xa9, 0x0a, ...latin1.slice(2)]);
+  const strict = new FileParts(new Blob([mixed]));
   await assert.rejects(() => strict.next(), /The file is not UTF-8 text/);
   const decoded = new FileParts(new Blob([latin1]), { encoding: "windows-1252" });
   assert.deepEqual((await decoded.next())?.text, "a\nJoël\n");
   assert.equal(await decoded.next(), null);
+});
+
+Deno.test("FileParts: plain ASCII first and Windows-1252 after the preview's bytes is read as such", async () => {
+  // The preview read the first bytes, all ASCII, and said UTF-8; the accents come parts later.
+  const ascii = "id,city\n" + Array.from({ length: 200 }, (_, i) => `${i},Koln\n`).join("");
+  const latin1 = new Uint8Array([
+    ...new TextEncoder().encode(ascii),
+    0x31,
+    0x2c,
+    0x4b,
+    0xf6,
+    0x6c,
+    0x6e,
+    0x0a,
+  ]);
+  const parts = new FileParts(new Blob([latin1]), { maxBytes: 1024 });
+  const texts: string[] = [];
+  for (let part = await parts.next(); part; part = await parts.next()) texts.push(part.text);
+  assert.ok(texts.length > 1, "several parts");
+  assert.equal(texts.join(""), ascii + "1,Köln\n");
+  assert.equal(parts.encoding, "windows-1252");
+  // A UTF-8 file stays UTF-8.
+  const utf8 = new FileParts(new Blob([ascii + "1,Köln\n"]), { maxBytes: 1024 });
+  while (await utf8.next());
+  assert.equal(utf8.encoding, "utf-8");
 });
