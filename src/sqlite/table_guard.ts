@@ -59,7 +59,25 @@ export interface GuardReport {
   made: string[];
   /** How many `ALTER TABLE`s ran (a rename may have given a table a protected name). */
   alters: number;
+  /**
+   * Every table a statement compiled meanwhile creates, drops or alters, in the order they were
+   * compiled (a statement of a batch is compiled just before it runs): the history's capture
+   * learns from it that a name stands for another table than before (`db/history/capture.ts`).
+   */
+  redefined: TableEdit[];
 }
+
+/** A table's definition about to change: `schema` is `main`, `temp` or an attached database. */
+export interface TableEdit {
+  /** What the statement does to the table. */
+  action: "create" | "drop" | "alter";
+  /** The database the table belongs to. */
+  schema: string;
+  /** The table's name as the statement wrote it. */
+  table: string;
+}
+
+const EDITS: Record<number, TableEdit["action"]> = { 2: "create", 11: "drop", 26: "alter" };
 
 const AUTHORIZER = {
   parameters: ["pointer", "i32", "pointer", "pointer", "pointer", "pointer"],
@@ -124,7 +142,7 @@ export class TableGuard {
   }
 
   #install(): void {
-    this.#callback ??= new Deno.UnsafeCallback(AUTHORIZER, (_data, action, a1, a2) => {
+    this.#callback ??= new Deno.UnsafeCallback(AUTHORIZER, (_data, action, a1, a2, a3) => {
       const tables = this.#tables;
       // Outside a guarded call, and for reads, functions and the like: nothing to look at.
       if (tables === null || !(TABLE_FIRST.has(action) || TABLE_SECOND.has(action))) {
@@ -139,6 +157,12 @@ export class TableGuard {
       }
       if (MAKES_TRIGGER.has(action)) report.made.push(readCString(a1) ?? "");
       if (action === ALTER_TABLE) report.alters++;
+      const edit = EDITS[action];
+      if (edit) {
+        // An alter names its database first; a create or drop third.
+        const schema = readCString(action === ALTER_TABLE ? a1 : a3) ?? "main";
+        report.redefined.push({ action: edit, schema, table });
+      }
       return SQLITE_OK;
     });
     check(this.#db, sqlite().sqlite3_set_authorizer(this.#db, this.#callback.pointer, null));

@@ -13,7 +13,7 @@ const PROTECTED: ReadonlySet<string> = new Set(["secret"]);
 const VISITOR = { ...VISITOR_LIMITS, length: 1_000_000 };
 
 function freshReport(): GuardReport {
-  return { refused: null, made: [], alters: 0 };
+  return { refused: null, made: [], alters: 0, redefined: [] };
 }
 
 function openWithTables(): Connection {

@@ -8,14 +8,19 @@
  * whose key changed is two changes: the old key deleted, the new one inserted.
  *
  * Not captured: virtual tables and their shadow tables (a full-text index follows its table),
- * SQLite's own tables, tables of attached databases, and rows of a table whose column was dropped
- * by the same write (their old values no longer match the columns). Generated columns are left
- * out of the values (they cannot be written back).
+ * SQLite's own tables, tables of attached databases, rows of a table whose column was dropped
+ * by the same write (their old values no longer match the columns), and the changes a write made
+ * to a table before it dropped it (or renamed it away) and created another under the same name:
+ * those rows went with the old table, and only the new table's rows are recorded, by its own
+ * columns and key (the guard of `protect.ts` tells the capture of each table a statement creates,
+ * drops or alters, as it is compiled). Generated columns are left out of the values (they cannot
+ * be written back).
  *
  * @module
  */
 
 import type { Connection } from "../../sqlite/connection.ts";
+import type { TableEdit } from "../../sqlite/table_guard.ts";
 import { type Cell, preupdateAvailable, watchRowChanges } from "../../sqlite/preupdate.ts";
 import { cellJson } from "../../util/json_rows.ts";
 import { rowJson } from "./values.ts";
@@ -48,6 +53,8 @@ interface RawChange {
   old: Cell[] | null;
   /** Empty for a rowid table, whose key is the rowid; null for a delete. */
   new: Cell[] | null;
+  /** How many times the write had made another table of this name when the row changed. */
+  generation: number;
 }
 
 /** What history needs to know of a table. */
@@ -95,7 +102,10 @@ export class ChangeCapture {
   readonly #stop: () => void;
   #stopped = false;
 
-  private constructor(conn: Connection) {
+  /** Per lower-case table name, how many times the write made another table of that name. */
+  readonly #generations = new Map<string, number>();
+
+  private constructor(conn: Connection, edits: () => readonly TableEdit[] | null) {
     // Which tables keep rows by rowid: their new values need not be read in the hook (the key is
     // the rowid, and the values after are read back at the end).
     const known = schemaMemo(conn).byRowid ??= new Map(
@@ -106,16 +116,43 @@ export class ChangeCapture {
     // row comes, once: reading every value of every row instead made its rows cost about twice
     // what any other table's do (bench/history_capture.ts).
     const created = new Map<string, boolean>();
+    const generations = this.#generations;
     const byRowid = (table: string): boolean => {
-      const listed = known.get(table);
-      if (listed !== undefined) return listed;
+      // A table made again under its name may keep its rows otherwise than the one listed.
+      if (!generations.size || !generations.has(table.toLowerCase())) {
+        const listed = known.get(table);
+        if (listed !== undefined) return listed;
+      }
       let answer = created.get(table);
       if (answer === undefined) created.set(table, answer = keepsRowid(conn, table));
       return answer;
     };
+    // The tables the write's statements create, drop or alter, read as the rows come: a table
+    // dropped or altered (renamed away) then created under the same name is another table, whose
+    // rows are not those changed before (SQLite compares names without regard to case).
+    let log: readonly TableEdit[] | null = null;
+    let seen = 0;
+    const leaving = new Set<string>();
+    const follow = () => {
+      const now = edits();
+      if (now !== log) [log, seen] = [now, 0];
+      for (; log && seen < log.length; seen++) {
+        const { action, schema, table } = log[seen];
+        if (schema !== "main") continue;
+        const name = table.toLowerCase();
+        if (action !== "create") leaving.add(name);
+        else if (leaving.delete(name)) {
+          generations.set(name, (generations.get(name) ?? 0) + 1);
+          for (const known of created.keys()) {
+            if (known.toLowerCase() === name) created.delete(known);
+          }
+        }
+      }
+    };
     this.#stop = watchRowChanges(conn, (change) => {
       if (change.schema !== "main" || change.table.startsWith("sqlite_")) return;
       if (change.table === HISTORY_TABLE) return;
+      follow();
       const cells = (read: (i: number) => Cell) =>
         Array.from({ length: change.count }, (_, i) => read(i));
       this.#changes.push({
@@ -129,13 +166,21 @@ export class ChangeCapture {
           : byRowid(change.table)
           ? []
           : cells(change.after),
+        generation: generations.size ? generations.get(change.table.toLowerCase()) ?? 0 : 0,
       });
     });
   }
 
-  /** Starts watching `conn`; null when the SQLite library has no preupdate hook. */
-  static start(conn: Connection): ChangeCapture | null {
-    return preupdateAvailable() ? new ChangeCapture(conn) : null;
+  /**
+   * Starts watching `conn`; null when the SQLite library has no preupdate hook. `edits` gives the
+   * tables the write's statements created, dropped or altered so far (`protect.ts` `tableEdits`),
+   * or null outside such a watch.
+   */
+  static start(
+    conn: Connection,
+    edits: () => readonly TableEdit[] | null = () => null,
+  ): ChangeCapture | null {
+    return preupdateAvailable() ? new ChangeCapture(conn, edits) : null;
   }
 
   /** Stops watching (again: no harm); throws what the watcher failed with, if anything. */
@@ -155,7 +200,13 @@ export class ChangeCapture {
       list.push(change);
     }
     const records: ChangeRecord[] = [];
-    for (const [table, changes] of byTable) {
+    for (const [table, all] of byTable) {
+      // Only the rows of the table that now has the name: the others' table is gone.
+      const latest = this.#generations.get(table.toLowerCase()) ?? 0;
+      const changes = all.some((change) => change.generation !== latest)
+        ? all.filter((change) => change.generation === latest)
+        : all;
+      if (!changes.length) continue;
       const memo = schemaMemo(conn);
       if (!memo.shapes.has(table)) memo.shapes.set(table, tableShape(conn, table));
       const shape = memo.shapes.get(table)!;

@@ -18,6 +18,7 @@ import type { Connection } from "../../sqlite/connection.ts";
 import { type DatabaseEngine as Database, sqliteConnection } from "../engine.ts";
 import { StatusError } from "../../util/errors.ts";
 import { ChangeCapture, type ChangeRecord, HISTORY_TABLE } from "./capture.ts";
+import { tableEdits } from "./protect.ts";
 import {
   type ChangeContext,
   type HistoryEntry,
@@ -100,7 +101,7 @@ export class WriteHistory {
     let capture: ChangeCapture | null = null;
     let records: ChangeRecord[] = [];
     return {
-      start: (conn) => void (capture = ChangeCapture.start(conn)),
+      start: (conn) => void (capture = ChangeCapture.start(conn, () => tableEdits(conn))),
       finish: (conn) => {
         records = capture?.finish(conn) ?? [];
         if (mode === "database") writeChanges(conn, records, context);

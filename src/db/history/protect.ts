@@ -14,7 +14,7 @@
  */
 
 import type { Connection } from "../../sqlite/connection.ts";
-import type { GuardReport } from "../../sqlite/table_guard.ts";
+import type { GuardReport, TableEdit } from "../../sqlite/table_guard.ts";
 import { StatusError } from "../../util/errors.ts";
 import { HISTORY_TABLE } from "./capture.ts";
 
@@ -44,6 +44,14 @@ export function isProtectedTable(table: string): boolean {
 const active = new WeakMap<Connection, GuardReport>();
 
 /**
+ * The tables the statements of the write running on `conn` inside {@link protectHistory} created,
+ * dropped or altered so far, in order (for the history's capture); null outside it.
+ */
+export function tableEdits(conn: Connection): readonly TableEdit[] | null {
+  return active.get(conn)?.redefined ?? null;
+}
+
+/**
  * Runs `fn` (a request's write, inside its transaction) with the history table out of its reach;
  * throws {@link HistoryProtected} instead of whatever error the refusal caused. Calls may nest
  * (a dry run checks its statements before its savepoint rolls them back): the inner one checks
@@ -51,7 +59,7 @@ const active = new WeakMap<Connection, GuardReport>();
  */
 export function protectHistory<T>(conn: Connection, fn: () => T): T {
   const outer = active.get(conn);
-  const report: GuardReport = outer ?? { refused: null, made: [], alters: 0 };
+  const report: GuardReport = outer ?? { refused: null, made: [], alters: 0, redefined: [] };
   const [made, alters] = [report.made.length, report.alters];
   const before = historyObjects(conn);
   let result: T;

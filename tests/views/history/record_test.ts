@@ -276,3 +276,44 @@ Deno.test("history: NULL is marked, and NULL to the text 'null' is a change", as
     /<tr class="history-changed">\s*<th scope="row">notes<\/th>\s*<td class="history-before"><em class="history-null">null<\/em><\/td>\s*<td class="history-after">null<\/td>/,
   );
 });
+
+Deno.test("history: a table dropped and created again by one write records the new table's rows, by their own columns", async () => {
+  await using svc = historyService();
+  const response = await post(svc, "/shop/-/execute-write", {
+    sql: "create table notes (id integer primary key, body text);\n" +
+      "insert into notes values (1, 'old one'), (2, 'old two');\n" +
+      "update notes set body = 'changed' where id = 1;\n" +
+      "alter table notes rename to old_notes;\n" +
+      "create table notes (code text primary key, title text, size integer) without rowid;\n" +
+      "insert into notes values ('b', 'new b', 2), ('a', 'new a', 1);\n" +
+      // A table the file had: its rows changed, then it is made again WITHOUT ROWID.
+      "update log set message = 'gone' where rowid = 1;\n" +
+      "drop table log;\n" +
+      "create table LOG (k integer primary key, other text) without rowid;\n" +
+      "insert into log values (7, 'seven')",
+  });
+  assert.equal(response.status, 200, response.text);
+  const changes = await changesAt(svc);
+  const of = (table: string) =>
+    changes.filter((c) => c.table === table)
+      .map(({ operation, pks, before, after }) => ({ operation, pks, before, after }))
+      .sort((a, b) => JSON.stringify(a.pks).localeCompare(JSON.stringify(b.pks)));
+  // What the file holds now, and nothing of the table that is gone.
+  assert.deepEqual(of("notes"), [
+    {
+      operation: "insert",
+      pks: ["a"],
+      before: null,
+      after: { code: "a", title: "new a", size: 1 },
+    },
+    {
+      operation: "insert",
+      pks: ["b"],
+      before: null,
+      after: { code: "b", title: "new b", size: 2 },
+    },
+  ]);
+  assert.deepEqual(of("LOG"), [
+    { operation: "insert", pks: [7], before: null, after: { k: 7, other: "seven" } },
+  ]);
+});
