@@ -35,7 +35,7 @@ import {
   requireVisible,
   targetDatabase,
 } from "./target.ts";
-import { flash, rowsText, runTableWrites, runWrite } from "./run_write.ts";
+import { afterCommit, flash, rowsText, runTableWrites, runWrite } from "./run_write.ts";
 import type { DatabaseEngine as Database } from "../../db/engine.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
 import type { ColumnTypeRegistry } from "../../plugins/column_types.ts";
@@ -169,11 +169,14 @@ export async function createTableView(svc: ViewHost, request: Request): Promise<
       })) ?? null,
     });
   }
-  if (result.created) {
-    for (const [column, type] of spec.typed) {
-      await svc.column_type_store.set(db.name, table, column, { type, config: null });
-    }
-  }
+  const warning = result.created
+    ? await afterCommit("its column types could not be kept", async () => {
+      for (const [column, type] of spec.typed) {
+        await svc.column_type_store.set(db.name, table, column, { type, config: null });
+      }
+    })
+    : null;
+  if (warning !== null) details.warnings = [warning];
   await svc.refresh_catalog();
   await trackCreate(svc, request, db, spec, result);
   flash(

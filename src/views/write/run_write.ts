@@ -175,6 +175,26 @@ async function runScoped<T>(
   }
 }
 
+/**
+ * Work a request does once its write committed (keeping the column types of a table it made, in
+ * the internal database): the write cannot be taken back, so a failure here must not answer as if
+ * it had failed, which would make a client send it again (a part of an upload twice). The failure
+ * is logged and returned, `what` went wrong and why, for the answer's `warnings`; null when the
+ * work was done.
+ */
+export async function afterCommit(what: string, work: () => Promise<void>): Promise<string | null> {
+  try {
+    await work();
+    return null;
+  } catch (error) {
+    const warning = `The write was made, but ${what}: ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+    console.error(warning);
+    return warning;
+  }
+}
+
 function immutableForbidden(error: unknown): unknown {
   if (error instanceof DatabaseNotMutable) {
     return new Forbidden("Database is immutable", { cause: error });

@@ -41,7 +41,7 @@ import {
   targetDatabase,
   targetTable,
 } from "./target.ts";
-import { runWrite } from "./run_write.ts";
+import { afterCommit, runWrite } from "./run_write.ts";
 import { checkUploadTypes } from "./upload_types.ts";
 import { TABLE_NAME } from "./create.ts";
 import { CreateTableEvent, InsertRowsEvent } from "../../plugins/events.ts";
@@ -108,7 +108,10 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
   }
   // Only a part that created or rebuilt the table changes what the catalog lists.
   if (result.schemaChanged) await svc.refresh_catalog();
-  await storeColumnTypes(svc, db.name, table, result, choices);
+  const warning = await afterCommit(
+    "its column types could not be kept",
+    () => storeColumnTypes(svc, db.name, table, result, choices),
+  );
   const fields = { actor: request.actor, database: db.name, table };
   // No read after the write: a part may take longer than sql_time_limit_ms, which a read made
   // for the same request would then be past.
@@ -129,6 +132,7 @@ export async function uploadView(svc: ViewHost, request: Request): Promise<Respo
     row_count: result.rows,
     columns: result.fileColumns,
     next_line: result.nextLine,
+    ...(warning === null ? {} : { warnings: [warning] }),
   }, { status: 201 });
 }
 

@@ -4,7 +4,7 @@
  * tests/browser/upload_browser_test.ts and tests/static/upload_parts_test.ts.
  */
 import assert from "node:assert/strict";
-import { auth, errorsOf, fileRows, withWriter, writeService } from "./_write_helpers.ts";
+import { auth, errorsOf, fileRows, post, withWriter, writeService } from "./_write_helpers.ts";
 import { shopService } from "../../fixtures/shop.ts";
 import { encodeActorCookie } from "../../../src/auth/actor_cookie.ts";
 import type { Service } from "../../../src/service.ts";
@@ -509,4 +509,37 @@ Deno.test("an external-content _fts index is added to part by part, equal to a f
       (conn) => conn.exec("insert into notes_fts (notes_fts, rank) values ('integrity-check', 1)"),
     );
   });
+});
+
+Deno.test("a write that committed is answered as made, even when its column types cannot be kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const internal = `${dir}/internal.db`;
+    await withWriter(async (svc) => {
+      const warm = await upload(svc, "first", "create=1", "day,n\n2024-01-02,1\n");
+      assert.equal(warm.status, 201, warm.text);
+      // Another program holds the internal database's write lock past write_lock_timeout_ms.
+      using other = Connection.open(internal);
+      other.exec("begin immediate");
+      const parted = await upload(svc, "visits", "create=1", "day,n\n2024-05-01,1\n2024-05-02,2\n");
+      const created = await post(svc, "/shop/-/create", {
+        table: "pasted",
+        csv: "day,n\n2024-06-01,3\n",
+      });
+      other.exec("rollback");
+      // A client told "busy, try again" would send the part again: its rows twice.
+      for (const [response, table] of [[parted, "visits"], [created, "pasted"]] as const) {
+        assert.equal(response.status, 201, response.text);
+        assert.equal(response.json().ok, true);
+        assert.match(
+          response.json().warnings.join(" "),
+          /The write was made, but its column types could not be kept: .*_internal.* is busy/,
+        );
+        assert.ok(fileRows(svc, `select * from ${table}`).length >= 1);
+      }
+      assert.equal(fileRows(svc, "select * from visits").length, 2);
+    }, { internal, settings: { write_lock_timeout_ms: 100 } });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
