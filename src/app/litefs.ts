@@ -29,7 +29,11 @@ export const WROTE_COOKIE = "vitrine_wrote";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const READS = new Set(["GET", "HEAD"]);
 
-/** Longest wait for the primary's answer. */
+/**
+ * Longest wait for the primary's answer to a read. A write has none: the primary makes it
+ * whatever this server does, so giving up on its answer would only tell the client it failed
+ * while it may be made (a big upload part or alter takes its time there as it would here).
+ */
 const PRIMARY_TIMEOUT_MS = 30_000;
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are not passed on.
@@ -132,7 +136,9 @@ export async function sendToPrimary(
       headers: forwardedHeaders(raw, incoming),
       body: raw.body,
       redirect: "manual",
-      signal: AbortSignal.any([raw.signal, AbortSignal.timeout(PRIMARY_TIMEOUT_MS)]),
+      signal: write
+        ? raw.signal
+        : AbortSignal.any([raw.signal, AbortSignal.timeout(PRIMARY_TIMEOUT_MS)]),
     });
     const headers = new Headers();
     for (const [name, value] of upstream.headers) {
@@ -145,7 +151,30 @@ export async function sendToPrimary(
       headers,
     });
   } catch (error) {
-    console.error(`Could not send a write to the primary at ${target.origin}: ${error}`);
+    const cause = (error as { cause?: unknown })?.cause;
+    console.error(
+      `Could not send a request to the primary at ${target.origin}: ${error}` +
+        (cause ? ` (${cause})` : ""),
+    );
+    if (write && !neverSent(error)) {
+      // The primary may have the write already: "try again" could make it twice.
+      return new Response(
+        JSON.stringify({
+          ok: false,
+          error: `This server is a read replica: it sent the write to the primary (${primary}), ` +
+            "whose answer did not come back. The write may have been made there: check before " +
+            "sending it again.",
+          status: 502,
+        }),
+        {
+          status: 502,
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            "cache-control": "no-store",
+          },
+        },
+      );
+    }
     return replicaError(
       `This server is a read replica and the primary (${primary}) could not be reached. ` +
         "Try again.",
@@ -192,6 +221,15 @@ function forwardedHeaders(raw: Request, incoming: URL): Headers {
 }
 
 /** A 503 the client may retry, as JSON (writes are mostly API calls or form posts). */
+/**
+ * True when `error` (of `fetch`) says the request never left: no connection was made (refused,
+ * no such host, a port fetch refuses). Any other failure may come after the primary got it.
+ */
+function neverSent(error: unknown): boolean {
+  const cause = (error as { cause?: unknown })?.cause;
+  return /client error \(Connect\)|are blocked/.test(`${error} ${cause ?? ""}`);
+}
+
 function replicaError(message: string, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ ok: false, error: message, status: 503 }), {
     status: 503,

@@ -139,3 +139,33 @@ Deno.test("on Fly, a replica replays the reads of a client that just wrote", asy
     await svc.close();
   }
 });
+
+Deno.test("a write the primary got but did not answer is not called unreached: it may be made", async () => {
+  // A primary that reads the write and drops the connection without an answer.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const served = (async () => {
+    for await (const conn of listener) {
+      await conn.read(new Uint8Array(64 * 1024));
+      conn.close();
+    }
+  })();
+  const { svc } = replicaService({ litefs_primary_url: `http://127.0.0.1:${port}` });
+  try {
+    const response = await post(svc);
+    assert.equal(response.status, 502);
+    assert.equal(response.headers.get("retry-after"), null);
+    assert.match(
+      response.json().error,
+      /sent the write to the primary \(primary-node-1\), whose answer did not come back\. The write may have been made there: check before sending it again/,
+    );
+    // A primary that cannot be reached never got it: that one may be sent again.
+    listener.close();
+    await served.catch(() => {});
+    const refused = await post(svc);
+    assert.equal(refused.status, 503);
+    assert.match(refused.json().error, /could not be reached\. Try again/);
+  } finally {
+    await svc.close();
+  }
+});
