@@ -94,7 +94,9 @@ export function addInsertCommand(program: Command): void {
           onProgress: ({ rows, bytes }) => bar.update(rows, bytes),
         });
         bar.done();
-        if (flags.internal) keepColumnTypes(flags.internal, database, table, result.columns);
+        const warning = flags.internal
+          ? keptColumnTypes(flags.internal, database, table, result.columns)
+          : null;
         if (!flags.silent) {
           const seconds = (performance.now() - started) / 1000;
           const typed = result.columns.filter((column) => column.column_type)
@@ -105,6 +107,7 @@ export function addInsertCommand(program: Command): void {
               (typed.length ? `; column types: ${typed.join(", ")}` : ""),
           );
         }
+        if (warning !== null) console.error(warning);
       } catch (error) {
         bar.done();
         const where = file === "-" ? "standard input" : file;
@@ -117,8 +120,25 @@ export function addInsertCommand(program: Command): void {
 
 /**
  * Records the column types of `table` in the internal database `internal` (created if need be),
- * under the name `vitrine serve` gives the database file: its name without the extension.
+ * under the name `vitrine serve` gives the database file: its name without the extension. The
+ * rows are committed by then: a failure here (a server holding the file's lock) is a warning, for
+ * an error and exit code 1 would have the same rows inserted again.
  */
+function keptColumnTypes(
+  internal: string,
+  database: string,
+  table: string,
+  columns: ImportResult["columns"],
+): string | null {
+  try {
+    keepColumnTypes(internal, database, table, columns);
+    return null;
+  } catch (error) {
+    return `Warning: the rows are in, but their column types could not be kept in ${internal}: ` +
+      `${(error as Error).message}. Set them on the table page, or with /-/set-column-type.`;
+  }
+}
+
 function keepColumnTypes(
   internal: string,
   database: string,
@@ -129,6 +149,8 @@ function keepColumnTypes(
   if (!typed.length) return;
   const conn = Connection.open(internal, { mode: "rwc" });
   try {
+    // A server using the same file writes to it briefly now and then.
+    conn.exec("pragma busy_timeout = 2000");
     conn.exec(COLUMN_TYPES_SCHEMA);
     const name = basename(database, extname(database));
     for (const column of typed) {

@@ -156,3 +156,29 @@ Deno.test("vitrine insert: ISO dates stay TEXT with the date or datetime column 
   const off = await run(["insert", `${dir}/off.db`, "events", csv, "--no-detect-types"]);
   assert.doesNotMatch(off.out, /column types/);
 });
+
+Deno.test("vitrine insert: rows committed are reported as inserted even when --internal cannot keep their column types", async () => {
+  const dir = Deno.makeTempDirSync();
+  const csv = `${dir}/events.csv`;
+  Deno.writeTextFileSync(csv, "id,day\n1,2024-01-02\n2,2024-01-03\n");
+  const db = `${dir}/data.db`;
+  const internal = `${dir}/internal.db`;
+  // A running server (another program) holds the internal database's write lock.
+  const other = Connection.open(internal);
+  other.exec("create table held (x); begin immediate; insert into held values (1)");
+  let result;
+  try {
+    result = await run(["insert", db, "events", csv, "--internal", internal]);
+  } finally {
+    other.exec("rollback");
+    other.close();
+  }
+  // Exit 1 would have the rows sent again (twice over): they are in.
+  assert.equal(result.code, 0, result.err);
+  assert.match(result.out, /^2 rows into events \(new table\)/);
+  assert.match(
+    result.err,
+    new RegExp(`Warning: the rows are in, but their column types could not be kept in ${internal}`),
+  );
+  assert.equal(rows(db, "select count(*) from events")[0][0], 2);
+});
