@@ -21,6 +21,7 @@ import {
   type TableShape,
 } from "./alter_plan.ts";
 import { quoteName, RowWriteError } from "./write_values.ts";
+import { protectHistory } from "./history/protect.ts";
 
 /** What an alter did. */
 export interface AlterResult {
@@ -170,7 +171,9 @@ export function alterTable(
   try {
     conn.exec("BEGIN IMMEDIATE");
     try {
-      const result = applyPlan(conn, table, operations);
+      // Its own transaction commits here, before the caller's checks would run: the history's
+      // protection (a rename to its name) is checked inside it, while it can still roll back.
+      const result = protectHistory(conn, () => applyPlan(conn, table, operations));
       // A preview runs everything, checks included, and then undoes it.
       conn.exec(apply ? "COMMIT" : "ROLLBACK");
       return result;

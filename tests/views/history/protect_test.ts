@@ -184,3 +184,21 @@ Deno.test("history protection: its table page offers no editing or upload", asyn
   const products = await svc.client.get("/shop/products", { headers: root(svc) });
   assert.match(products.text, /Insert row/);
 });
+
+Deno.test("history protection: an alter renaming a table to its name is refused and leaves the table as it was", async () => {
+  // With the history kept in the internal database, the file has no table of that name yet.
+  await using svc = protectedShop("internal");
+  const before = fileRows(svc, "select * from log order by rowid");
+  for (const to of ["_vitrine_history", "_Vitrine_History"]) {
+    const response = await post(svc, "/shop/log/-/alter", {
+      operations: [{ op: "rename_table", args: { to } }],
+    }, root(svc));
+    // The alter commits its own transaction: refused after that, the rename was kept.
+    assertRefused(response, `rename to ${to}`);
+    assert.deepEqual(
+      fileRows(svc, "select name from sqlite_master where lower(name) like '%history%'"),
+      [],
+    );
+    assert.deepEqual(fileRows(svc, "select * from log order by rowid"), before);
+  }
+});
