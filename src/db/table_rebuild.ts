@@ -157,33 +157,63 @@ function primaryKeysOf(conn: Connection): (table: string) => string[] | null {
 }
 
 /**
- * Alters `table` as `operations` say, in one transaction (see the module comment); with `apply:
- * false`, rolls it back at the end and only reports what it would do.
+ * Runs `work` with `conn`'s foreign keys off, as a rebuild needs (dropping the old table must
+ * not fire its cascades), and on again after. SQLite takes the pragma only outside a
+ * transaction: call this before the alter's transaction opens.
+ */
+export async function withForeignKeysOff<T>(conn: Connection, work: () => Promise<T>): Promise<T> {
+  const foreignKeysOn = Number(conn.query("PRAGMA foreign_keys").rows[0][0]) === 1;
+  if (foreignKeysOn) conn.exec("PRAGMA foreign_keys = OFF");
+  try {
+    return await work();
+  } finally {
+    if (foreignKeysOn) conn.exec("PRAGMA foreign_keys = ON");
+  }
+}
+
+/**
+ * Alters `table` as `operations` say (see the module comment). With `inTransaction`, inside the
+ * caller's transaction, which {@link withForeignKeysOff} wraps and which commits it, so that
+ * whatever checks the write after it (`write_wrapper` hooks) can still roll it back. Otherwise in
+ * a transaction of its own, foreign keys off; with `apply: false`, rolled back at the end,
+ * reporting only what it would do.
  */
 export function alterTable(
   conn: Connection,
   table: string,
   operations: readonly AlterOperation[],
-  { apply = true }: { apply?: boolean } = {},
+  { apply = true, inTransaction = false }: { apply?: boolean; inTransaction?: boolean } = {},
 ): AlterResult {
+  if (inTransaction) return checkedPlan(conn, table, operations);
   const foreignKeysOn = Number(conn.query("PRAGMA foreign_keys").rows[0][0]) === 1;
   if (foreignKeysOn) conn.exec("PRAGMA foreign_keys = OFF");
   try {
     conn.exec("BEGIN IMMEDIATE");
     try {
-      // Its own transaction commits here, before the caller's checks would run: the history's
-      // protection (a rename to its name) is checked inside it, while it can still roll back.
-      const result = protectHistory(conn, () => applyPlan(conn, table, operations));
+      const result = checkedPlan(conn, table, operations);
       // A preview runs everything, checks included, and then undoes it.
       conn.exec(apply ? "COMMIT" : "ROLLBACK");
       return result;
     } catch (error) {
       if (conn.inTransaction) conn.exec("ROLLBACK");
-      if (error instanceof SqliteError) throw new RowWriteError(error.message, { cause: error });
       throw error;
     }
   } finally {
     if (foreignKeysOn) conn.exec("PRAGMA foreign_keys = ON");
+  }
+}
+
+/** The plan applied, the history's protection (a rename to its name) checked before it commits. */
+function checkedPlan(
+  conn: Connection,
+  table: string,
+  operations: readonly AlterOperation[],
+): AlterResult {
+  try {
+    return protectHistory(conn, () => applyPlan(conn, table, operations));
+  } catch (error) {
+    if (error instanceof SqliteError) throw new RowWriteError(error.message, { cause: error });
+    throw error;
   }
 }
 

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { fromFileUrl } from "./test_paths.ts";
 import { Service } from "../../src/service.ts";
+import { Connection } from "../../src/sqlite/mod.ts";
 import { pgAvailable, type PgCluster, startCluster } from "../fixtures/pg_cluster.ts";
 import { seen, sent } from "../fixtures/plugins/audit_writes.ts";
 
@@ -225,4 +226,58 @@ export function write_wrapper({ database }) {
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("write_wrapper: an alter is inside the wrappers' transaction: a veto after it undoes it, the audit row commits with it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "vitrine-wrappers-" });
+  try {
+    const file = `${dir}/app.db`;
+    const out = await new Deno.Command("sqlite3", {
+      args: [
+        file,
+        ITEMS + SQLITE_AUDIT + "pragma foreign_keys = on;" +
+        "create table notes (id integer primary key, item int references items on delete cascade);" +
+        "insert into notes values (1, 1);",
+      ],
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const metadata = structuredClone(METADATA);
+    (metadata.databases.app.permissions as Record<string, unknown>)["alter-table"] = { id: "ann" };
+    await using svc = new Service({ files: [file], metadata, plugins: [plugin], secret: "w" });
+    // Read from the file itself, as another program would.
+    const fileValue = (sql: string) => {
+      using conn = Connection.open(file, { mode: "ro" });
+      return conn.query(sql).rows.map((row) => row[0]);
+    };
+    const columns = () => fileValue("select name from pragma_table_info('items')");
+    // A rebuild (the type of a column changes), then one vetoed after it ran.
+    const alter = (headers: Record<string, string> = {}) =>
+      post(svc, "/app/items/-/alter", {
+        operations: [{ op: "alter_column", args: { name: "name", type: "integer" } }],
+      }, headers);
+    const vetoed = await alter({ "x-veto": "after" });
+    assert.equal(vetoed.status, 403, vetoed.text);
+    assert.equal(vetoed.json().error, "Vetoed by the audit plugin after the write");
+    assert.deepEqual(
+      fileValue("select type from pragma_table_info('items') where name = 'name'"),
+      ["TEXT"],
+    );
+    assert.deepEqual(fileValue("select count(*) from audit"), [0]);
+    const done = await post(svc, "/app/items/-/alter", {
+      operations: [{ op: "add_column", args: { name: "note", type: "text" } }],
+    });
+    assert.equal(done.status, 200, done.text);
+    assert.deepEqual(columns(), ["id", "name", "note"]);
+    assert.deepEqual(fileValue("select count(*) from audit"), [1]);
+    const rebuilt = await alter();
+    assert.equal(rebuilt.status, 200, rebuilt.text);
+    assert.deepEqual(
+      fileValue("select type from pragma_table_info('items') where name = 'name'"),
+      ["INTEGER"],
+    );
+    // The rebuild dropped the old table with foreign keys off: the cascade did not fire.
+    assert.deepEqual(fileValue("select count(*) from notes"), [1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

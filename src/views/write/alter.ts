@@ -84,10 +84,11 @@ export async function alterTableView(svc: ViewHost, request: Request): Promise<R
       svc,
       request,
       db,
-      (conn) => alterTable(conn, table, operations, { apply }),
+      (conn) => alterTable(conn, table, operations, { apply, inTransaction: apply }),
       // A schema change, not a change of rows: a rebuild copies every row into a new table,
-      // which the history must not watch row by row.
-      { transaction: false, history: false },
+      // which the history must not watch row by row. Applied, in the write's transaction (the
+      // wrappers may still refuse it); a preview rolls back a transaction of its own.
+      { transaction: false, history: false, foreignKeysOff: apply },
     );
   if (apply && db.table_writes) await trackAlter(svc, request, db.name, table, result);
   if (apply) {

@@ -24,6 +24,8 @@ import { wrapWrite } from "../../plugins/write_wrappers.ts";
 import { BadRequest, Forbidden } from "../../http/errors.ts";
 import type { ChangeContext } from "../../db/history/store.ts";
 import { protectHistory } from "../../db/history/protect.ts";
+import { inManagedTransaction } from "../../db/write_lock.ts";
+import { withForeignKeysOff } from "../../db/table_rebuild.ts";
 import { Response } from "../../http/response.ts";
 import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/json.ts";
 
@@ -35,17 +37,21 @@ import { type ColumnTypes, jsonBodyText, markIntegralReals } from "../../render/
  * changed (`db/history/`), in the write's own transaction, and where the history table is kept
  * out of the write's reach (`db/history/protect.ts`). `reverts` marks a revert's records
  * with the changes they undid; `history: false` is for schema changes (an alter's rebuild copies
- * every row, which is no change of data).
+ * every row, which is no change of data). `foreignKeysOff` runs the transaction with foreign keys
+ * off (a rebuild drops and makes again a table whose cascades must not fire), which SQLite only
+ * takes outside a transaction: set before it opens, back after it ends, the wrappers and checks
+ * still inside it, so that nothing refuses the write once it committed.
  */
 export async function runWrite<T>(
   svc: ViewHost,
   request: Request | null,
   db: Database,
   fn: (conn: WriteConnection) => T,
-  { transaction = true, reverts, history = true }: {
+  { transaction = true, reverts, history = true, foreignKeysOff = false }: {
     transaction?: boolean;
     reverts?: ReadonlyMap<string, number>;
     history?: boolean;
+    foreignKeysOff?: boolean;
   } = {},
 ): Promise<T> {
   // Its work is SQLite's (a synchronous write connection); other engines go through
@@ -54,33 +60,45 @@ export async function runWrite<T>(
     throw new BadRequest(`This kind of write is not available on ${db.engine}`);
   }
   const wrappers = svc.hooks.has("write_wrapper")
-    ? await svc.hooks.call("write_wrapper", { database: db.name, request, transaction })
+    ? await svc.hooks.call("write_wrapper", {
+      database: db.name,
+      request,
+      transaction: transaction || foreignKeysOff,
+    })
     : [];
   const recording = history
     ? await svc.history.recording(db, changeContext(db, request, reverts))
     : null;
   const events: Event[] = [];
   try {
+    const work = async (conn: WriteConnection) => {
+      recording?.start(conn);
+      try {
+        // Vitrine's own history is out of the write's reach; its records are written after.
+        const result = await wrapWrite(
+          wrappers,
+          conn,
+          events,
+          () => protectHistory(conn, () => fn(conn)),
+        );
+        recording?.finish(conn);
+        return result;
+      } catch (error) {
+        recording?.abort();
+        throw error;
+      }
+    };
     const result = await db.execute_write_fn(
-      async (engineConn) => {
+      (engineConn) => {
         const conn = sqliteConnection(engineConn);
-        recording?.start(conn);
-        try {
-          // Vitrine's own history is out of the write's reach; its records are written after.
-          const result = await wrapWrite(
-            wrappers,
-            conn,
-            events,
-            () => protectHistory(conn, () => fn(conn)),
-          );
-          recording?.finish(conn);
-          return result;
-        } catch (error) {
-          recording?.abort();
-          throw error;
-        }
+        if (!foreignKeysOff) return work(conn);
+        return withForeignKeysOff(conn, () =>
+          inManagedTransaction(conn, work, {
+            timeoutMs: Number(svc.setting("write_lock_timeout_ms") ?? 0),
+            label: db.name,
+          }));
       },
-      { transaction },
+      { transaction: transaction && !foreignKeysOff },
     ) as T;
     await recording?.committed();
     for (const event of events) await svc.track_event(event);
