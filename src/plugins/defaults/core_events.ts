@@ -6,6 +6,15 @@
  * and after it, as the reference does, so `rename-table` and `alter-table` are sent wherever the
  * change came from.
  *
+ * That comparison is skipped when it cannot find anything: the schema cookie (`PRAGMA
+ * schema_version`, moved by every change of the schema, whoever makes it) is read before and
+ * after, and the schema table after the write only when it moved. The tables before a write are
+ * kept per connection with the cookie they were read under: read at the start of a write, they
+ * are the committed schema, which a cookie names once and for all (the tables after a write are
+ * not kept: the write may still roll back, and a later change could then reach the same cookie
+ * with another schema). Reading the schema table twice for every write (most of
+ * them rows, which never move the cookie) cost about 4.5% of a write's CPU (bench/write_api.ts).
+ *
  * @module
  */
 
@@ -38,9 +47,12 @@ export function write_wrapper({ database, request }: HookArgs<"write_wrapper">) 
       return;
     }
     const conn = engineConn;
-    const before = tables(conn);
+    const version = schemaVersion(conn);
+    const before = tablesAt(conn, version);
     yield;
-    const after = tables(conn);
+    const moved = schemaVersion(conn);
+    if (moved === version) return;
+    const after = readTables(conn);
     const byPage = new Map([...after.values()].map((table) => [table.rootpage, table]));
     for (const [name, old] of before) {
       const now = after.get(name);
@@ -75,10 +87,32 @@ interface TableEntry {
   sql: string;
 }
 
-function tables(conn: WriteConnection): Map<string, TableEntry> {
-  const rows = conn.execute(
+/** The schema table's tables under one value of the schema cookie. */
+interface SchemaTables {
+  version: number;
+  tables: Map<string, TableEntry>;
+}
+
+const kept = new WeakMap<WriteConnection, SchemaTables>();
+
+function schemaVersion(conn: WriteConnection): number {
+  return Number(conn.query("pragma schema_version").rows[0][0]);
+}
+
+/** The tables of `conn` before a write, at schema cookie `version`: kept while it stays. */
+function tablesAt(conn: WriteConnection, version: number): Map<string, TableEntry> {
+  const known = kept.get(conn);
+  if (known?.version === version) return known.tables;
+  const tables = readTables(conn);
+  kept.set(conn, { version, tables });
+  return tables;
+}
+
+function readTables(conn: WriteConnection): Map<string, TableEntry> {
+  // `query` keeps the compiled statement on the connection for the next time.
+  const rows = conn.query(
     "select name, rootpage, sql from sqlite_master where type = 'table' and rootpage != 0",
-  ).fetchall();
+  ).rows;
   return new Map(rows.map((row) => {
     const [name, rootpage, sql] = row as unknown as [string, number, string];
     return [name, { name, rootpage: Number(rootpage), sql: String(sql ?? "") }];
