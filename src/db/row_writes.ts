@@ -289,11 +289,15 @@ function fetchRows(
 ): ReturnedRow[] {
   const where = keys.map((key) => `${quoteName(key)} = ?`).join(" AND ");
   const sql = `SELECT ${withRowid ? "rowid, " : ""}* FROM ${quoteName(table)} WHERE ${where}`;
-  const columns = statements.columns(sql);
   const rows: ReturnedRow[] = [];
+  let columns: string[] | undefined;
   for (const values of keyValues) {
-    for (const found of statements.all(sql, values)) {
-      rows.push(Object.fromEntries(columns.map((column, i) => [column, found[i]])));
+    const found = statements.all(sql, values);
+    // Asked once it ran: a statement kept from an earlier write is compiled again (`*` with the
+    // columns added since) when it runs, and before that still names the columns it had.
+    const names = columns ??= statements.columns(sql);
+    for (const row of found) {
+      rows.push(Object.fromEntries(names.map((column, i) => [column, row[i]])));
     }
   }
   return rows;

@@ -129,7 +129,13 @@ export function columnValues(rows: readonly WriteRow[], name: string): unknown[]
   return values;
 }
 
-/** Prepared statements reused across the rows of one write; `close()` finalizes them all. */
+/**
+ * Prepared statements reused across the rows of one write; `close()` hands them back to the
+ * connection, which keeps them for the next write of the same SQL (the same table, columns and
+ * kinds of values): compiling an INSERT and its type check again for each request cost more than
+ * writing a few rows. A schema change in between is SQLite's to notice: it compiles a kept
+ * statement again from its text when it next runs.
+ */
 export class Statements {
   #conn: Connection;
   #cache = new Map<string, Statement>();
@@ -156,7 +162,7 @@ export class Statements {
     return this.#conn.changes;
   }
 
-  /** Column names `sql` produces. */
+  /** Column names `sql` produces: ask once it ran (a kept statement may be compiled again then). */
   columns(sql: string): string[] {
     return this.#statement(sql).columns();
   }
@@ -164,14 +170,15 @@ export class Statements {
   #statement(sql: string): Statement {
     let statement = this.#cache.get(sql);
     if (!statement) {
-      statement = this.#conn.prepare(sql);
+      statement = this.#conn.borrow(sql);
       this.#cache.set(sql, statement);
     }
     return statement;
   }
 
+  /** Hands every statement back to the connection (see the class comment). */
   close(): void {
-    for (const statement of this.#cache.values()) statement.finalize();
+    for (const statement of this.#cache.values()) this.#conn.giveBack(statement);
     this.#cache.clear();
   }
 }

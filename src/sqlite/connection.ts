@@ -81,6 +81,8 @@ export class Connection {
   #deadline = Infinity;
   /** Compiled statements of `query()`, least recently used first. */
   #statements = new Map<string, Statement>();
+  /** Statements out on `borrow()`, with the key they go back under. */
+  #borrowed = new WeakMap<Statement, string>();
   /** The visitor restriction of `restricted()` (`restriction.ts`). */
   readonly #restriction: Restriction;
   /** The guard of `guardTables()`, installed on its first use and kept (`table_guard.ts`). */
@@ -186,31 +188,8 @@ export class Connection {
     params?: BindParams,
     options: { maxRows?: number; maxBytes?: number } = {},
   ): QueryResult {
-    const restricted = this.#restriction.depth > 0;
-    const key = restricted
-      ? `${this.#restriction.key}\u0000${sql}`
-      : this.#tableGuard?.active
-      ? `guarded\u0000${sql}`
-      : sql;
-    const cached = this.#statements.get(key);
-    let statement: Statement;
-    if (cached) {
-      // Taken out while in use: a nested query of the same text compiles its own.
-      this.#statements.delete(key);
-      statement = cached;
-    } else {
-      statement = this.prepare(sql);
-      try {
-        // A second statement after the first would be silently ignored; refuse it instead.
-        this.#assertSingleStatement(statement);
-        if (restricted && !statement.readonly) {
-          throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
-        }
-      } catch (error) {
-        statement.finalize();
-        throw error;
-      }
-    }
+    const key = this.#cacheKey(sql);
+    const statement = this.#take(key, sql);
     try {
       statement.bind(params);
       const maxRows = options.maxRows ?? Infinity;
@@ -221,6 +200,62 @@ export class Connection {
     } finally {
       this.#keep(key, statement);
     }
+  }
+
+  /** @internal
+   * The compiled statement of `sql` from the statements `query()` keeps (compiled now when none
+   * is kept), for a caller that runs it many times, e.g. once per row of a write; hand it back
+   * with {@link giveBack} (or finalize it). Kept statements are shared with `query()`, under the
+   * same rules: one compiled under `restricted()` or `guardTables()` is only reused under the
+   * same. A kept statement stays valid through schema changes: SQLite compiles it again from its
+   * SQL text when it next runs, under the authorizer installed then.
+   */
+  borrow(sql: string): Statement {
+    const key = this.#cacheKey(sql);
+    const statement = this.#take(key, sql);
+    this.#borrowed.set(statement, key);
+    return statement;
+  }
+
+  /** @internal Hands back a statement of {@link borrow}, bindings cleared, for the next one. */
+  giveBack(statement: Statement): void {
+    const key = this.#borrowed.get(statement);
+    if (key === undefined) return statement.finalize();
+    this.#borrowed.delete(statement);
+    // Its bound values (a row's text, a BLOB) are not held on to while it waits.
+    if (this.#state.open) statement.bind();
+    this.#keep(key, statement);
+  }
+
+  /** Where `query()` keeps the statement of `sql` compiled now (see `query`). */
+  #cacheKey(sql: string): string {
+    return this.#restriction.depth > 0
+      ? `${this.#restriction.key}\u0000${sql}`
+      : this.#tableGuard?.active
+      ? `guarded\u0000${sql}`
+      : sql;
+  }
+
+  /** The kept statement under `key`, taken out while in use, or a newly compiled one. */
+  #take(key: string, sql: string): Statement {
+    const cached = this.#statements.get(key);
+    if (cached) {
+      // Taken out while in use: a nested query of the same text compiles its own.
+      this.#statements.delete(key);
+      return cached;
+    }
+    const statement = this.prepare(sql);
+    try {
+      // A second statement after the first would be silently ignored; refuse it instead.
+      this.#assertSingleStatement(statement);
+      if (this.#restriction.depth > 0 && !statement.readonly) {
+        throw new SqliteError("not authorized: this query would change data", SQLITE_AUTH);
+      }
+    } catch (error) {
+      statement.finalize();
+      throw error;
+    }
+    return statement;
   }
 
   /**

@@ -53,3 +53,44 @@ Deno.test("very long SQL texts are not kept compiled", () => {
     conn.close();
   }
 });
+
+Deno.test("borrowed statements are kept for the next write of the same SQL, values let go", () => {
+  const conn = Connection.open(":memory:");
+  try {
+    conn.exec("create table t (a, b)");
+    const sql = "insert into t (a) values (?)";
+    const first = conn.borrow(sql);
+    first.bind(["x".repeat(100_000)]);
+    while (first.step()) { /* no rows */ }
+    conn.giveBack(first);
+    // The same compiled statement comes back, with nothing bound: NULL unless bound again.
+    const again = conn.borrow(sql);
+    assert.equal(again, first);
+    while (again.step()) { /* no rows */ }
+    assert.deepEqual(conn.query("select length(a) from t order by rowid").rows, [[100_000], [
+      null,
+    ]]);
+    conn.giveBack(again);
+    // A schema change in between: compiled again when it runs, once.
+    conn.exec("alter table t add column c default 'c'");
+    const altered = conn.borrow("select * from t where a is null");
+    assert.deepEqual(altered.all(), [[null, null, "c"]]);
+    conn.giveBack(altered);
+    const kept = conn.borrow(sql);
+    assert.equal(kept, first);
+    assert.equal(kept.recompiles, 0);
+    conn.exec("alter table t add column d");
+    kept.bind([1]);
+    while (kept.step()) { /* no rows */ }
+    assert.equal(kept.recompiles, 1);
+    conn.giveBack(kept);
+    // A statement borrowed twice at once: the second one is compiled apart.
+    const one = conn.borrow(sql);
+    const two = conn.borrow(sql);
+    assert.notEqual(one, two);
+    conn.giveBack(one);
+    conn.giveBack(two);
+  } finally {
+    conn.close();
+  }
+});

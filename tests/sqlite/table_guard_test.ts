@@ -120,3 +120,29 @@ Deno.test("table guard: schema changes are judged again after being kept", () =>
   const again = guarded(conn, () => conn.query("alter table open_t rename to open_u"));
   assert.equal(again.alters, 1);
 });
+
+Deno.test("table guard: a borrowed statement kept from outside the guard is not lent inside it", () => {
+  using conn = openWithTables();
+  const forge = "insert into secret values (1)";
+  const outside = conn.borrow(forge);
+  while (outside.step()) { /* no rows */ }
+  conn.giveBack(outside);
+  const report = guarded(conn, () => {
+    const inside = conn.borrow(forge);
+    conn.giveBack(inside);
+  });
+  assert.equal(report.refused, "secret");
+  assert.equal(count(conn, "secret"), 1);
+  // A statement compiled under the guard goes back under it, and only comes out under it.
+  const allowed = "insert into open_t values (2)";
+  let lent: unknown;
+  guarded(conn, () => {
+    const inside = conn.borrow(allowed);
+    lent = inside;
+    conn.giveBack(inside);
+  });
+  const unguarded = conn.borrow(allowed);
+  assert.notEqual(unguarded, lent);
+  conn.giveBack(unguarded);
+  guarded(conn, () => assert.equal(conn.borrow(allowed), lent));
+});
