@@ -2,8 +2,9 @@
  * Writes on a LiteFS replica (docs/scaling.md, notes: LiteFS's mount contract). LiteFS puts a
  * `.primary` file in the mount of every replica, holding the primary's host name; the primary
  * has none. On every request that may write (any method but GET, HEAD and OPTIONS), the folders
- * of the mutable database files are checked for that file — read each time, so a switch-over
- * needs no restart — and when one names a primary, the request goes there:
+ * of the mutable database files are checked for that file — each time, so a switch-over needs no
+ * restart and a node that just became a replica never writes — and when one names a primary, the
+ * request goes there:
  *
  * - on Fly.io (`FLY_APP_NAME` set), by answering with `fly-replay: instance=<primary>`, which
  *   Fly's proxy replays on the primary;
@@ -20,6 +21,7 @@
  */
 
 import type { AppHost } from "./host.ts";
+import { pathExists } from "../util/file_exists.ts";
 
 /** Marks a request one Vitrine sent on to another. */
 export const FORWARDED_HEADER = "x-vitrine-forwarded";
@@ -66,10 +68,20 @@ function databaseFolders(svc: AppHost): string[] {
  * The host named by `<folder>/.primary`, or null when there is none (this node may write).
  * Read synchronously: it is a few bytes (or, most often, no file at all), and an asynchronous
  * read would let concurrent writes overtake one another on their way to the write queue.
+ *
+ * Not cached: the state could be kept for a short while, but then a node that just became a
+ * replica would write (LiteFS would refuse it, a 503; a plain folder would not), and one that
+ * just became primary would send its writes to a replica. Watching the folder (`Deno.watchFs`)
+ * would most likely miss it: inotify reports changes made through the kernel, and LiteFS makes
+ * `.primary` up in its FUSE process when the file is looked up. Asked with
+ * `access(2)` first instead, the usual answer, no file, costs about 1 µs, not the 8 µs of a
+ * read that throws.
  */
 export function primaryOf(folder: string): string | null {
+  const path = `${folder}/.primary`;
+  if (!pathExists(path)) return null;
   try {
-    const host = Deno.readTextFileSync(`${folder}/.primary`).trim();
+    const host = Deno.readTextFileSync(path).trim();
     return host || null;
   } catch {
     return null;

@@ -169,3 +169,29 @@ Deno.test("a write the primary got but did not answer is not called unreached: i
     await svc.close();
   }
 });
+
+Deno.test("each write looks at .primary afresh: it appears, names another host and goes", async () => {
+  const { svc, dir, rows } = replicaService();
+  Deno.env.set("FLY_APP_NAME", "vitrine-test-app");
+  const replayedTo = async () => {
+    const response = await post(svc);
+    return response.status === 200 ? "here" : response.headers.get("fly-replay");
+  };
+  try {
+    Deno.removeSync(`${dir}/.primary`);
+    // Many writes in a row here first: nothing may be kept from them (a node may become a
+    // replica at any moment, and must not write from then on).
+    for (let i = 0; i < 5; i++) assert.equal(await replayedTo(), "here");
+    Deno.writeTextFileSync(`${dir}/.primary`, "node-a\n");
+    assert.equal(await replayedTo(), "instance=node-a");
+    Deno.writeTextFileSync(`${dir}/.primary`, "node-b\n");
+    assert.equal(await replayedTo(), "instance=node-b");
+    // Promoted: the very next write is made here.
+    Deno.removeSync(`${dir}/.primary`);
+    assert.equal(await replayedTo(), "here");
+    assert.equal(rows(), 6);
+  } finally {
+    Deno.env.delete("FLY_APP_NAME");
+    await svc.close();
+  }
+});
