@@ -23,6 +23,15 @@ export function tableInfo(
   ) => ({ name: String(row[0]), type: String(row[1]), pk: Number(row[2]) }));
 }
 
+/** True when `table` keeps its rows by rowid (it is no WITHOUT ROWID table). */
+function keepsRowid(conn: Connection, table: string): boolean {
+  const row = conn.query(
+    "select wr from pragma_table_list where schema = 'main' and name = ?",
+    [table],
+  ).rows[0];
+  return row !== undefined && row[0] === 0;
+}
+
 /**
  * Rebuilds `table` as `createTemp` (its CREATE TABLE for `temp`) describes, with `column` widened
  * from `old` to `type`, inside the caller's transaction. A FLOAT column becoming TEXT writes its
@@ -38,7 +47,8 @@ export function rebuildWider(
   type: ImportType,
 ): void {
   const widened = column.toLowerCase();
-  const select = tableInfo(conn, table).map(({ name }) => {
+  const info = tableInfo(conn, table);
+  const select = info.map(({ name }) => {
     const q = quoteName(name);
     return name.toLowerCase() === widened && old === "FLOAT" && type === "TEXT"
       ? `CASE WHEN typeof(${q}) = 'real' AND ${q} = CAST(${q} AS INTEGER) ` +
@@ -46,7 +56,18 @@ export function rebuildWider(
       : q;
   });
   conn.exec(createTemp);
-  conn.exec(`INSERT INTO ${quoteName(temp)} SELECT ${select.join(", ")} FROM ${quoteName(table)}`);
+  // Rowids are what row pages, the history's records and full-text indexes point at: kept (an
+  // INTEGER PRIMARY KEY is the rowid and copied with the columns; a WITHOUT ROWID table has none).
+  const names = info.map(({ name }) => name.toLowerCase());
+  const rowid = keepsRowid(conn, table)
+    ? ["rowid", "_rowid_", "oid"].find((alias) => !names.includes(alias))
+    : undefined;
+  const columns = info.map(({ name }) => quoteName(name));
+  const into = rowid ? `(${[rowid, ...columns].join(", ")})` : `(${columns.join(", ")})`;
+  const from = rowid ? [rowid, ...select] : select;
+  conn.exec(
+    `INSERT INTO ${quoteName(temp)} ${into} SELECT ${from.join(", ")} FROM ${quoteName(table)}`,
+  );
   conn.exec(`DROP TABLE ${quoteName(table)}`);
   conn.exec(`ALTER TABLE ${quoteName(temp)} RENAME TO ${quoteName(table)}`);
 }

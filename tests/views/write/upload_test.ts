@@ -543,3 +543,30 @@ Deno.test("a write that committed is answered as made, even when its column type
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a part that widens a column keeps every row's rowid: its row page and its history stay its own", async () => {
+  await withWriter(async (svc) => {
+    await upload(svc, "tallies", "create=1", "label,n\na,1\nb,2\nc,3\nd,4\n");
+    // A row deleted between two parts leaves a gap in the rowids.
+    await svc.get_database("shop").execute_write("delete from tallies where label = 'b'");
+    const before = fileRows(svc, "select rowid as id, label from tallies order by rowid");
+    const next = await upload(
+      svc,
+      "tallies",
+      "column=label&column=n&line=6&continue=1",
+      "e,5\nf,many\n",
+    );
+    assert.equal(next.status, 201, next.text);
+    assert.equal(
+      fileRows(svc, "select type from pragma_table_info('tallies') where name = 'n'")[0].type,
+      "TEXT",
+    );
+    const after = fileRows(svc, "select rowid as id, label from tallies order by rowid");
+    assert.deepEqual(after.slice(0, before.length), before);
+    assert.deepEqual(after.slice(before.length).map((row) => row.label), ["e", "f"]);
+    // The row page of rowid 4 still shows row "d".
+    const page = await svc.client.get("/shop/tallies/4.json?_shape=objects");
+    assert.equal(page.status, 200, page.text);
+    assert.equal(page.json().rows[0].label, "d");
+  });
+});
