@@ -13,8 +13,10 @@
  * to a table before it dropped it (or renamed it away) and created another under the same name:
  * those rows went with the old table, and only the new table's rows are recorded, by its own
  * columns and key (the guard of `protect.ts` tells the capture of each table a statement creates,
- * drops or alters, as it is compiled). Generated columns are left out of the values (they cannot
- * be written back).
+ * drops or alters, as it is compiled). A table renamed to the dropped one's name is not told
+ * apart that way (the guard sees the old name of a rename): when one of the two keeps its rows by
+ * rowid and the other not, none of that name's rows are recorded rather than keys that mean
+ * nothing. Generated columns are left out of the values (they cannot be written back).
  *
  * @module
  */
@@ -55,6 +57,8 @@ interface RawChange {
   new: Cell[] | null;
   /** How many times the write had made another table of this name when the row changed. */
   generation: number;
+  /** Whether the table was taken for one keeping its rows by rowid when the row changed. */
+  byRowid: boolean;
 }
 
 /** What history needs to know of a table. */
@@ -155,17 +159,15 @@ export class ChangeCapture {
       follow();
       const cells = (read: (i: number) => Cell) =>
         Array.from({ length: change.count }, (_, i) => read(i));
+      const rowid = byRowid(change.table);
       this.#changes.push({
         table: change.table,
         count: change.count,
         oldRowid: change.oldRowid,
         newRowid: change.newRowid,
         old: change.operation === "insert" ? null : cells(change.before),
-        new: change.operation === "delete"
-          ? null
-          : byRowid(change.table)
-          ? []
-          : cells(change.after),
+        new: change.operation === "delete" ? null : rowid ? [] : cells(change.after),
+        byRowid: rowid,
         generation: generations.size ? generations.get(change.table.toLowerCase()) ?? 0 : 0,
       });
     });
@@ -213,6 +215,9 @@ export class ChangeCapture {
       if (shape === null) continue;
       // More values than columns: a column was dropped since, so the values cannot be named.
       if (changes.some((change) => change.count > shape.columns.length)) continue;
+      // Rows taken for another kind of table than the one of that name now (another table was
+      // renamed to it): neither their keys nor their values can be told.
+      if (changes.some((change) => change.byRowid === shape.withoutRowid)) continue;
       records.push(...tableRecords(conn, shape, changes));
     }
     return records;

@@ -114,3 +114,22 @@ Deno.test("capture: a table the write created is read back after it, not value b
     lib.sqlite3_preupdate_new = readNew;
   }
 });
+
+Deno.test("capture: a WITHOUT ROWID table renamed to a dropped rowid table's name records no made-up keys", () => {
+  using conn = Connection.open(":memory:");
+  conn.exec("create table t (id integer primary key, a text); insert into t values (1, 'one')");
+  const records = captured(
+    conn,
+    "create table u (k text primary key, v) without rowid; update t set a = 'two' where id = 1;" +
+      "drop table t; alter table u rename to t; insert into t values ('x', 1);" +
+      "create table kept (id integer primary key); insert into kept values (3)",
+  );
+  // Not a delete of {"k":1,"v":"one"}, which never was a row: that table's rows are left out.
+  assert.deepEqual(records, [{
+    table: "kept",
+    pks: "[3]",
+    operation: "insert",
+    before: null,
+    after: '{"id":3}',
+  }]);
+});
