@@ -205,9 +205,10 @@ export async function afterCommit(what: string, work: () => Promise<void>): Prom
     await work();
     return null;
   } catch (error) {
-    const warning = `The write was made, but ${what}: ${
-      error instanceof Error ? error.message : String(error)
-    }`;
+    // "Try again" (a busy database's advice) would read as advice to send the write again.
+    const reason = (error instanceof Error ? error.message : String(error))
+      .replace(/\s*Try again\.?$/, "");
+    const warning = `The write was made, but ${what}: ${reason}`;
     console.error(warning);
     return warning;
   }
