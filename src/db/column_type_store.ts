@@ -96,7 +96,7 @@ export class ColumnTypeStore {
     const rows = await this.#internal.execute(
       "SELECT database_name, resource_name, column_name, column_type, config FROM column_types",
       null,
-      { truncate: false, request_deadline: false },
+      { truncate: false, request_deadline: false, byte_cap: false },
     );
     const all = new Map<string, Map<string, StoredColumnType>>();
     for (const [database, table, column, type, config] of rows.values) {

@@ -184,7 +184,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
   ): Promise<Results> {
     const { truncate = true, custom_time_limit, page_size, log_sql_errors = true } = options;
     const cap = page_size ?? this.#setting("max_returned_rows");
-    const maxBytes = this.#setting("max_returned_bytes");
+    const maxBytes = options.byte_cap === false ? 0 : this.#setting("max_returned_bytes");
     const request: ReadRequest = {
       sql,
       params: params ?? null,
@@ -193,7 +193,7 @@ export class Database extends DatabaseIntrospection implements DatabaseEngine {
       deadline: options.request_deadline === false ? null : this.#deadline(),
       json: options.json_rows ?? null,
       text: options.text_rows ?? null,
-      maxBytes: this.#byteCap(),
+      maxBytes: options.byte_cap === false ? null : this.#byteCap(),
       owner: options.owner_sql === true,
     };
     const start = traceClock();

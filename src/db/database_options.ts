@@ -70,6 +70,13 @@ export interface ExecuteOptions {
    */
   request_deadline?: boolean;
   /**
+   * False: not held to `max_returned_bytes` (default true). For Vitrine's own reads of its
+   * internal database (the catalog, edited metadata, column types): that cap keeps a visitor's
+   * query from sending too much, and must not fail the reading of what a write just saved.
+   * @internal
+   */
+  byte_cap?: boolean;
+  /**
    * Vitrine's own deterministic queries (table pages, counts, facets, suggestions, labels):
    * answered from the service's query cache when it has the answer for what the file holds now
    * (an immutable file's hash, a mutable file's `data_version`, which every commit changes), and

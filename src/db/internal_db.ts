@@ -98,15 +98,17 @@ interface TableSchema {
 
 /** One database's schema version and per-table pragma rows. */
 async function readSchema(db: Database): Promise<{ version: SqlValue; tables: TableSchema[] }> {
-  const version = (await db.execute("PRAGMA schema_version", null, { request_deadline: false }))
-    .single_value();
+  const version =
+    (await db.execute("PRAGMA schema_version", null, { request_deadline: false, byte_cap: false }))
+      .single_value();
   const tables = (await db.execute(
     "select name, rootpage, sql from sqlite_master where type = 'table'",
     null,
-    { truncate: false, request_deadline: false },
+    { truncate: false, request_deadline: false, byte_cap: false },
   )).rows;
   const perTable = async (sql: string, table: SqlValue) =>
-    (await db.execute(sql, [table], { truncate: false, request_deadline: false })).values;
+    (await db.execute(sql, [table], { truncate: false, request_deadline: false, byte_cap: false }))
+      .values;
   // A table whose virtual-table module is missing has no columns to list (its pragma fails).
   const columnsOf = async (table: SqlValue) =>
     await db.table_unavailable(String(table)) ? [] : await perTable(
@@ -150,7 +152,7 @@ export async function refreshCatalog(internal: Database, databases: Database[]):
     const [name, version] of (await internal.execute(
       "select database_name, schema_version from catalog_databases",
       null,
-      { truncate: false, request_deadline: false },
+      { truncate: false, request_deadline: false, byte_cap: false },
     )).rows
   ) known.set(String(name), Number(version));
   const schemas: { db: Database; schema: Awaited<ReturnType<typeof readSchema>> }[] = [];

@@ -122,7 +122,7 @@ export class MetadataEdits {
       `select database_name, table_name, column_name, key, value from metadata_edits
       order by database_name, table_name, column_name, key`,
       null,
-      { truncate: false, request_deadline: false },
+      { truncate: false, request_deadline: false, byte_cap: false },
     )).values as string[][];
     const overlay = overlayOf(rows);
     const text = JSON.stringify(overlay);

@@ -210,6 +210,7 @@ export class StoredQueries {
     const rows = await this.#internal.execute(`SELECT ${COLUMNS} FROM queries`, null, {
       truncate: false,
       request_deadline: false,
+      byte_cap: false,
     });
     const all = new Map<string, Map<string, StoredQuery>>();
     for (const row of rows.values) this.#remember(all, fromRow(objectRow(rows.columns, row)));

@@ -186,3 +186,19 @@ Deno.test("edit-metadata: kept in --internal across restarts, seen by a second s
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("edit-metadata: an edit longer than max_returned_bytes is saved, answered as saved, and shown", async () => {
+  // The byte cap is for what a visitor's query returns, not for Vitrine's reading of its own edits.
+  await using svc = new Service({
+    files: [buildShopDb()],
+    secret: "edit-metadata-test",
+    settings: { max_returned_bytes: 1000 },
+    metadata: { ...SHOP_METADATA, permissions: { "edit-metadata": { id: "editor" } } },
+  });
+  const description = "A long description.".repeat(80);
+  const response = await editTable(svc, { description });
+  // It was a 400 "returns more data than this server allows" for an edit already committed.
+  assert.equal(response.status, 200, response.text);
+  assert.equal(response.json().ok, true);
+  assert.equal((await tableMetadata(svc)).description, description);
+});
