@@ -59,6 +59,11 @@ export async function pgAlterTable(
   };
   const alter = `ALTER TABLE ${dialect.tableName(table)}`;
   const q = (name: string) => dialect.quoteIdentifier(name);
+  const changed: ChangedValues[] = [];
+  const probe = async (column: string, from: string, to: string) => {
+    const found = await changedByRetype(run, dialect.tableName(table), q(column), from, to);
+    if (found) changed.push({ column, ...found });
+  };
   // The primary key constraint: its name, whether the table has it now, and its columns.
   const pkName = shape.pkName ?? `${relation.relname}_pkey`;
   let pkLive = shape.pkName !== null;
@@ -80,7 +85,7 @@ export async function pgAlterTable(
         await exec(`${alter} RENAME COLUMN ${q(step.from)} TO ${q(step.to)}`);
         break;
       case "alter_column":
-        await alterColumn(step, alter, q, exec);
+        await alterColumn(step, alter, q, exec, probe);
         break;
       case "drop_column":
         // PostgreSQL drops the constraints that name the column with it (the key is put back
@@ -130,6 +135,7 @@ export async function pgAlterTable(
     before_schema: before,
     schema: renamed ? await definition(catalog, renamed) : "",
     statements,
+    changed_values: changed,
   };
 }
 
@@ -143,6 +149,7 @@ async function alterColumn(
   alter: string,
   q: (name: string) => string,
   exec: (sql: string) => Promise<void>,
+  probe: (column: string, from: string, to: string) => Promise<void>,
 ): Promise<void> {
   const { before, after, asked } = step;
   const column = `${alter} ALTER COLUMN ${q(after.name)}`;
@@ -155,6 +162,7 @@ async function alterColumn(
   const keep = retype && !asked.default && before.defaultSql !== null;
   if ((asked.default || keep) && before.defaultSql !== null) await exec(`${column} DROP DEFAULT`);
   if (retype) {
+    await probe(after.name, from, type);
     try {
       await exec(`${column} TYPE ${type} USING ${converted(q(after.name), from, type)}`);
     } catch (error) {
@@ -174,6 +182,54 @@ async function alterColumn(
     await exec(`${column} ${after.notNull ? "SET" : "DROP"} NOT NULL`);
   }
 }
+
+/** What a retype would change in one column, as `AlterResult.changed_values` says it. */
+type ChangedValues = NonNullable<AlterResult["changed_values"]>[number];
+
+/**
+ * How many of `column`'s values becoming `to` read differently afterwards, and the first of them
+ * before and after (by physical order), as SQLite's rebuild reports them (`table_rebuild.ts`):
+ * text `"04360"` becoming `4360`, `"1.50"` becoming `1.5`, a real rounded to an integer. Numbers
+ * that stay equal are no change (`5` as `5.00`). Null when none changes. Asked under a savepoint:
+ * values that do not convert at all fail here first, and are left to the `ALTER` to report.
+ */
+async function changedByRetype(
+  run: PgWriteRun,
+  table: string,
+  column: string,
+  from: string,
+  to: string,
+): Promise<Omit<ChangedValues, "column"> | null> {
+  const after = converted(column, from, to);
+  const numbers = NUMERIC.test(from) && NUMERIC.test(to);
+  // SQLite writes a whole real as `2.0` where PostgreSQL writes `2`: text `2.0` is no change.
+  const wholeReal = FLOAT.test(to)
+    ? ` and ${column}::text is distinct from (${after})::text || '.0'`
+    : "";
+  const differs = `${column} is not null and ${column}::text is distinct from (${after})::text` +
+    wholeReal + (numbers ? ` and ${column}::numeric is distinct from (${after})::numeric` : "");
+  await run("SAVEPOINT vitrine_retype_probe", []);
+  try {
+    const [row] = (await run(
+      `select count(*) over (), to_jsonb(${column}), to_jsonb(${after}) from ${table}
+        where ${differs} order by ctid limit 1`,
+      [],
+    )).values;
+    await run("RELEASE SAVEPOINT vitrine_retype_probe", []);
+    // The values come as jsonb's text, which is the JSON they are.
+    const json = (value: unknown) => typeof value === "string" ? JSON.parse(value) : value;
+    return row ? { rows: Number(row[0]), before: json(row[1]), after: json(row[2]) } : null;
+  } catch {
+    await run("ROLLBACK TO SAVEPOINT vitrine_retype_probe", []);
+    await run("RELEASE SAVEPOINT vitrine_retype_probe", []);
+    return null;
+  }
+}
+
+/** PostgreSQL's floating-point types. */
+const FLOAT = /^(real|double precision)\b/i;
+/** PostgreSQL's number types, as `format_type` and `pgType` write them. */
+const NUMERIC = /^(smallint|integer|bigint|numeric|decimal|real|double precision)\b/i;
 
 /** How a column's values become `to`: as SQLite's CAST would have them where a cast differs. */
 function converted(column: string, from: string, to: string): string {

@@ -34,8 +34,9 @@ export interface AlterResult {
   /** Every statement run, in order (for the preview and the log). */
   statements: string[];
   /**
-   * Columns whose stored values the rebuild changed, by the new type's affinity (SQLite only):
-   * text `"04360"` copied into an INTEGER column is stored as `4360`. Empty when nothing changed.
+   * Columns whose stored values a new type changed: on SQLite by the new type's affinity as the
+   * rebuild copies the rows (text `"04360"` in an INTEGER column is stored as `4360`), on
+   * PostgreSQL by the `USING` cast (`postgres_alter.ts`). Empty when nothing changed.
    */
   changed_values?: {
     /** The column's name afterwards. */

@@ -429,6 +429,40 @@ async function alterSteps(t: Deno.TestContext, pair: Pair): Promise<void> {
     });
   });
 
+  await t.step("alter: a retype that changes stored values says which, as on SQLite", async () => {
+    const create = {
+      table: "codes",
+      pk: "id",
+      rows: [
+        { id: 1, name: "0042", book: "12" },
+        { id: 2, name: "12", book: "1.50" },
+        { id: 3, name: "007", book: "2.0" },
+      ],
+    };
+    await both(pair, "/app/-/create", create, 201);
+    const operations = [
+      { op: "alter_column", args: { name: "name", type: "integer" } },
+      { op: "alter_column", args: { name: "book", type: "float" } },
+    ];
+    const own = ["schema", "before_schema", "statements"];
+    const { pg } = await same(pair, "/app/codes/-/alter", { operations, dry_run: true }, 200, own);
+    assert.deepEqual(pg.changed_values, [
+      { column: "name", rows: 2, before: "0042", after: 42 },
+      { column: "book", rows: 1, before: "1.50", after: 1.5 },
+    ]);
+    // The dry run kept the text, and a change that converts nothing reports nothing.
+    assert.equal(await psql(pair.cluster, "select name from codes where id = 1"), "0042");
+    const ids = [{ op: "alter_column", args: { name: "id", type: "float" } }];
+    const none = await same(
+      pair,
+      "/app/codes/-/alter",
+      { operations: ids, dry_run: true },
+      200,
+      own,
+    );
+    assert.deepEqual(none.pg.changed_values, []);
+  });
+
   await t.step("alter: retype, primary key, drop, rename the table", async () => {
     await pair.cluster.psql("create index pets_born on pets (born)", "app");
     const before = await catalogOf(pair.cluster, "pets");
