@@ -1,5 +1,6 @@
 /**
- * Inserted rows per second through the JSON write API, `{"rows": [...]}` batches of 100, against
+ * Inserted rows per second through the JSON write API, `{"rows": [...]}` batches of 100 (or as
+ * many as the second argument says: 1 shows what every request pays, whatever its rows), against
  * a floor measured in the same run: the same rows through the SQLite binding alone (one prepared
  * INSERT, one transaction per 100 rows). Prints one line per path and its ratio to the floor.
  *
@@ -10,7 +11,7 @@
  * file, and off, which shows what recording costs. Beside the rate, each path's CPU time on the
  * main thread (where every write runs) per row, its best round: on a shared machine it varies
  * far less than the rate, and the history's ratios are given against history off by both.
- * Run: `deno run -A bench/write_api.ts [batches]`.
+ * Run: `deno run -A bench/write_api.ts [batches] [rows a request]`.
  */
 
 import { Connection } from "../src/sqlite/connection.ts";
@@ -19,7 +20,7 @@ import { serve } from "../src/app/server.ts";
 import { threadCpuMs } from "../src/util/thread_clock.ts";
 
 const BATCHES = Number(Deno.args[0] ?? 200);
-const BATCH = 100;
+const BATCH = Number(Deno.args[1] ?? 100);
 const SCHEMA = "create table events (id integer primary key, name text, score real, n integer)";
 
 const ROUNDS = 3;
