@@ -91,6 +91,16 @@ const CANCEL_RETRY_MS = 25;
  * its 500 ms there).
  */
 const LIMIT_GRACE_MS = 20;
+/**
+ * A worker running one query this long (wall clock) counts as stuck, whatever the query's past:
+ * spares may start for the short queries behind it. Not at `LONG_QUERY_MS`: a fresh server's
+ * first burst (sixteen 12 ms queries at once, whose cost was not known yet) ran each for over
+ * 20 ms on two cores, and the spares it started held the main thread 45–90 ms each while Deno
+ * built their isolates: the last answer came after 290–330 ms (median of six servers 316 ms; 280
+ * with this line), the reference's after 205–225 (bench/honest_load.ts). Texts known to be long
+ * still count at once.
+ */
+const STUCK_MS = 100;
 /** How often waiting short queries look again for a worker that has turned long. */
 const RECHECK_MS = 5;
 /** How much lower base workers' scheduling priority is than the main thread's (Linux nice). */
@@ -365,7 +375,7 @@ export class ReadPool {
     const now = performance.now();
     // A worker still booting is not stuck: a spare would boot no faster.
     const stuck = this.#workers.some((w) =>
-      w.ready && w.current && (w.current.long || now - w.since >= LONG_QUERY_MS)
+      w.ready && w.current && (w.current.long || now - w.since >= STUCK_MS)
     );
     return stuck ? this.#startWorker(true) : null;
   }

@@ -15,7 +15,7 @@
  * query counted as long went to the long lane, waited longer there and failed at its deadline — a
  * loop that sixteen clients asking one 4 ms query set off on two cores (issue 42). A query that
  * mostly waits for the disk (a cold file) counts as short by this measure; it still counts as
- * stuck once it has run 20 ms (wall clock), so spares start for the queries behind it.
+ * stuck once it has run 100 ms (wall clock, `pool.ts`), so spares start for the queries behind it.
  *
  * @module
  */

@@ -165,6 +165,28 @@ Deno.test("short queries get a spare worker while every worker runs a long one",
   }
 });
 
+Deno.test("a query running a few tens of milliseconds does not start a spare worker", async () => {
+  // Sixteen 12 ms queries at once on a fresh server each ran over 20 ms on two busy cores; counted
+  // as stuck then, they started spares, and building each held the main thread 45-90 ms.
+  const host = testHost({
+    settings: { num_sql_threads: 1, spare_sql_threads: 1, sql_time_limit_ms: 10_000 },
+    pluginModules: [new URL("./sleep_plugin.ts", import.meta.url).href],
+  });
+  const db = new Database(host, { memory_name: "not_stuck" });
+  try {
+    await db.execute("select 7"); // known to be short from now on
+    const waiting = settled(db.execute("select wait_ms(60)"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Waits for the base worker rather than a spare: 60 ms is no runaway.
+    assert.equal((await db.execute("select 7")).single_value(), 7);
+    assert.equal(waiting.state, "fulfilled");
+    assert.equal(host.readPool().threads().length, 1, "no spare started");
+  } finally {
+    db.close();
+    host.close();
+  }
+});
+
 Deno.test("queries never seen before leave a spare to those known to be short", async () => {
   const host = testHost({
     settings: { num_sql_threads: 1, spare_sql_threads: 2, sql_time_limit_ms: 10_000 },
