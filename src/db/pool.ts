@@ -23,7 +23,7 @@
 
 import { sqlite } from "../sqlite/ffi.ts";
 import type { SqlValue } from "../sqlite/values.ts";
-import { LONG_QUERY_MS, QueryCosts } from "./query_costs.ts";
+import { QueryCosts } from "./query_costs.ts";
 import { type ReadRequest, wallClock } from "./read_query.ts";
 import {
   type ChunkRequest,
