@@ -26,6 +26,7 @@ import { staticVersion } from "../render/static_version.ts";
 import { checkPort, type ServeFlags, serviceOptionsFrom } from "./serve_options.ts";
 import { checkPostgres, listen } from "./serve_listen.ts";
 import { stopOnSignals, stopWithSupervisor } from "./serve_stop.ts";
+import { warmReadWorkers } from "./warm_workers.ts";
 
 export { distinctFiles, type ServeFlags, serviceOptionsFrom } from "./serve_options.ts";
 
@@ -201,6 +202,7 @@ export function addServeCommand(program: Command, args: readonly string[]): void
       // workers import them (their `prepare_connection` functions), and a pool made before would
       // have none. A boot that fails is left to answer each request, as it would without this.
       await svc.ready().then(() => svc.readPool().prestart(), () => {});
+      await warmReadWorkers(svc);
       // And the page templates: compiled by the first page of each kind, they held it too. The
       // pages a visitor meets first are also run once, and the static files' version stamp
       // (a hash of every file, 2–6 ms) made: the first page no longer pays for either.
